@@ -1,0 +1,186 @@
+"""The CP-SAT engine: the rules as constraints of a stable-assignment model (stage 3, defining engine).
+
+Stability is stated with cutoffs (Azevedo and Leshno, "A supply and demand framework for two-sided matching
+markets", JPE 2016): each pool admits a merit prefix of its eligible candidates, encoded as monotone
+literals ``a[p][k] => a[p][k-1]``; a candidate holds the first pool in their preference order that admits
+them; a pool may leave someone eligible unadmitted only when it is full. With the linear capacities of
+`solver.pools` this says: nobody eligible for a vacancy who prefers it is left out while someone of worse
+merit holds it, open before own category before exchange, fallback and de-reservation.
+
+Horizontal minimums (Rajesh Kumar Daria 2007; Saurav Yadav 2020) split a compartment's prefix in two: the
+beneficiaries' cutoff may reach below the general one only while the compartment holds at most its minimum
+of beneficiaries, and must admit every beneficiary while it holds fewer.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from ..errors import PolicyConflict
+from ..pools import Pool, Pools
+from .assignment import Assignment
+from .greedy import check_supported
+
+
+class _Chains:
+    """Admission literals of one pool: one chain, or two (beneficiaries, others) under a horizontal minimum."""
+
+    def __init__(self, model: cp_model.CpModel, pool: Pool):
+        self.elig = np.flatnonzero(pool.eligible)
+        self.trait = next(iter(pool.minimums), None)
+        ben = pool.beneficiary[self.trait][self.elig] if self.trait else np.zeros(len(self.elig), dtype=bool)
+        self.groups = [self.elig[ben], self.elig[~ben]] if self.trait else [self.elig]
+        self.lits = []
+        self.lit_of: dict[int, cp_model.IntVar] = {}
+        for g in self.groups:
+            lits = [model.new_bool_var("") for _ in range(len(g))]
+            for a, b in zip(lits[1:], lits[:-1]):
+                model.add_implication(a, b)
+            self.lits.append(lits)
+            self.lit_of.update(zip(g.tolist(), lits))
+
+
+def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None, workers: int = 1,
+                log=None) -> Assignment:
+    check_supported(pools)
+    t0 = time.perf_counter()
+    m = cp_model.CpModel()
+    chains = [_Chains(m, p) for p in pools]
+    # Per candidate: eligible pools in preference order; x = reached and admitted.
+    x_of: list[dict[int, cp_model.IntVar]] = [dict() for _ in pools]
+    pairs_i, pairs_p = np.nonzero(np.stack([p.eligible for p in pools], axis=1)) if len(pools) else ([], [])
+    phase = np.array([p.phase for p in pools])
+    post = np.array([p.post for p in pools])
+    prec = np.array([p.precedence for p in pools])
+    order = np.lexsort((prec[pairs_p], pools.post_rank[pairs_i, post[pairs_p]], phase[pairs_p], pairs_i))
+    pairs_i, pairs_p = pairs_i[order], pairs_p[order]
+    starts = np.flatnonzero(np.r_[True, pairs_i[1:] != pairs_i[:-1]]) if len(pairs_i) else []
+    ends = np.r_[starts[1:], len(pairs_i)] if len(pairs_i) else []
+    for s, e in zip(starts, ends):
+        i = int(pairs_i[s])
+        reached = None  # literal "no earlier pool admits i"; None = true
+        for k in range(s, e):
+            p = int(pairs_p[k])
+            a = chains[p].lit_of[i]
+            if reached is None:
+                x = a
+            else:
+                x = m.new_bool_var("")
+                m.add_bool_and([reached, a]).only_enforce_if(x)
+                m.add_bool_or([reached.Not(), a.Not(), x])
+            x_of[p][i] = x
+            if k + 1 < e:
+                nxt = m.new_bool_var("")
+                if reached is None:
+                    m.add(nxt == 1 - a)
+                else:
+                    m.add_bool_and([reached, a.Not()]).only_enforce_if(nxt)
+                    m.add_bool_or([reached.Not(), a, nxt])
+                reached = nxt
+    sums = [sum(x_of[p.index].values()) for p in pools]
+    for p, ch in zip(pools, chains):
+        used = sums[p.index] + sum(sums[q] for q in p.minus)
+        m.add(used <= p.base)
+        full = m.new_bool_var("")
+        m.add(used >= p.base).only_enforce_if(full)
+        for lits in ch.lits:
+            if lits:
+                m.add_bool_or([lits[-1], full])
+        if ch.trait:
+            _horizontal(m, p, ch, x_of[p.index])
+    if hint is not None:
+        _add_hint(m, pools, chains, x_of, hint)
+    build = time.perf_counter() - t0
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = max(1, workers)
+    solver.parameters.random_seed = 0
+    if hint is not None:
+        solver.parameters.cp_model_presolve = False
+    if time_limit:
+        solver.parameters.max_time_in_seconds = float(time_limit)
+    status = solver.solve(m)
+    stats = {"build_seconds": build, "solve_seconds": solver.wall_time,
+             "variables": len(m.proto.variables), "constraints": len(m.proto.constraints),
+             "workers": max(1, workers), "hinted": hint is not None}
+    if status == cp_model.INFEASIBLE or status == cp_model.MODEL_INVALID:
+        raise PolicyConflict("no allocation satisfies every rule at once (CP-SAT proved the stability, capacity "
+                             f"and horizontal constraints infeasible: {solver.status_name(status)})")
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        if hint is None:
+            raise PolicyConflict("time limit reached before CP-SAT found an allocation")
+        return Assignment(hint.pool, hint.adjusted, "time_limit", stats)
+    assign = np.full(n, -1, dtype=np.int64)
+    adjusted = np.zeros(n, dtype=bool)
+    for p, ch in zip(pools, chains):
+        for i, x in x_of[p.index].items():
+            if solver.boolean_value(x):
+                assign[i] = p.index
+        if ch.trait:
+            _mark_adjusted(solver, ch, assign, adjusted, p.index)
+    stats["seconds"] = time.perf_counter() - t0
+    return Assignment(assign, adjusted, "optimal" if status == cp_model.OPTIMAL else "feasible", stats)
+
+
+def _last_other_better(ch: _Chains) -> np.ndarray:
+    """For each beneficiary, the index in the others' chain of the last non-beneficiary ahead of them (-1 none)."""
+    ben, oth = ch.groups
+    return np.searchsorted(oth, ben) - 1
+
+
+def _horizontal(m: cp_model.CpModel, p: Pool, ch: _Chains, xs: dict) -> None:
+    minimum = p.minimums[ch.trait]
+    ben, oth = ch.groups
+    lt, lo = ch.lits
+    count = sum(xs[i] for i in ben.tolist())
+    prev = _last_other_better(ch)
+    # Beneficiaries ahead of an admitted non-beneficiary are admitted too (merit still rules).
+    nxt = np.searchsorted(ben, oth) - 1
+    for k, j in enumerate(nxt):
+        if j >= 0:
+            m.add_implication(lo[k], lt[j])
+    # Reaching below the general cutoff (an adjustment) is allowed only up to the minimum: no removal for excess.
+    extended = m.new_bool_var("")
+    for k, j in enumerate(prev):
+        if j >= 0:
+            m.add_bool_or([lt[k].Not(), lo[j], extended])
+    m.add(count <= minimum).only_enforce_if(extended)
+    # A shortfall that remaining beneficiaries could meet must be met.
+    met = m.new_bool_var("")
+    m.add(count >= minimum).only_enforce_if(met)
+    if lt:
+        m.add_bool_or([met, lt[-1]])
+
+
+def _mark_adjusted(solver, ch: _Chains, assign, adjusted, pidx) -> None:
+    ben, _ = ch.groups
+    lo = ch.lits[1]
+    for k, j in enumerate(_last_other_better(ch)):
+        i = int(ben[k])
+        if assign[i] == pidx and j >= 0 and not solver.boolean_value(lo[j]):
+            adjusted[i] = True
+
+
+def _add_hint(m, pools: Pools, chains, x_of, hint: Assignment) -> None:
+    """A complete hint from the greedy: each chain admits up to its last holder, or everyone when not full."""
+    filled = hint.filled(len(pools))
+    admitted = {}
+    for p, ch in zip(pools, chains):
+        cap = p.base - sum(int(filled[q]) for q in p.minus)
+        holders = [g[hint.pool[g] == p.index] for g in ch.groups]
+        for gi, (g, lits) in enumerate(zip(ch.groups, ch.lits)):
+            if filled[p.index] < cap:
+                upto = len(g)
+            else:
+                upto = int(np.searchsorted(g, holders[gi][-1]) + 1) if len(holders[gi]) else 0
+                if ch.trait and gi == 0 and len(holders[1]):
+                    upto = max(upto, int(np.searchsorted(g, holders[1][-1])))
+            for k, lit in enumerate(lits):
+                m.add_hint(lit, k < upto)
+                admitted[lit.index] = k < upto
+    # x literals that are not chain literals: hint from the assignment.
+    for p in pools:
+        for i, x in x_of[p.index].items():
+            if x.index not in admitted:
+                m.add_hint(x, hint.pool[i] == p.index)

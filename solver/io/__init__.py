@@ -1,0 +1,1 @@
+"""Reading inputs (validated, with file/line/column errors) and writing outputs atomically."""

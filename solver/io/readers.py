@@ -1,0 +1,231 @@
+"""Read and validate candidates, vacancies and preferences into a `Problem` (SPEC.md, "Input tables").
+
+Each problem raises `InputError` naming file, line, column and the problem; nothing is written before
+every input has been read.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import InputError
+from ..policy import Policy
+from ..problem import TRAITS, Candidates, Problem, VacancyRow
+from .tables import Table, read_table
+
+TRUE = {"true", "1", "yes", "y", "t"}
+FALSE = {"false", "0", "no", "n", "f", ""}
+DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _first_bad(mask: np.ndarray) -> int | None:
+    idx = np.flatnonzero(mask)
+    return int(idx[0]) if len(idx) else None
+
+
+def _bools(t: Table, name: str) -> np.ndarray:
+    if not t.has(name):
+        return np.zeros(len(t), dtype=bool)
+    low = np.char.lower(t[name].astype(str))
+    bad = ~(np.isin(low, list(TRUE)) | np.isin(low, list(FALSE)))
+    if (k := _first_bad(bad)) is not None:
+        raise t.error(k, name, f"{t[name][k]!r} is not true/false")
+    return np.isin(low, list(TRUE))
+
+
+def _choice(t: Table, name: str, allowed: set[str]) -> np.ndarray:
+    if not t.has(name):
+        return np.full(len(t), "", dtype=object)
+    vals = t[name].astype(str)
+    bad = ~np.isin(vals, sorted(allowed))
+    if (k := _first_bad(bad)) is not None:
+        raise t.error(k, name, f"{vals[k]!r} is not one of {sorted(a for a in allowed if a)} or empty")
+    return vals.astype(object)
+
+
+def _numbers(t: Table, name: str, integer: bool) -> np.ndarray:
+    raw = t[name].astype(str)
+    empty = raw == ""
+    if (k := _first_bad(empty)) is not None:
+        raise t.error(k, name, f"missing {name}")
+    try:
+        vals = raw.astype(float)
+    except ValueError:
+        for k, v in enumerate(raw):
+            try:
+                float(v)
+            except ValueError:
+                raise t.error(k, name, f"{v!r} is not a number") from None
+        raise
+    if (k := _first_bad(~np.isfinite(vals))) is not None:
+        raise t.error(k, name, f"{raw[k]!r} is not a finite number")
+    if integer and (k := _first_bad(vals != np.round(vals))) is not None:
+        raise t.error(k, name, f"{raw[k]!r} is not a whole number")
+    return vals
+
+
+def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]:
+    optional = ["rank", "score", "gender", "creamy_layer", "relaxed", "pwbd", "ex_serviceman",
+                "district", "birth_date"]
+    t = read_table(path, ["id", "category"], optional, warn)
+    n = len(t)
+    if n == 0:
+        raise InputError(path, None, None, "no candidates")
+    ids = t["id"].astype(str)
+    if (k := _first_bad(ids == "")) is not None:
+        raise t.error(k, "id", "empty id")
+    order = np.argsort(ids, kind="stable")
+    dup = np.flatnonzero(ids[order][1:] == ids[order][:-1])
+    if len(dup):
+        first, second = sorted((order[dup[0]], order[dup[0] + 1]))
+        raise t.error(second, "id", f"duplicate id {ids[second]!r} (first on line {t.line[first]})")
+    cats = t["category"].astype(str)
+    bad = ~np.isin(cats, policy.member_codes)
+    if (k := _first_bad(bad)) is not None:
+        raise t.error(k, "category", f"unknown category {cats[k]!r}; this policy knows {policy.member_codes}")
+    has_rank, has_score = t.has("rank"), t.has("score")
+    if has_rank == has_score:
+        raise InputError(path, 1, None, "give exactly one of the columns 'rank' (1 = best) or 'score' (higher = better)")
+    birth = t["birth_date"].astype(str) if t.has("birth_date") else np.full(n, "", dtype=object)
+    if (k := _first_bad(~np.array([b == "" or bool(DATE.match(b)) for b in birth]))) is not None:
+        raise t.error(k, "birth_date", f"{birth[k]!r} is not a date YYYY-MM-DD")
+    score = None
+    if has_rank:
+        rank = _numbers(t, "rank", integer=True).astype(np.int64)
+        srt = np.sort(rank)
+        if (k := _first_bad(srt != np.arange(1, n + 1))) is not None:
+            missing_or_dup = srt[k]
+            dups = np.flatnonzero(rank == missing_or_dup)
+            if len(dups) > 1:
+                raise t.error(int(dups[1]), "rank", f"rank {missing_or_dup} given twice (also line {t.line[dups[0]]})")
+            raise t.error(int(np.argmin(np.where(rank > k + 1, rank, np.iinfo(np.int64).max))), "rank",
+                          f"ranks must run 1..{n} without gaps; rank {k + 1} is missing")
+        merit = np.argsort(rank, kind="stable")
+    else:
+        score = _numbers(t, "score", integer=False)
+        keys = [ids] if "id" in policy.merit.tie_breaks else []
+        # lexsort: last key is primary. Older first = earlier birth date; empty dates sort last.
+        tb = []
+        for key in reversed(policy.merit.tie_breaks):
+            if key == "id":
+                tb.append(ids)
+            else:
+                tb.append(np.where(birth == "", "9999-99-99", birth))
+        merit = np.lexsort(tuple(tb) + (-score,))
+        s = score[merit]
+        same = s[1:] == s[:-1]
+        for key_arr in tb:
+            same &= key_arr[merit][1:] == key_arr[merit][:-1]
+        if not keys and (k := _first_bad(same)) is not None:
+            a, b = merit[k], merit[k + 1]
+            raise t.error(int(b), "score", f"tie with line {t.line[a]} that the policy's tie-breaks "
+                          f"{policy.merit.tie_breaks} cannot resolve")
+        score = score[merit]
+    gender = _choice(t, "gender", {"M", "F", "T", ""})
+    c = Candidates(
+        ids=ids[merit].astype(object),
+        category=cats[merit].astype(object),
+        female=(gender == "F")[merit],
+        creamy=_bools(t, "creamy_layer")[merit],
+        relaxed=_bools(t, "relaxed")[merit],
+        pwbd=_choice(t, "pwbd", {"", "a", "b", "c", "d", "e"})[merit],
+        ex_serviceman=_bools(t, "ex_serviceman")[merit],
+        score=score,
+        line=t.line[merit],
+    )
+    return c, t
+
+
+def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tuple[VacancyRow, ...]]:
+    t = read_table(path, ["post", "category", "vacancies"], list(TRAITS), warn)
+    if len(t) == 0:
+        raise InputError(path, None, None, "no vacancy rows")
+    allowed = [policy.open, *policy.reserved_codes, "TOTAL"]
+    vac = _numbers(t, "vacancies", integer=True)
+    if (k := _first_bad(vac < 0)) is not None:
+        raise t.error(k, "vacancies", f"negative vacancies {t['vacancies'][k]}")
+    mins = {}
+    for trait in TRAITS:
+        if t.has(trait):
+            raw = t[trait].astype(str)
+            vals = np.zeros(len(t))
+            filled = raw != ""
+            if filled.any():
+                sub = Table(t.path, t.header, {trait: raw})
+                sub.line = t.line
+                v = np.zeros(len(t))
+                for k in np.flatnonzero(filled):
+                    try:
+                        v[k] = float(raw[k])
+                    except ValueError:
+                        raise t.error(int(k), trait, f"{raw[k]!r} is not a number") from None
+                    if v[k] < 0 or v[k] != round(v[k]):
+                        raise t.error(int(k), trait, f"{raw[k]!r} is not a non-negative whole number")
+                vals = v
+            mins[trait] = vals.astype(int)
+    posts: list[str] = []
+    rows: list[VacancyRow] = []
+    seen: dict[tuple[str, str], int] = {}
+    for k in range(len(t)):
+        post, cat = str(t["post"][k]), str(t["category"][k])
+        if post == "":
+            raise t.error(k, "post", "empty post")
+        if cat not in allowed:
+            raise t.error(k, "category", f"unknown category {cat!r}; expected one of {allowed}")
+        if (post, cat) in seen:
+            raise t.error(k, "category", f"post {post!r} category {cat} given twice (also line {seen[(post, cat)]})")
+        has_total = (post, "TOTAL") in seen or (cat == "TOTAL" and any(p == post for p, _ in seen))
+        if has_total:
+            raise t.error(k, "category", f"post {post!r} mixes a TOTAL row with per-category rows")
+        seen[(post, cat)] = int(t.line[k])
+        m = {tr: int(mins[tr][k]) for tr in mins if mins[tr][k] > 0}
+        if m and cat == "TOTAL":
+            raise t.error(k, next(iter(m)), "horizontal minimums belong on per-category rows, not TOTAL")
+        if any(v > vac[k] for v in m.values()):
+            tr = next(tr for tr, v in m.items() if v > vac[k])
+            raise t.error(k, tr, f"minimum {m[tr]} exceeds the row's {int(vac[k])} vacancies")
+        if post not in posts:
+            posts.append(post)
+        rows.append(VacancyRow(post, cat, int(vac[k]), m, int(t.line[k])))
+    return tuple(posts), tuple(rows)
+
+
+def read_preferences(path, ids_by_input: dict[str, int], posts: tuple[str, ...], n: int, warn=None):
+    t = read_table(path, ["candidate_id", "order", "post"], [], warn)
+    order = _numbers(t, "order", integer=True).astype(np.int64)
+    if (k := _first_bad(order < 1)) is not None:
+        raise t.error(k, "order", f"order must be 1 or more, got {order[k]}")
+    post_index = {p: j for j, p in enumerate(posts)}
+    lists: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
+    for k in range(len(t)):
+        cid, post = str(t["candidate_id"][k]), str(t["post"][k])
+        if cid not in ids_by_input:
+            raise t.error(k, "candidate_id", f"unknown candidate {cid!r}")
+        if post not in post_index:
+            raise t.error(k, "post", f"unknown post {post!r} (not in vacancies)")
+        lists[ids_by_input[cid]].append((int(order[k]), post_index[post], k))
+    out = []
+    for lst in lists:
+        lst.sort()
+        for a, b in zip(lst, lst[1:]):
+            if a[0] == b[0]:
+                raise t.error(b[2], "order", f"order {b[0]} given twice for candidate {t['candidate_id'][b[2]]!r}")
+            if a[1] == b[1]:
+                raise t.error(b[2], "post", f"post {posts[b[1]]!r} ranked twice by {t['candidate_id'][b[2]]!r}")
+        out.append(np.array([p for _, p, _ in lst], dtype=np.int32))
+    return tuple(out)
+
+
+def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=None) -> Problem:
+    cands, _ = read_candidates(candidates, policy, warn)
+    posts, rows = read_vacancies(vacancies, policy, warn)
+    prefs = None
+    if preferences is not None:
+        ids_by_merit = {cid: i for i, cid in enumerate(cands.ids)}
+        prefs = read_preferences(preferences, ids_by_merit, posts, len(cands), warn)
+    sources = {"candidates": str(candidates), "vacancies": str(vacancies)}
+    if preferences is not None:
+        sources["preferences"] = str(preferences)
+    return Problem(cands, posts, rows, prefs, sources)

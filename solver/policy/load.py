@@ -1,0 +1,100 @@
+"""Read a policy TOML file, apply `--set K=V` overrides, validate against the schema.
+
+Errors name the file, the line and the key, so a policy author can fix them without reading code.
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..errors import InputError
+from .schema import Policy
+
+MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
+
+
+def resolve_policy_path(name: str | Path) -> Path:
+    """A path as given, or a bare name (``bihar-1991``) looked up in the repository's ``models/``."""
+    p = Path(name)
+    if p.exists():
+        return p
+    for cand in (MODELS_DIR / p.name, MODELS_DIR / f"{p.name}.toml"):
+        if cand.exists():
+            return cand
+    raise InputError(p, None, None, f"policy file not found (also looked in {MODELS_DIR})")
+
+
+def _parse_value(text: str) -> Any:
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def apply_override(data: dict, assignment: str) -> None:
+    """``ceiling.share=0.6`` or ``categories.OBC.share=0.27`` (list entries addressed by their code)."""
+    if "=" not in assignment:
+        raise InputError("--set", None, None, f"{assignment!r} is not of the form KEY=VALUE")
+    key, _, raw = assignment.partition("=")
+    parts = key.strip().split(".")
+    node: Any = data
+    for i, part in enumerate(parts[:-1]):
+        if isinstance(node, list):
+            match = [e for e in node if isinstance(e, dict) and e.get("code", e.get("name")) == part]
+            if not match:
+                raise InputError("--set", None, None, f"{key}: no entry {part!r} in {'.'.join(parts[:i])}")
+            node = match[0]
+        else:
+            node = node.setdefault(part, {})
+        if not isinstance(node, (dict, list)):
+            raise InputError("--set", None, None, f"{key}: {'.'.join(parts[: i + 1])} is not a table")
+    if isinstance(node, list):
+        raise InputError("--set", None, None, f"{key}: name an entry of the list by its code")
+    node[parts[-1]] = _parse_value(raw.strip())
+
+
+def _locate(lines: list[str], loc: tuple) -> tuple[int | None, int | None]:
+    """Best-effort line and column of a schema error: follow table headers, then the key."""
+    strings = [p for p in loc if isinstance(p, str)]
+    if not strings:
+        return None, None
+    wanted_table, key = strings[:-1], strings[-1]
+    index = next((p for p in loc if isinstance(p, int)), None)
+    seen = -1
+    table: list[str] = []
+    for n, line in enumerate(lines, 1):
+        s = line.strip()
+        m = re.match(r"^\[\[?([^\]]+)\]\]?", s)
+        if m:
+            table = m.group(1).strip().split(".")
+            if table == wanted_table[: len(table)] and s.startswith("[["):
+                seen += 1
+            continue
+        if re.match(rf"^\"?{re.escape(key)}\"?\s*=", s) and table == wanted_table[: len(table)]:
+            if index is None or seen == index:
+                return n, line.index(key.split()[0][0]) + 1 if key else 1
+    return None, None
+
+
+def load_policy(path: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> Policy:
+    path = resolve_policy_path(path)
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        m = re.search(r"line (\d+), column (\d+)", str(e))
+        line, col = (int(m.group(1)), int(m.group(2))) if m else (None, None)
+        raise InputError(path, line, col, f"not valid TOML: {e}") from None
+    for o in overrides:
+        apply_override(data, o)
+    try:
+        return Policy.model_validate(data)
+    except ValidationError as e:
+        err = e.errors()[0]
+        line, col = _locate(text.splitlines(), tuple(err["loc"]))
+        where = ".".join(str(p) for p in err["loc"]) or "(policy)"
+        raise InputError(path, line, col, f"{where}: {err['msg']}") from None

@@ -1,0 +1,167 @@
+"""The policy file schema: one declarative TOML file per rule set (SPEC.md, "Policy models").
+
+Every model forbids unknown keys, so a misspelt option is an error naming the key instead of a silent
+default. Field docs name the rule of ../shared/RULES.md they expose.
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Eligibility(Strict):
+    """Who may hold a category's vacancy besides its own members, e.g. Bihar WBC: women of SC, ST, EBC, BC."""
+
+    categories: list[str]
+    gender: list[Literal["M", "F", "T"]] | None = None
+
+
+class Category(Strict):
+    code: str
+    share: float = Field(ge=0, le=1)
+    source: str = ""
+    # Creamy-layer members are removed from this category and compete as open (central Bill 2004 s.3(1)).
+    creamy_layer_excluded: bool = False
+    # When set, the category has no members of its own code; these people are eligible instead.
+    eligible: Eligibility | None = None
+    in_ceiling: bool = True
+    # Never carried forward (EWS: OM 31.01.2019).
+    carry_forward: bool = True
+
+
+class Migration(Strict):
+    """Open first (Indra Sawhney 1992; Saurav Yadav 2020) and its exceptions."""
+
+    # DoPT OM 01.07.1998 / 04.04.2018; Deepa E.V. 2017: relaxed-standard candidates may not take open vacancies.
+    relaxed_may_take_open: bool = True
+    # CSE Rule 16(2); Ramesh Ram 2010.
+    upgrade: bool = False
+    upgraded_counts_as: Literal["open", "reserved"] = "reserved"
+    # Recommendation list drawn before post allocation (UPSC practice).
+    selection_list: bool = False
+
+
+class Exchange(Strict):
+    """A group of categories whose unfilled vacancies pass to each other (Maharashtra s.4(3), Manipur)."""
+
+    categories: list[str] = Field(min_length=2)
+    after_years: int = Field(0, ge=0)
+    source: str = ""
+
+
+class Fallback(Strict):
+    """An ordered chain: unfilled vacancies of `from_` go to `to[0]`, then `to[1]`, ... (Bihar WBC)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    from_: str = Field(alias="from")
+    to: list[str] = Field(min_length=1)
+    source: str = ""
+
+
+class Unfilled(Strict):
+    """What happens to reserved vacancies still unfilled after exchange and fallback."""
+
+    # Fill them this year from the open list (states) or keep them vacant (centre since 1989).
+    dereserve: bool = False
+    # Years a reservation is carried; None keeps it as backlog indefinitely.
+    carry_years: int | None = Field(None, ge=0)
+    source: str = ""
+
+
+class Ceiling(Strict):
+    """Art. 16(4B); central Bill 2004 s.10; Manipur Act 1976: reserved share of a year's vacancies."""
+
+    share: float = Field(0.5, ge=0, le=1)
+    backlog_counts: bool = False
+    excess: Literal["refuse", "carry_forward"] = "refuse"
+    source: str = ""
+
+
+class Trait(Strict):
+    name: Literal["women", "pwbd", "ex_serviceman"]
+    share: float = Field(0.0, ge=0, le=1)
+
+
+class Horizontal(Strict):
+    """Anil Kumar Gupta 1995; Rajesh Kumar Daria 2007; Saurav Yadav 2020."""
+
+    mode: Literal["compartmentalised", "overall"] = "compartmentalised"
+    open_compartment_for_all: bool = True
+    multi_trait_counts_each: bool = False
+    unfilled: Literal["revert", "carry_forward"] = "revert"
+    traits: list[Trait] = []
+
+
+class Roster(Strict):
+    """DoPT OM 02.07.1997; R.K. Sabharwal 1995."""
+
+    points: int = Field(200, ge=1)
+    # Simultaneous dues: the category most overdue relative to its share (n - held/share) first, which
+    # reproduces the DoPT 200-point roster (ST 14, SC 15); or policy order; or the largest absolute deficit.
+    tie: Literal["relative_deficit", "policy_order", "largest_deficit"] = "relative_deficit"
+    small_cadre: Literal["l_shaped", "none"] = "l_shaped"
+    promotion_points: int | None = None
+
+
+class Merit(Strict):
+    tie_breaks: list[Literal["birth_date", "id"]] = ["birth_date", "id"]
+
+
+class Policy(Strict):
+    name: str
+    source: str
+    open: str = "UR"
+    categories: list[Category]
+    migration: Migration = Migration()
+    exchange: list[Exchange] = []
+    fallback: list[Fallback] = []
+    unfilled: Unfilled = Unfilled()
+    ceiling: Ceiling = Ceiling()
+    horizontal: Horizontal = Horizontal()
+    roster: Roster = Roster()
+    merit: Merit = Merit()
+
+    @model_validator(mode="after")
+    def _codes_known(self) -> "Policy":
+        codes = [c.code for c in self.categories]
+        if self.open in codes:
+            raise ValueError(f"open category {self.open!r} must not also be listed as reserved")
+        if len(set(codes)) != len(codes):
+            raise ValueError(f"duplicate category codes in {codes}")
+        known = set(codes)
+        member_codes = {c.code for c in self.categories if c.eligible is None} | {self.open}
+        for c in self.categories:
+            if c.eligible:
+                bad = set(c.eligible.categories) - member_codes
+                if bad:
+                    raise ValueError(f"category {c.code}: eligible names unknown categories {sorted(bad)}")
+        for g in self.exchange:
+            if set(g.categories) - known:
+                raise ValueError(f"exchange names unknown categories {sorted(set(g.categories) - known)}")
+        for f in self.fallback:
+            if {f.from_, *f.to} - known:
+                raise ValueError(f"fallback names unknown categories {sorted({f.from_, *f.to} - known)}")
+        if sum(c.share for c in self.categories) > 1 + 1e-9:
+            raise ValueError("category shares add up to more than 1")
+        return self
+
+    # Derived views used throughout the chain; kept here so every stage reads the same answer.
+    @property
+    def reserved_codes(self) -> list[str]:
+        return [c.code for c in self.categories]
+
+    @property
+    def member_codes(self) -> list[str]:
+        """Codes a candidate may carry in candidates.csv."""
+        return [self.open] + [c.code for c in self.categories if c.eligible is None]
+
+    def category(self, code: str) -> Category:
+        for c in self.categories:
+            if c.code == code:
+                return c
+        raise KeyError(code)

@@ -1,0 +1,142 @@
+"""Seat pools: the reduction from (policy, seats, candidates) to an assignment problem (stage 2 of the chain).
+
+A pool is a set of vacancies at one post filled on merit from one eligible set. Pools come in phases, each
+filled only after the earlier ones are final, because their capacity is what earlier phases left unfilled:
+
+0. open, then each reserved category (open first: Indra Sawhney 1992; Saurav Yadav 2020; Bihar s.4(3);
+   central Bill 2004 s.5(2)); horizontal minimums apply here (Rajesh Kumar Daria 2007);
+1. same-year exchange within a group (Maharashtra s.4(3); Manipur s.4);
+2+k. step k of each fallback chain (Bihar s.4(6): WBC -> SC, ST, EBC, BC);
+last. de-reservation to open (states whose policy allows it).
+
+A candidate prefers an earlier phase, then (within a phase) a more preferred post, then the earlier pool of
+that post: open before own category before extra eligibility. Capacity of a pool is linear in earlier pools'
+fills: ``base - sum(filled[q] for q in minus)``; both engines and the reports read it from here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .policy import Policy
+from .problem import Problem
+from .vacancy import SeatTable
+
+OPEN_MERIT, RESERVED, EXCHANGE, FALLBACK, DERESERVED = "open_merit", "reserved", "exchange", "fallback", "dereserved"
+
+
+@dataclass(frozen=True)
+class Pool:
+    index: int
+    post: int
+    route: str
+    phase: int
+    precedence: int
+    sources: tuple[str, ...]          # categories whose vacancies the pool fills
+    eligible: np.ndarray              # bool over candidates (merit order)
+    base: int
+    minus: tuple[int, ...] = ()
+    minimums: dict[str, int] = field(default_factory=dict)  # trait -> minimum (phase 0 only)
+    beneficiary: dict[str, np.ndarray] = field(default_factory=dict)  # trait -> bool mask counted
+
+    @property
+    def category(self) -> str:
+        return self.sources[0]
+
+
+@dataclass(frozen=True)
+class Pools:
+    pools: tuple[Pool, ...]
+    post_rank: np.ndarray   # n x P: position of each post in each candidate's list
+    common_order: bool      # every candidate ranks posts the same way (no preferences file)
+
+    def __iter__(self):
+        return iter(self.pools)
+
+    def __len__(self):
+        return len(self.pools)
+
+    def order_key(self, pool: Pool, i: int | np.ndarray):
+        """Preference of candidate(s) i for pool: smaller is better."""
+        return (pool.phase, self.post_rank[i, pool.post], pool.precedence)
+
+
+def member_mask(policy: Policy, problem: Problem, code: str) -> np.ndarray:
+    """Who may hold a vacancy of reserved category `code` (own members or the policy's extra eligibility),
+    less the creamy layer where the category excludes it (central Bill 2004 s.3(1))."""
+    c = problem.candidates
+    cat = policy.category(code)
+    if cat.eligible is None:
+        mask = c.category == code
+    else:
+        mask = np.isin(c.category, cat.eligible.categories)
+        if cat.eligible.gender is not None:
+            gender = np.where(c.female, "F", "M")
+            mask &= np.isin(gender, cat.eligible.gender)
+    if cat.creamy_layer_excluded:
+        mask &= ~c.creamy
+    return mask
+
+
+def open_mask(policy: Policy, problem: Problem) -> np.ndarray:
+    """Open vacancies are open to all, except those who availed a relaxed standard where the policy bars them
+    (DoPT OM 01.07.1998, 04.04.2018; Deepa E.V. 2017)."""
+    c = problem.candidates
+    if policy.migration.relaxed_may_take_open:
+        return np.ones(len(c), dtype=bool)
+    return ~c.relaxed
+
+
+def build_pools(policy: Policy, problem: Problem, seats: SeatTable) -> Pools:
+    post_rank = problem.post_ranks()
+    ranked = post_rank < (1 << 20)
+    pools: list[Pool] = []
+    openm = open_mask(policy, problem)
+    members = {code: member_mask(policy, problem, code) for code in policy.reserved_codes}
+    own_first = [c.code for c in policy.categories if c.eligible is None] + \
+                [c.code for c in policy.categories if c.eligible is not None]
+    c = problem.candidates
+
+    def add(post, route, phase, prec, sources, elig, base, minus=(), mins=None, ben=None):
+        p = Pool(len(pools), post, route, phase, prec, tuple(sources), elig & ranked[:, post], base,
+                 tuple(minus), mins or {}, ben or {})
+        pools.append(p)
+        return p
+
+    chain_len = max((len(f.to) for f in policy.fallback), default=0)
+    for j, post in enumerate(problem.posts):
+        phase0: dict[str, Pool] = {}
+        for prec, code in enumerate([policy.open, *own_first]):
+            mins = {t: m for (p, cc, t), m in seats.minimums.items() if p == post and cc == code and m > 0}
+            ben = {}
+            for t in mins:
+                mask = c.trait(t)
+                if code == policy.open and not policy.horizontal.open_compartment_for_all:
+                    mask = mask & (c.category == policy.open)
+                ben[t] = mask
+            elig = openm if code == policy.open else members[code]
+            phase0[code] = add(j, OPEN_MERIT if code == policy.open else RESERVED, 0, prec, [code], elig,
+                               seats.cap(post, code), (), mins, ben)
+        used_by: dict[str, list[int]] = {code: [] for code in policy.reserved_codes}
+        for g in policy.exchange:
+            if g.after_years:
+                continue  # multi-year exchange is the register's job (issue 6)
+            elig = np.zeros(len(c), dtype=bool)
+            for code in g.categories:
+                elig |= members[code]
+            base = sum(seats.cap(post, code) for code in g.categories)
+            pool = add(j, EXCHANGE, 1, 0, g.categories, elig, base, [phase0[code].index for code in g.categories])
+            for code in g.categories:
+                used_by[code].append(pool.index)
+        for k, f in enumerate(policy.fallback):
+            taken = [phase0[f.from_].index] + used_by[f.from_]
+            for step, dest in enumerate(f.to):
+                pool = add(j, FALLBACK, 2 + step, k, [f.from_, dest], members[dest], seats.cap(post, f.from_), taken)
+                taken = taken + [pool.index]
+            used_by[f.from_] = taken[1:]
+        if policy.unfilled.dereserve:
+            codes = [x.code for x in policy.categories if x.carry_forward]
+            minus = [phase0[code].index for code in codes] + sorted({q for code in codes for q in used_by[code]})
+            add(j, DERESERVED, 2 + chain_len, 0, codes, openm, sum(seats.cap(post, code) for code in codes), minus)
+    return Pools(tuple(pools), post_rank, problem.preferences is None)

@@ -1,0 +1,65 @@
+"""The immutable problem data every stage shares: candidates as arrays in merit order, the vacancy table,
+preferences. Index ``i`` of every candidate array is the candidate's merit position (0 = best)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+TRAITS = ("women", "pwbd", "ex_serviceman")
+
+
+@dataclass(frozen=True)
+class Candidates:
+    ids: np.ndarray          # object (str), merit order
+    category: np.ndarray     # object (str), the candidate's own code
+    female: np.ndarray       # bool
+    creamy: np.ndarray       # bool
+    relaxed: np.ndarray      # bool
+    pwbd: np.ndarray         # object: '' or a..e
+    ex_serviceman: np.ndarray  # bool
+    score: np.ndarray | None  # float, when merit came as scores
+    line: np.ndarray         # int: line of the row in candidates.csv (for messages)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def trait(self, name: str) -> np.ndarray:
+        if name == "women":
+            return self.female
+        if name == "pwbd":
+            return self.pwbd != ""
+        return self.ex_serviceman
+
+
+@dataclass(frozen=True)
+class VacancyRow:
+    post: str
+    category: str
+    vacancies: int
+    minimums: dict[str, int] = field(default_factory=dict)  # horizontal trait -> minimum
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Problem:
+    candidates: Candidates
+    posts: tuple[str, ...]              # in file order
+    vacancy_rows: tuple[VacancyRow, ...]
+    # prefs[i] = post indices in order of preference; None = every post in file order for everyone.
+    preferences: tuple[np.ndarray, ...] | None = None
+    sources: dict[str, str] = field(default_factory=dict)  # role -> path, for messages
+
+    @property
+    def n(self) -> int:
+        return len(self.candidates)
+
+    def post_ranks(self) -> np.ndarray:
+        """n x P matrix: position of post p in candidate i's list (0 = first), large when not ranked."""
+        P = len(self.posts)
+        if self.preferences is None:
+            return np.broadcast_to(np.arange(P, dtype=np.int32), (self.n, P))
+        out = np.full((self.n, P), 1 << 20, dtype=np.int32)
+        for i, prefs in enumerate(self.preferences):
+            out[i, prefs] = np.arange(len(prefs), dtype=np.int32)
+        return out

@@ -1,0 +1,99 @@
+"""Write the output files of SPEC.md atomically: everything goes to a temporary folder beside `--out`
+and is moved in only once every file is complete."""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from .reasons import decision_rows
+from .result import ALLOCATION_COLUMNS, CUTOFF_COLUMNS, DECISION_COLUMNS, UNFILLED_COLUMNS, Result
+from .vacancy.determine import ceiling_use
+
+DIFF_COLUMNS = ["candidate_id", "greedy_post", "greedy_seat", "greedy_route", "cpsat_post", "cpsat_seat",
+                "cpsat_route", "rule"]
+
+
+def _write_csv(path: Path, header, rows) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(header)
+        w.writerows(rows)
+
+
+def summary(result: Result, timings: dict, extra: dict | None = None) -> dict:
+    sel = result.selected
+    counted: dict[str, int] = {}
+    routes: dict[str, int] = {}
+    for row in result.allocation_rows():
+        counted[row[3]] = counted.get(row[3], 0) + 1
+        routes[row[5]] = routes.get(row[5], 0) + 1
+    ceiling = {}
+    for post in result.problem.posts:
+        used, total = ceiling_use(result.policy, result.seats.seats, post)
+        ceiling[post] = {"reserved_in_ceiling": used, "vacancies": total,
+                         "share": round(used / total, 6) if total else 0.0,
+                         "limit": result.policy.ceiling.share}
+    stats = {k: v for k, v in result.assignment.stats.items() if not k.endswith("seconds")}
+    out = {
+        "engine": result.engine,
+        "status": result.assignment.status,
+        "policy": result.policy.name,
+        "candidates": int(len(sel)),
+        "selected": int(sel.sum()),
+        "vacancies": int(sum(result.seats.seats.values())),
+        "counted_as": dict(sorted(counted.items())),
+        "routes": dict(sorted(routes.items())),
+        "ceiling": ceiling,
+        "model": stats,
+        "notes": list(result.seats.notes),
+        # Timings vary run to run; they are kept apart so the rest of the file is byte-for-byte stable.
+        "timings": timings,
+    }
+    if extra:
+        out.update(extra)
+    return out
+
+
+def diff_rows(greedy: Result, cpsat: Result):
+    ids = greedy.problem.candidates.ids
+    posts = greedy.problem.posts
+    a, b = greedy.assignment, cpsat.assignment
+
+    def where(r: Result, i):
+        if r.assignment.pool[i] < 0:
+            return ["", "", ""]
+        return [posts[r.pools.pools[r.assignment.pool[i]].post], r.seat_category[i], r.route(i)]
+
+    for i in np.flatnonzero((a.pool != b.pool) | (a.adjusted != b.adjusted)):
+        g, c = where(greedy, i), where(cpsat, i)
+        rule = "horizontal" if "horizontal_adjustment" in (g[2], c[2]) else (g[2] or c[2])
+        yield [ids[i], *g, *c, rule]
+
+
+def write_outputs(out: str | Path, result: Result, timings: dict, diff: list | None = None,
+                  extra: dict | None = None) -> Path:
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".aarakshan-", dir=out.parent))
+    try:
+        _write_csv(tmp / "allocation.csv", ALLOCATION_COLUMNS, result.allocation_rows())
+        _write_csv(tmp / "decisions.csv", DECISION_COLUMNS, decision_rows(result))
+        _write_csv(tmp / "unfilled.csv", UNFILLED_COLUMNS, result.dispositions)
+        _write_csv(tmp / "cutoffs.csv", CUTOFF_COLUMNS, result.cutoffs())
+        if diff is not None:
+            _write_csv(tmp / "diff.csv", DIFF_COLUMNS, diff)
+        with open(tmp / "summary.json", "w", encoding="utf-8") as fh:
+            json.dump(summary(result, timings, extra), fh, indent=2, sort_keys=False)
+            fh.write("\n")
+        out.mkdir(parents=True, exist_ok=True)
+        for f in sorted(tmp.iterdir()):
+            os.replace(f, out / f.name)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return out

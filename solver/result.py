@@ -1,0 +1,144 @@
+"""From an assignment back to the law's terms (the inverse of stage 2): which vacancy each appointee fills,
+what it counts against, by which route, and what became of every unfilled vacancy."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .engines import Assignment
+from .policy import Policy
+from .pools import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT, Pools
+from .problem import Problem
+from .vacancy import SeatTable
+
+ALLOCATION_COLUMNS = ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route", "rank"]
+DECISION_COLUMNS = ["candidate_id", "selected", "post", "reason"]
+UNFILLED_COLUMNS = ["post", "category", "vacancies", "filled", "unfilled", "disposition"]
+CUTOFF_COLUMNS = ["post", "category", "filled", "last_rank", "last_score"]
+
+
+@dataclass
+class Result:
+    policy: Policy
+    problem: Problem
+    seats: SeatTable
+    pools: Pools
+    assignment: Assignment
+    engine: str
+    seat_category: np.ndarray = field(init=False)   # object per candidate ('' when not selected)
+    dispositions: list = field(init=False)
+
+    def __post_init__(self):
+        self.seat_category, self.dispositions = attribute(self.policy, self.seats, self.pools, self.assignment)
+
+    @property
+    def selected(self) -> np.ndarray:
+        return self.assignment.pool >= 0
+
+    def counted_as(self, i: int) -> str:
+        p = self.pools.pools[self.assignment.pool[i]]
+        if p.route in (OPEN_MERIT, DERESERVED):
+            return self.policy.open
+        if p.route in (EXCHANGE, FALLBACK):
+            return self.problem.candidates.category[i]  # the appointee counts against their own category
+        return p.category
+
+    def horizontal(self, i: int) -> str:
+        p = self.pools.pools[self.assignment.pool[i]]
+        for trait, mask in p.beneficiary.items():
+            if mask[i]:
+                holders = np.flatnonzero((self.assignment.pool == p.index) & mask)
+                if self.assignment.adjusted[i] or np.searchsorted(holders, i) < p.minimums[trait]:
+                    return trait
+        return ""
+
+    def route(self, i: int) -> str:
+        if self.assignment.adjusted[i]:
+            return "horizontal_adjustment"
+        return self.pools.pools[self.assignment.pool[i]].route
+
+    def allocation_rows(self):
+        posts = self.problem.posts
+        ids = self.problem.candidates.ids
+        for i in np.flatnonzero(self.selected):
+            p = self.pools.pools[self.assignment.pool[i]]
+            yield [ids[i], posts[p.post], self.seat_category[i], self.counted_as(i), self.horizontal(i),
+                   self.route(i), int(i) + 1]
+
+    def cutoffs(self):
+        """Per post and seat category: how many filled and the last (worst) merit admitted."""
+        score = self.problem.candidates.score
+        out = []
+        for j, post in enumerate(self.problem.posts):
+            for code in [self.policy.open, *self.policy.reserved_codes]:
+                holders = np.flatnonzero(self.selected & (self.seat_category == code) & self._at_post(j))
+                if self.seats.cap(post, code) == 0 and not len(holders):
+                    continue
+                last = int(holders[-1]) if len(holders) else None
+                out.append([post, code, len(holders), "" if last is None else last + 1,
+                            "" if last is None or score is None else _fmt(score[last])])
+        return out
+
+    def _at_post(self, j: int) -> np.ndarray:
+        post_of = np.array([p.post for p in self.pools.pools] + [-1])
+        return post_of[self.assignment.pool] == j
+
+
+def _fmt(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
+def attribute(policy: Policy, seats: SeatTable, pools: Pools, a: Assignment):
+    """Seat category of each appointee and the disposition rows of unfilled.csv.
+
+    Exchange and de-reservation pools fill the vacancies their source categories left, in policy order;
+    a fallback pool fills its `from` category's vacancies."""
+    n = len(a.pool)
+    seat = np.full(n, "", dtype=object)
+    rows = []
+    for j, post in enumerate(seats.posts):
+        at = [p for p in pools if p.post == j]
+        left: dict[str, int] = {}
+        own: dict[str, int] = {}
+        moved: dict[tuple[str, str], int] = {}
+        for p in sorted(at, key=lambda p: (p.phase, p.precedence)):
+            holders = np.flatnonzero(a.pool == p.index)
+            if p.phase == 0:
+                seat[holders] = p.category
+                own[p.category] = len(holders)
+                left[p.category] = seats.cap(post, p.category) - len(holders)
+                continue
+            disp = "dereserved" if p.route == DERESERVED else "exchanged"
+            sources = p.sources[:1] if p.route == FALLBACK else p.sources
+            for i in holders:
+                code = next(c for c in sources if left.get(c, 0) > 0)
+                left[code] -= 1
+                seat[i] = code
+                moved[(code, disp)] = moved.get((code, disp), 0) + 1
+        for code in [policy.open, *policy.reserved_codes]:
+            vac = seats.cap(post, code)
+            carried = seats.carried_excess.get((post, code), 0)
+            if vac == 0 and not carried:
+                continue
+            filled = own.get(code, 0)
+            parts = [(d, moved.get((code, d), 0)) for d in ("exchanged", "dereserved")]
+            rest = left.get(code, vac - filled)
+            if rest:
+                parts.append((_leftover_disposition(policy, code), rest))
+            parts = [(d, k) for d, k in parts if k]
+            if not parts:
+                rows.append([post, code, vac, filled, 0, ""])
+            for d, k in parts:
+                rows.append([post, code, vac, filled, k, d])
+            if carried:
+                rows.append([post, code, carried, 0, carried, "carried_forward"])
+    return seat, rows
+
+
+def _leftover_disposition(policy: Policy, code: str) -> str:
+    if code == policy.open:
+        return "lapsed"
+    if not policy.category(code).carry_forward:
+        return "lapsed"  # EWS: never carried forward (OM 31.01.2019)
+    return "backlog" if policy.unfilled.carry_years is None else "carried_forward"
