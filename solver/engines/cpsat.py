@@ -103,7 +103,7 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
     status = solver.solve(m)
     stats = {"build_seconds": build, "solve_seconds": solver.wall_time,
              "variables": len(m.proto.variables), "constraints": len(m.proto.constraints),
-             "workers": max(1, workers), "hinted": hint is not None}
+             "hinted": hint is not None}
     if status == cp_model.INFEASIBLE or status == cp_model.MODEL_INVALID:
         raise PolicyConflict("no allocation satisfies every rule at once (CP-SAT proved the stability, capacity "
                              f"and horizontal constraints infeasible: {solver.status_name(status)})")
@@ -113,12 +113,14 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
         return Assignment(hint.pool, hint.adjusted, "time_limit", stats)
     assign = np.full(n, -1, dtype=np.int64)
     adjusted = np.zeros(n, dtype=bool)
-    for p, ch in zip(pools, chains):
+    for p in pools:
         for i, x in x_of[p.index].items():
             if solver.boolean_value(x):
                 assign[i] = p.index
+    filled = np.bincount(assign[assign >= 0], minlength=len(pools))
+    for p, ch in zip(pools, chains):
         if ch.trait:
-            _mark_adjusted(solver, ch, assign, adjusted, p.index)
+            _mark_adjusted(pools, p, assign, adjusted, p.base - int(sum(filled[q] for q in p.minus)))
     stats["seconds"] = time.perf_counter() - t0
     return Assignment(assign, adjusted, "optimal" if status == cp_model.OPTIMAL else "feasible", stats)
 
@@ -153,12 +155,19 @@ def _horizontal(m: cp_model.CpModel, p: Pool, ch: _Chains, xs: dict) -> None:
         m.add_bool_or([met, lt[-1]])
 
 
-def _mark_adjusted(solver, ch: _Chains, assign, adjusted, pidx) -> None:
-    ben, _ = ch.groups
-    lo = ch.lits[1]
-    for k, j in enumerate(_last_other_better(ch)):
-        i = int(ben[k])
-        if assign[i] == pidx and j >= 0 and not solver.boolean_value(lo[j]):
+def _mark_adjusted(pools: Pools, pool: Pool, assign, adjusted, cap: int) -> None:
+    """Adjusted = holders outside the compartment's natural merit top: the top `cap` of those eligible who
+    hold no pool they prefer (the same definition the greedy applies while filling)."""
+    elig = np.flatnonzero(pool.eligible)
+    held = assign[elig]
+    key = np.array([pools.order_key(pool, int(i)) for i in elig]).reshape(-1, 3)
+    theirs = np.array([pools.order_key(pools.pools[q], int(i)) if q >= 0 else (1 << 30, 0, 0)
+                       for i, q in zip(elig, held)]).reshape(-1, 3)
+    better = [tuple(a) < tuple(b) for a, b in zip(theirs, key)]
+    free = elig[~np.array(better, dtype=bool)] if len(elig) else elig
+    natural = set(free[:cap].tolist())
+    for i in elig[held == pool.index]:
+        if int(i) not in natural:
             adjusted[i] = True
 
 
