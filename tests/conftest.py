@@ -1,0 +1,58 @@
+import csv
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from solver import load_policy, solve
+from solver.io.readers import read_problem
+from solver.verify import read_allocation, verify
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+CASES = SHARED / "cases"
+
+
+def case_dirs():
+    return sorted(p for p in CASES.iterdir() if (p / "case.toml").exists()) if CASES.exists() else []
+
+
+def write_csv(path: Path, header, rows):
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(header)
+        w.writerows(rows)
+    return path
+
+
+def read_csv(path: Path):
+    with open(path, newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+@pytest.fixture
+def run(tmp_path):
+    """Solve small inline instances: run(policy, candidates_rows, vacancy_rows, engine=..., sets=...)."""
+    counter = iter(range(10**6))
+
+    def _run(policy, cands, vacs, engine="greedy", sets=(), cand_header=None, vac_header=None, prefs=None,
+             hint=True):
+        d = tmp_path / f"inst{next(counter)}"
+        d.mkdir()
+        ch = cand_header or ["id", "score", "category", "gender", "creamy_layer", "relaxed"]
+        vh = vac_header or ["post", "category", "vacancies", "women"]
+        write_csv(d / "candidates.csv", ch, cands)
+        write_csv(d / "vacancies.csv", vh, vacs)
+        pp = None
+        if prefs:
+            pp = write_csv(d / "preferences.csv", ["candidate_id", "order", "post"], prefs)
+        pol = load_policy(policy, list(sets))
+        prob = read_problem(pol, d / "candidates.csv", d / "vacancies.csv", pp)
+        return solve(pol, prob, engine, hint=hint)
+
+    return _run
+
+
+def rows_by_id(result):
+    return {r[0]: dict(zip(["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route", "rank"], r))
+            for r in result.allocation_rows()}

@@ -1,0 +1,154 @@
+"""One test per rule, each citing its source. Every rule runs under both engines (CP-SAT without the
+greedy hint, so it cannot just echo the reference)."""
+import pytest
+
+from conftest import rows_by_id
+from solver.errors import PolicyConflict
+
+ENGINES = pytest.mark.parametrize("engine", ["greedy", "cpsat"])
+
+
+def sel(sol):
+    return rows_by_id(sol.result)
+
+
+@ENGINES
+def test_open_first_migration(run, engine):
+    """Indra Sawhney 1992; Saurav Yadav 2020; central Bill 2004 s.5(2): a reserved candidate on merit takes an
+    open vacancy and does not use a reserved one."""
+    r = sel(run("central-2004", [["A", 90, "UR", "M", "", ""], ["B", 85, "SC", "M", "", ""],
+                                 ["C", 80, "UR", "M", "", ""], ["D", 70, "SC", "M", "", ""]],
+                [["X", "UR", 2, ""], ["X", "SC", 1, ""]], engine, hint=False))
+    assert r["B"]["route"] == "open_merit" and r["B"]["counted_as"] == "UR"
+    assert r["D"]["seat_category"] == "SC" and "C" not in r
+
+
+@ENGINES
+def test_relaxed_standard_blocks_open(run, engine):
+    """DoPT OM 01.07.1998, 04.04.2018; Deepa E.V. v. Union of India 2017: relaxed-standard candidates may not
+    take an unreserved vacancy even when their merit would reach it."""
+    c = [["A", 95, "OBC", "M", "", "true"], ["B", 90, "UR", "M", "", ""], ["C", 80, "OBC", "M", "", ""]]
+    r = sel(run("central-dopt", c, [["X", "UR", 1, ""], ["X", "OBC", 1, ""]], engine, hint=False))
+    assert r["A"]["route"] == "reserved" and r["B"]["route"] == "open_merit" and "C" not in r
+    # Jitendra Kumar Singh 2010 (UP reading): the option lets them migrate.
+    r = sel(run("central-dopt", c, [["X", "UR", 1, ""], ["X", "OBC", 1, ""]], engine,
+                ["migration.relaxed_may_take_open=true"], hint=False))
+    assert r["A"]["route"] == "open_merit" and r["C"]["route"] == "reserved"
+
+
+@ENGINES
+def test_creamy_layer_competes_as_open(run, engine):
+    """Central Bill 2004 s.3(1); Indra Sawhney 1992: creamy-layer OBC candidates are not eligible for OBC
+    vacancies and compete as open."""
+    c = [["G", 95, "UR", "M", "", ""], ["O1", 90, "OBC", "M", "true", ""], ["O2", 60, "OBC", "M", "", ""]]
+    r = sel(run("central-2004", c, [["X", "UR", 1, ""], ["X", "OBC", 1, ""]], engine, hint=False))
+    assert "O1" not in r and r["O2"]["seat_category"] == "OBC"
+
+
+@ENGINES
+def test_maharashtra_dt_nt_exchange_same_year(run, engine):
+    """Maharashtra Act 2001 s.4(3): DT(A), NT(B), NT(C), NT(D) are inter-transferable in the same year; s.4(1)
+    other reserved posts may not be filled by others."""
+    c = [["A", 90, "NT-B", "M", "", ""], ["B", 85, "NT-B", "M", "", ""], ["C", 80, "SC", "M", "", ""],
+         ["D", 75, "UR", "M", "", ""]]
+    c = [["G1", 99, "UR", "M", "", ""], ["G2", 98, "UR", "M", "", ""], ["G3", 97, "UR", "M", "", ""]] + c
+    v = [["X", "UR", 3, ""], ["X", "DT-A", 1, ""], ["X", "NT-B", 1, ""], ["X", "ST", 1, ""]]
+    sol = run("maharashtra-2001", c, v, engine, hint=False)
+    r = sel(sol)
+    assert r["A"]["seat_category"] == "NT-B" and r["A"]["route"] == "reserved"
+    assert r["B"]["seat_category"] == "DT-A" and r["B"]["route"] == "exchange" and r["B"]["counted_as"] == "NT-B"
+    assert "C" not in r and "D" not in r  # the ST vacancy is not filled by others
+    disp = {(row[1], row[5]) for row in sol.result.dispositions}
+    assert ("DT-A", "exchanged") in disp and ("ST", "backlog") in disp
+
+
+@ENGINES
+def test_manipur_exchange_then_dereserve(run, engine):
+    """Manipur Act 1976 s.4: SC and ST exchange when one side has no candidates; still unfilled, de-reserved to
+    general candidates and carried forward."""
+    c = [["G1", 90, "UR", "M", "", ""], ["G2", 85, "UR", "M", "", ""], ["T1", 80, "ST", "M", "", ""],
+         ["T2", 70, "ST", "M", "", ""], ["G3", 60, "UR", "M", "", ""]]
+    v = [["X", "UR", 2, ""], ["X", "SC", 2, ""], ["X", "ST", 1, ""]]
+    sol = run("manipur-1976", c, v, engine, ["ceiling.share=0.6"], hint=False)
+    r = sel(sol)
+    assert r["T1"]["route"] == "reserved" and r["T2"]["route"] == "exchange" and r["T2"]["seat_category"] == "SC"
+    assert r["G3"]["route"] == "dereserved" and r["G3"]["counted_as"] == "UR"
+    assert ["X", "SC", 2, 0, 1, "dereserved"] in sol.result.dispositions
+
+
+@ENGINES
+def test_bihar_wbc_fallback_chain(run, engine):
+    """Bihar Act 1991 s.4(6): unfilled WBC vacancies go to SC, then ST, then EBC, then BC; the appointee counts
+    against their own category."""
+    c = [["G", 99, "UR", "M", "", ""], ["S1", 90, "SC", "M", "", ""], ["S2", 85, "SC", "M", "", ""],
+         ["E1", 95, "EBC", "M", "", ""], ["S3", 50, "SC", "M", "", ""]]
+    v = [["X", "UR", 1, ""], ["X", "SC", 1, ""], ["X", "EBC", 0, ""], ["X", "WBC", 2, ""]]
+    r = sel(run("bihar-1991", c, v, engine, ["ceiling.share=1.0"], hint=False))
+    assert r["G"]["route"] == "open_merit"
+    assert "E1" not in r  # EBC comes after SC in the chain, whatever its merit
+    assert r["S1"]["route"] == "reserved"
+    assert r["S2"]["route"] == "fallback" and r["S2"]["seat_category"] == "WBC" and r["S2"]["counted_as"] == "SC"
+    assert r["S3"]["route"] == "fallback"
+
+
+@ENGINES
+def test_bihar_wbc_women_of_backward_classes(run, engine):
+    """Bihar Act 1991 s.4(2): WBC vacancies are for women of SC, ST, EBC, BC, after their own category."""
+    c = [["G", 99, "UR", "M", "", ""], ["B1", 90, "BC", "F", "", ""], ["B2", 80, "BC", "F", "", ""],
+         ["B3", 70, "BC", "M", "", ""], ["U", 75, "UR", "F", "", ""]]
+    v = [["X", "UR", 1, ""], ["X", "BC", 1, ""], ["X", "WBC", 1, ""]]
+    r = sel(run("bihar-1991", c, v, engine, ["ceiling.share=1.0"], hint=False))
+    assert r["B1"]["seat_category"] == "BC" and r["B2"]["seat_category"] == "WBC" and "U" not in r
+
+
+@ENGINES
+def test_centre_keeps_backlog_and_ews_lapses(run, engine):
+    """DoPT OM 20.07.2000: no de-reservation, unfilled reserved vacancies stay backlog; OM 31.01.2019: EWS is
+    never carried forward."""
+    c = [["G1", 90, "UR", "M", "", ""], ["G2", 80, "UR", "M", "", ""]]
+    v = [["X", "UR", 1, ""], ["X", "SC", 1, ""], ["X", "EWS", 1, ""]]
+    sol = run("central-dopt", c, v, engine, ["ceiling.share=1.0"], hint=False)
+    assert sorted(sel(sol)) == ["G1"]
+    assert ["X", "SC", 1, 0, 1, "backlog"] in sol.result.dispositions
+    assert ["X", "EWS", 1, 0, 1, "lapsed"] in sol.result.dispositions
+
+
+def test_ceiling_refused(run):
+    """Central Bill 2004 s.10; Art. 16(4B): reserved vacancies of a year may not exceed 50%."""
+    with pytest.raises(PolicyConflict, match="50%"):
+        run("central-2004", [["A", 1, "UR", "M", "", ""]], [["X", "UR", 4, ""], ["X", "SC", 3, ""], ["X", "OBC", 3, ""]])
+
+
+def test_ceiling_excess_carried_forward(run):
+    """Manipur Act 1976 s.5: the excess over 50% is carried further and this year's posts are filled as open."""
+    sol = run("manipur-1976", [["A", 1, "UR", "M", "", ""]], [["X", "UR", 2, ""], ["X", "ST", 6, ""]])
+    assert sol.result.seats.cap("X", "ST") == 4 and sol.result.seats.cap("X", "UR") == 4
+    assert ["X", "ST", 2, 0, 2, "carried_forward"] in sol.result.dispositions
+
+
+def test_ews_outside_the_ceiling(run):
+    """Constitution (103rd Amendment); OM 31.01.2019: EWS is outside the 50%."""
+    sol = run("central-dopt", [["A", 1, "UR", "M", "", ""]],
+              [["X", "UR", 40, ""], ["X", "SC", 15, ""], ["X", "ST", 8, ""], ["X", "OBC", 27, ""], ["X", "EWS", 10, ""]])
+    assert sol.result.seats.cap("X", "EWS") == 10
+
+
+def test_total_row_split_by_roster(run):
+    """DoPT OM 02.07.1997: a TOTAL row is split by the post-based roster."""
+    sol = run("central-2004", [["A", 1, "UR", "M", "", ""]], [["X", "TOTAL", 20, ""]])
+    s = sol.result.seats
+    assert (s.cap("X", "OBC"), s.cap("X", "SC"), s.cap("X", "ST"), s.cap("X", "UR")) == (5, 3, 1, 11)
+
+
+@ENGINES
+def test_horizontal_open_compartment_for_all(run, engine):
+    """Saurav Yadav 2020: open-compartment horizontal seats go to the best beneficiaries of any caste."""
+    c = [["G1", 99, "UR", "M", "", ""], ["G2", 98, "UR", "M", "", ""], ["S1", 90, "SC", "F", "", ""],
+         ["G3", 80, "UR", "F", "", ""], ["S2", 70, "SC", "M", "", ""]]
+    v = [["X", "UR", 2, 1], ["X", "SC", 1, ""]]
+    r = sel(run("central-2004", c, v, engine, hint=False))
+    assert r["S1"]["seat_category"] == "UR" and r["S1"]["route"] == "horizontal_adjustment"
+    assert r["S2"]["seat_category"] == "SC" and "G3" not in r and "G2" not in r
+    # The general-only reading (policy option) gives the open seat to the general woman instead.
+    r = sel(run("central-2004", c, v, engine, ["horizontal.open_compartment_for_all=false"], hint=False))
+    assert r["G3"]["route"] == "horizontal_adjustment" and r["S1"]["seat_category"] == "SC"
