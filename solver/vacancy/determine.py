@@ -37,7 +37,8 @@ def ceiling_use(policy: Policy, seats: dict[tuple[str, str], int], post: str) ->
     return used, total
 
 
-def determine_seats(policy: Policy, problem: Problem) -> SeatTable:
+def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = True) -> SeatTable:
+    """`enforce_ceiling=False` lets `verify` report a broken ceiling as a violation instead of refusing."""
     seats: dict[tuple[str, str], int] = {}
     minimums: dict[tuple[str, str, str], int] = {}
     notes: list[str] = []
@@ -56,7 +57,7 @@ def determine_seats(policy: Policy, problem: Problem) -> SeatTable:
     for post in problem.posts:
         used, total = ceiling_use(policy, seats, post)
         limit = policy.ceiling.share * total
-        if used <= limit + 1e-9:
+        if used <= limit + 1e-9 or not enforce_ceiling:
             continue
         if policy.ceiling.excess == "refuse":
             raise PolicyConflict(

@@ -83,7 +83,7 @@ def _may_hold(policy: Policy, problem: Problem, code: str) -> np.ndarray:
 
 
 def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable | None = None) -> list[Violation]:
-    seats = seats or determine_seats(policy, problem)
+    seats = seats or determine_seats(policy, problem, enforce_ceiling=False)
     c = problem.candidates
     n, posts = len(c), problem.posts
     out: list[Violation] = []
@@ -220,6 +220,25 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
                     v("justified envy", better[0], j, f"rank {better[0] + 1} not selected while rank {i + 1} "
                       f"holds a {route} vacancy", "merit order within the route")
 
+    # Later phases may not leave vacancies unfilled while someone they are for waits (non-wastefulness).
+    for j, post in enumerate(posts):
+        left = {code: seats.cap(post, code) - count.get((j, code), 0) for code in policy.reserved_codes}
+        applied = post_rank[:, j] < (1 << 20)
+        stages = [(1, "exchange", g.categories, [x for x in g.categories], g.source)
+                  for g in policy.exchange if g.after_years == 0]
+        stages += [(2, "fallback", [f.from_], f.to, f.source) for f in policy.fallback]
+        if policy.unfilled.dereserve:
+            stages.append((9, "dereserved", [x.code for x in policy.categories if x.carry_forward], None,
+                           policy.unfilled.source))
+        for phase, route, sources, takers, source in stages:
+            if sum(max(0, left[x]) for x in sources) <= 0:
+                continue
+            pool = may[policy.open] if takers is None else np.any([own_members[x] for x in takers], axis=0)
+            waiting = np.flatnonzero(pool & applied & (keys[:, 0] > phase))
+            if len(waiting):
+                v("vacancy left while an eligible candidate wanted it", waiting[0], j,
+                  f"{'/'.join(sources)} vacancies unfilled after {route}", source or route)
+
     # The ceiling on the year's vacancies (Art. 16(4B); central Bill 2004 s.10).
     for post in posts:
         used, total = ceiling_use(policy, seats.seats, post)
@@ -280,7 +299,7 @@ def _horizontal(policy, problem, seats, j, code, holders, routes, want, ids) -> 
             out.append(Violation("justified envy", ids[i], post, f"{trait} beneficiary rank {i + 1} passed over "
                                  f"for rank {worst + 1} in {code}", SRC_HORIZONTAL))
         others = holders[~ben[holders]]
-        limit = (others.max() if len(others) else -1) if have <= minimum else worst
+        limit = (int(others.max()) if len(others) else 0) if have <= minimum else int(worst)
         for i in np.flatnonzero(want[:limit] & ~ben[:limit]):
             out.append(Violation("justified envy", ids[i], post, f"rank {i + 1} passed over for rank {limit + 1} in "
                                  f"{code} ({have} {trait} beneficiaries, minimum {minimum})", SRC_HORIZONTAL))

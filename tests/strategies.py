@@ -1,0 +1,63 @@
+"""Hypothesis strategies: small random recruitments under every policy."""
+import os
+import random
+
+from hypothesis import strategies as st
+
+from solver import load_policy
+from solver.io.readers import read_problem
+
+POLICIES = ["maharashtra-2001", "central-2004", "manipur-1976", "bihar-1991", "central-dopt", "upsc-cse"]
+# Ceiling checks have their own tests; here every vacancy table is admissible. The UPSC selection list is
+# issue 5, so its multi-post behaviour is exercised through central-dopt's rules only.
+SETS = ["ceiling.share=1.0", "migration.selection_list=false"]
+
+
+@st.composite
+def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=True):
+    policy_name = draw(st.sampled_from(POLICIES))
+    extra = draw(st.lists(st.sampled_from(["migration.relaxed_may_take_open=true",
+                                           "horizontal.open_compartment_for_all=false",
+                                           "unfilled.dereserve=true"]), max_size=2, unique=True))
+    pol = load_policy(policy_name, SETS + extra)
+    codes = pol.member_codes
+    n = draw(st.integers(1, max_n))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = random.Random(seed)
+    sparse = draw(st.booleans())  # few members of some categories: forces exchange and de-reservation
+    weights = [rng.random() ** (4 if sparse else 1) for _ in codes]
+    scores = rng.sample(range(1, 10 * n + 10), n)
+    cands = []
+    for k in range(n):
+        cat = rng.choices(codes, weights)[0]
+        cands.append([f"c{k}", scores[k], cat, rng.choice("MF"),
+                      "true" if rng.random() < 0.15 else "", "true" if rng.random() < 0.15 else ""])
+    posts = [f"P{j}" for j in range(draw(st.integers(1, max_posts)))]
+    prefs = None
+    if allow_prefs and len(posts) > 1 and draw(st.booleans()):
+        prefs = []
+        for cid, *_ in cands:
+            ranked = rng.sample(posts, rng.randint(1, len(posts)))
+            prefs += [[cid, o, p] for o, p in enumerate(ranked, 1)]
+    horizontal = allow_horizontal and prefs is None and draw(st.booleans())
+    vacs = []
+    for p in posts:
+        for code in [pol.open, *pol.reserved_codes]:
+            v = rng.randint(0, 3)
+            women = rng.randint(0, v) if horizontal and v and rng.random() < 0.4 else ""
+            vacs.append([p, code, v, women])
+    return policy_name, SETS + extra, cands, vacs, prefs
+
+
+def materialise(folder, inst, shuffle_seed=None):
+    from conftest import write_csv
+    policy_name, sets, cands, vacs, prefs = inst
+    cands = list(cands)
+    if shuffle_seed is not None:
+        random.Random(shuffle_seed).shuffle(cands)
+    os.makedirs(folder, exist_ok=True)
+    write_csv(folder / "candidates.csv", ["id", "score", "category", "gender", "creamy_layer", "relaxed"], cands)
+    write_csv(folder / "vacancies.csv", ["post", "category", "vacancies", "women"], vacs)
+    pp = write_csv(folder / "preferences.csv", ["candidate_id", "order", "post"], prefs) if prefs else None
+    pol = load_policy(policy_name, sets)
+    return pol, read_problem(pol, folder / "candidates.csv", folder / "vacancies.csv", pp)

@@ -1,0 +1,86 @@
+"""Invariants over random recruitments under all six policies (hypothesis).
+
+- the engines agree: CP-SAT, solved without the greedy's hint, finds the same allocation;
+- verify accepts what the engines produce (capacity, eligibility, no justified envy, routes, ceiling);
+- no pool is over capacity and nobody is selected twice;
+- the output does not depend on the order of the input rows;
+- verify rejects planted violations.
+"""
+import tempfile
+from pathlib import Path
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver import solve
+from solver.reports import write_outputs
+from solver.verify import read_allocation, verify
+from strategies import instances, materialise
+
+PROFILE = settings(max_examples=int(__import__("os").environ.get("AARAKSHAN_EXAMPLES", "300")), deadline=None,
+                   suppress_health_check=[HealthCheck.too_slow])
+
+
+def _solve_both(inst):
+    d = Path(tempfile.mkdtemp())
+    pol, prob = materialise(d, inst)
+    g = solve(pol, prob, "greedy")
+    c = solve(pol, prob, "cpsat", hint=False)
+    return d, pol, prob, g, c
+
+
+@PROFILE
+@given(instances())
+def test_engines_agree_and_verify_accepts(inst):
+    d, pol, prob, g, c = _solve_both(inst)
+    assert np.array_equal(g.result.assignment.pool, c.result.assignment.pool)
+    assert np.array_equal(g.result.assignment.adjusted, c.result.assignment.adjusted)
+    assert list(g.result.allocation_rows()) == list(c.result.allocation_rows())
+    filled = g.result.assignment.filled(len(g.result.pools))
+    for p in g.result.pools:
+        assert filled[p.index] <= p.base - sum(filled[q] for q in p.minus)
+        assert p.eligible[g.result.assignment.pool == p.index].all()
+    write_outputs(d / "out", g.result, {})
+    alloc = read_allocation(d / "out" / "allocation.csv", prob, pol)
+    assert verify(pol, prob, alloc) == []
+
+
+@PROFILE
+@given(instances(), st.integers(0, 10**6))
+def test_row_order_does_not_matter(inst, seed):
+    d = Path(tempfile.mkdtemp())
+    pol, prob = materialise(d / "a", inst)
+    pol2, prob2 = materialise(d / "b", inst, shuffle_seed=seed)
+    a = list(solve(pol, prob, "greedy").result.allocation_rows())
+    b = list(solve(pol2, prob2, "greedy").result.allocation_rows())
+    assert a == b
+
+
+def _plant(inst, mutate):
+    d = Path(tempfile.mkdtemp())
+    pol, prob = materialise(d, inst)
+    sol = solve(pol, prob, "greedy")
+    write_outputs(d / "out", sol.result, {})
+    alloc = read_allocation(d / "out" / "allocation.csv", prob, pol)
+    return pol, prob, sol, alloc, mutate(pol, prob, sol, alloc)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances(allow_prefs=False, allow_horizontal=False))
+def test_verify_rejects_a_removed_appointee(inst):
+    """Drop the best-ranked appointee: someone eligible is now out while a worse candidate holds a vacancy, or a
+    vacancy is wasted; either way verify must object whenever an eligible replacement exists."""
+    d = Path(tempfile.mkdtemp())
+    pol, prob = materialise(d, inst)
+    sol = solve(pol, prob, "greedy")
+    write_outputs(d / "out", sol.result, {})
+    alloc = read_allocation(d / "out" / "allocation.csv", prob, pol)
+    if len(alloc.cand) == 0:
+        return
+    k = int(np.argmin(alloc.cand))
+    keep = [r for r in range(len(alloc.cand)) if r != k]
+    for f in ("seat", "counted", "horizontal", "route", "ids"):
+        setattr(alloc, f, [getattr(alloc, f)[r] for r in keep])
+    alloc.cand, alloc.post = alloc.cand[keep], alloc.post[keep]
+    assert verify(pol, prob, alloc), "removing the top appointee must break a rule"

@@ -1,0 +1,142 @@
+"""`verify` names the rule an allocation breaks: one planted violation of each kind (issues 3 and 4)."""
+import pytest
+from typer.testing import CliRunner
+
+from conftest import write_csv
+from solver import load_policy
+from solver.cli import app
+from solver.io.readers import read_problem
+from solver.verify import read_allocation, verify
+
+HEAD = ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route", "rank"]
+CANDS = ["id", "score", "category", "gender", "creamy_layer", "relaxed"]
+
+
+def check(tmp_path, policy, cands, vacs, alloc_rows, sets=()):
+    write_csv(tmp_path / "c.csv", CANDS, cands)
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "women"], vacs)
+    write_csv(tmp_path / "a.csv", HEAD, alloc_rows)
+    pol = load_policy(policy, list(sets))
+    prob = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv")
+    return {v.rule for v in verify(pol, prob, read_allocation(tmp_path / "a.csv", prob, pol))}
+
+
+BASE = [["A", 90, "UR", "M", "", ""], ["B", 85, "SC", "M", "", ""], ["C", 80, "OBC", "M", "true", ""],
+        ["D", 70, "SC", "M", "", "true"], ["E", 60, "OBC", "M", "", ""]]
+VAC = [["X", "UR", 2, ""], ["X", "SC", 1, ""], ["X", "OBC", 1, ""]]
+GOOD = [["A", "X", "UR", "UR", "", "open_merit", 1], ["B", "X", "UR", "UR", "", "open_merit", 2],
+        ["D", "X", "SC", "SC", "", "reserved", 4], ["E", "X", "OBC", "OBC", "", "reserved", 5]]
+
+
+def test_good_allocation_passes(tmp_path):
+    assert check(tmp_path, "central-dopt", BASE, VAC, GOOD) == set()
+
+
+def test_over_capacity(tmp_path):
+    rows = GOOD + [["C", "X", "UR", "UR", "", "open_merit", 3]]
+    assert "over capacity" in check(tmp_path, "central-dopt", BASE, VAC, rows)
+
+
+def test_wrong_category(tmp_path):
+    """Central Bill 2004 s.11: reserved vacancies may not be filled by others."""
+    rows = GOOD[:2] + [["E", "X", "SC", "SC", "", "reserved", 5], ["D", "X", "OBC", "OBC", "", "reserved", 4]]
+    assert "wrong category" in check(tmp_path, "central-dopt", BASE, VAC, rows)
+
+
+def test_justified_envy(tmp_path):
+    """Indra Sawhney 1992: open seats go on merit; C (rank 3, creamy, open-eligible) passed over for nobody
+    here, so plant it: B's open seat given to E instead."""
+    rows = [GOOD[0], ["E", "X", "UR", "UR", "", "open_merit", 5], ["B", "X", "SC", "SC", "", "reserved", 2]]
+    assert "justified envy" in check(tmp_path, "central-dopt", BASE, VAC, rows)
+
+
+def test_relaxed_on_open(tmp_path):
+    """DoPT OM 01.07.1998; Deepa E.V. 2017."""
+    rows = [GOOD[0], ["D", "X", "UR", "UR", "", "open_merit", 4]]
+    assert "relaxed candidate on an open vacancy" in check(tmp_path, "central-dopt", BASE, VAC, rows)
+
+
+def test_creamy_layer_on_obc(tmp_path):
+    """Central Bill 2004 s.3(1)."""
+    rows = GOOD[:3] + [["C", "X", "OBC", "OBC", "", "reserved", 3]]
+    assert "creamy layer on a reserved vacancy" in check(tmp_path, "central-dopt", BASE, VAC, rows)
+
+
+def test_exchange_before_own_ran_out(tmp_path):
+    """Maharashtra Act 2001 s.4(3): exchange only once the category has no candidates left."""
+    cands = [["G", 99, "UR", "M", "", ""], ["G2", 98, "UR", "M", "", ""], ["N1", 90, "NT-B", "M", "", ""],
+             ["T1", 80, "DT-A", "M", "", ""]]
+    vac = [["X", "UR", 2, ""], ["X", "DT-A", 1, ""], ["X", "NT-B", 0, ""]]
+    rows = [["G", "X", "UR", "UR", "", "open_merit", 1], ["G2", "X", "UR", "UR", "", "open_merit", 2],
+            ["N1", "X", "DT-A", "NT-B", "", "exchange", 3]]
+    assert "exchange before the own category ran out" in check(tmp_path, "maharashtra-2001", cands, vac, rows)
+
+
+def test_fallback_before_own_ran_out(tmp_path):
+    """Bihar Act 1991 s.4(6)."""
+    cands = [["G", 99, "UR", "M", "", ""], ["S1", 90, "SC", "M", "", ""], ["W", 80, "BC", "F", "", ""]]
+    vac = [["X", "UR", 1, ""], ["X", "WBC", 1, ""]]
+    rows = [["G", "X", "UR", "UR", "", "open_merit", 1], ["S1", "X", "WBC", "SC", "", "fallback", 2]]
+    got = check(tmp_path, "bihar-1991", cands, vac, rows)
+    assert "fallback before the own category ran out" in got
+
+
+def test_dereservation_forbidden(tmp_path):
+    """DoPT OM 20.07.2000: the centre does not de-reserve in direct recruitment."""
+    cands = [["A", 90, "UR", "M", "", ""], ["B", 80, "UR", "M", "", ""]]
+    rows = [["A", "X", "UR", "UR", "", "open_merit", 1], ["B", "X", "SC", "UR", "", "dereserved", 2]]
+    assert "de-reservation forbidden" in check(tmp_path, "central-dopt", cands, [["X", "UR", 1, ""], ["X", "SC", 1, ""]], rows)
+
+
+def test_ceiling_broken(tmp_path):
+    """Central Bill 2004 s.10: the vacancy table itself breaks the 50% ceiling (allowed through by --set)."""
+    cands = [["A", 90, "SC", "M", "", ""], ["B", 80, "SC", "M", "", ""]]
+    rows = [["A", "X", "SC", "SC", "", "reserved", 1], ["B", "X", "SC", "SC", "", "reserved", 2]]
+    assert "ceiling broken" in check(tmp_path, "central-2004", cands, [["X", "UR", 0, ""], ["X", "SC", 2, ""]], rows)
+
+
+HCANDS = [["G1", 99, "UR", "M", "", ""], ["G2", 95, "UR", "M", "", ""], ["S1", 90, "SC", "M", "", ""], ["S2", 88, "SC", "M", "", ""],
+          ["S3", 86, "SC", "F", "", ""], ["S4", 84, "SC", "F", "", ""]]
+HVAC = [["X", "UR", 2, ""], ["X", "SC", 2, 1]]
+
+
+def test_horizontal_shortfall_that_could_be_met(tmp_path):
+    """Rajesh Kumar Daria 2007: a shortfall must be met from the remaining beneficiaries."""
+    rows = [["G1", "X", "UR", "UR", "", "open_merit", 1], ["G2", "X", "UR", "UR", "", "open_merit", 2],
+            ["S1", "X", "SC", "SC", "", "reserved", 3], ["S2", "X", "SC", "SC", "", "reserved", 4]]
+    assert "horizontal shortfall that could have been met" in check(tmp_path, "central-2004", HCANDS, HVAC, rows)
+
+
+def test_horizontal_removal_for_excess(tmp_path):
+    """Rajesh Kumar Daria 2007: nobody is removed for an excess of beneficiaries."""
+    rows = [["G1", "X", "UR", "UR", "", "open_merit", 1], ["G2", "X", "UR", "UR", "", "open_merit", 2],
+            ["S3", "X", "SC", "SC", "women", "reserved", 5], ["S4", "X", "SC", "SC", "women", "horizontal_adjustment", 6]]
+    got = check(tmp_path, "central-2004", HCANDS, HVAC, rows)
+    assert "removal for excess" in got
+
+
+def test_horizontal_general_only_reading(tmp_path):
+    """Saurav Yadav 2020: where the policy opens open-compartment horizontal seats to all, giving the seat to a
+    general woman over a better SC woman is justified envy."""
+    cands = [["G1", 99, "UR", "M", "", ""], ["G2", 98, "UR", "M", "", ""], ["S1", 90, "SC", "F", "", ""],
+             ["G3", 80, "UR", "F", "", ""], ["S2", 70, "SC", "M", "", ""]]
+    vac = [["X", "UR", 2, 1], ["X", "SC", 1, ""]]
+    general_only = [["G1", "X", "UR", "UR", "", "open_merit", 1],
+                    ["G3", "X", "UR", "UR", "women", "horizontal_adjustment", 4],
+                    ["S1", "X", "SC", "SC", "", "reserved", 3]]
+    assert "justified envy" in check(tmp_path, "central-2004", cands, vac, general_only)
+    assert check(tmp_path, "central-2004", cands, vac, general_only,
+                 ["horizontal.open_compartment_for_all=false"]) == set()
+
+
+def test_verify_cli_exit_codes(tmp_path):
+    write_csv(tmp_path / "c.csv", CANDS, BASE)
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "women"], VAC)
+    write_csv(tmp_path / "good.csv", HEAD, GOOD)
+    write_csv(tmp_path / "bad.csv", HEAD, GOOD + [["C", "X", "UR", "UR", "", "open_merit", 3]])
+    args = ["verify", "--policy", "central-dopt", "--candidates", str(tmp_path / "c.csv"),
+            "--vacancies", str(tmp_path / "v.csv"), "--allocation"]
+    runner = CliRunner()
+    assert runner.invoke(app, args + [str(tmp_path / "good.csv")]).exit_code == 0
+    bad = runner.invoke(app, args + [str(tmp_path / "bad.csv")])
+    assert bad.exit_code == 1 and "over capacity" in bad.stdout
