@@ -21,7 +21,7 @@ from .vacancy import roster as make_roster
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Allocation under Indian reservation law: solve, verify, rosters.")
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 
 
 def _fail(e: AarakshanError) -> None:

@@ -31,7 +31,7 @@ def _bools(t: Table, name: str) -> np.ndarray:
     low = np.char.lower(t[name].astype(str))
     bad = ~(np.isin(low, list(TRUE)) | np.isin(low, list(FALSE)))
     if (k := _first_bad(bad)) is not None:
-        raise t.error(k, name, f"{t[name][k]!r} is not true/false")
+        raise t.error(k, name, f"{str(t[name][k])!r} is not true/false")
     return np.isin(low, list(TRUE))
 
 
@@ -41,7 +41,7 @@ def _choice(t: Table, name: str, allowed: set[str]) -> np.ndarray:
     vals = t[name].astype(str)
     bad = ~np.isin(vals, sorted(allowed))
     if (k := _first_bad(bad)) is not None:
-        raise t.error(k, name, f"{vals[k]!r} is not one of {sorted(a for a in allowed if a)} or empty")
+        raise t.error(k, name, f"{str(vals[k])!r} is not one of {sorted(a for a in allowed if a)} or empty")
     return vals.astype(object)
 
 
@@ -57,12 +57,12 @@ def _numbers(t: Table, name: str, integer: bool) -> np.ndarray:
             try:
                 float(v)
             except ValueError:
-                raise t.error(k, name, f"{v!r} is not a number") from None
+                raise t.error(k, name, f"{str(v)!r} is not a number") from None
         raise
     if (k := _first_bad(~np.isfinite(vals))) is not None:
-        raise t.error(k, name, f"{raw[k]!r} is not a finite number")
+        raise t.error(k, name, f"{str(raw[k])!r} is not a finite number")
     if integer and (k := _first_bad(vals != np.round(vals))) is not None:
-        raise t.error(k, name, f"{raw[k]!r} is not a whole number")
+        raise t.error(k, name, f"{str(raw[k])!r} is not a whole number")
     return vals
 
 
@@ -80,17 +80,17 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
     dup = np.flatnonzero(ids[order][1:] == ids[order][:-1])
     if len(dup):
         first, second = sorted((order[dup[0]], order[dup[0] + 1]))
-        raise t.error(second, "id", f"duplicate id {ids[second]!r} (first on line {t.line[first]})")
+        raise t.error(second, "id", f"duplicate id {str(ids[second])!r} (first on line {t.line[first]})")
     cats = t["category"].astype(str)
     bad = ~np.isin(cats, policy.member_codes)
     if (k := _first_bad(bad)) is not None:
-        raise t.error(k, "category", f"unknown category {cats[k]!r}; this policy knows {policy.member_codes}")
+        raise t.error(k, "category", f"unknown category {str(cats[k])!r}; this policy knows {policy.member_codes}")
     has_rank, has_score = t.has("rank"), t.has("score")
     if has_rank == has_score:
         raise InputError(path, 1, None, "give exactly one of the columns 'rank' (1 = best) or 'score' (higher = better)")
     birth = t["birth_date"].astype(str) if t.has("birth_date") else np.full(n, "", dtype=object)
     if (k := _first_bad(~np.array([b == "" or bool(DATE.match(b)) for b in birth]))) is not None:
-        raise t.error(k, "birth_date", f"{birth[k]!r} is not a date YYYY-MM-DD")
+        raise t.error(k, "birth_date", f"{str(birth[k])!r} is not a date YYYY-MM-DD")
     score = None
     if has_rank:
         rank = _numbers(t, "rank", integer=True).astype(np.int64)
@@ -160,9 +160,9 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
                     try:
                         v[k] = float(raw[k])
                     except ValueError:
-                        raise t.error(int(k), trait, f"{raw[k]!r} is not a number") from None
+                        raise t.error(int(k), trait, f"{str(raw[k])!r} is not a number") from None
                     if v[k] < 0 or v[k] != round(v[k]):
-                        raise t.error(int(k), trait, f"{raw[k]!r} is not a non-negative whole number")
+                        raise t.error(int(k), trait, f"{str(raw[k])!r} is not a non-negative whole number")
                 vals = v
             mins[trait] = vals.astype(int)
     posts: list[str] = []
@@ -173,12 +173,12 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
         if post == "":
             raise t.error(k, "post", "empty post")
         if cat not in allowed:
-            raise t.error(k, "category", f"unknown category {cat!r}; expected one of {allowed}")
+            raise t.error(k, "category", f"unknown category {str(cat)!r}; expected one of {allowed}")
         if (post, cat) in seen:
-            raise t.error(k, "category", f"post {post!r} category {cat} given twice (also line {seen[(post, cat)]})")
+            raise t.error(k, "category", f"post {str(post)!r} category {cat} given twice (also line {seen[(post, cat)]})")
         has_total = (post, "TOTAL") in seen or (cat == "TOTAL" and any(p == post for p, _ in seen))
         if has_total:
-            raise t.error(k, "category", f"post {post!r} mixes a TOTAL row with per-category rows")
+            raise t.error(k, "category", f"post {str(post)!r} mixes a TOTAL row with per-category rows")
         seen[(post, cat)] = int(t.line[k])
         m = {tr: int(mins[tr][k]) for tr in mins if mins[tr][k] > 0}
         if m and cat == "TOTAL":
@@ -202,18 +202,18 @@ def read_preferences(path, ids_by_input: dict[str, int], posts: tuple[str, ...],
     for k in range(len(t)):
         cid, post = str(t["candidate_id"][k]), str(t["post"][k])
         if cid not in ids_by_input:
-            raise t.error(k, "candidate_id", f"unknown candidate {cid!r}")
+            raise t.error(k, "candidate_id", f"unknown candidate {str(cid)!r}")
         if post not in post_index:
-            raise t.error(k, "post", f"unknown post {post!r} (not in vacancies)")
+            raise t.error(k, "post", f"unknown post {str(post)!r} (not in vacancies)")
         lists[ids_by_input[cid]].append((int(order[k]), post_index[post], k))
     out = []
     for lst in lists:
         lst.sort()
         for a, b in zip(lst, lst[1:]):
             if a[0] == b[0]:
-                raise t.error(b[2], "order", f"order {b[0]} given twice for candidate {t['candidate_id'][b[2]]!r}")
+                raise t.error(b[2], "order", f"order {b[0]} given twice for candidate {str(t['candidate_id'][b[2]])!r}")
             if a[1] == b[1]:
-                raise t.error(b[2], "post", f"post {posts[b[1]]!r} ranked twice by {t['candidate_id'][b[2]]!r}")
+                raise t.error(b[2], "post", f"post {str(posts[b[1]])!r} ranked twice by {str(t['candidate_id'][b[2]])!r}")
         out.append(np.array([p for _, p, _ in lst], dtype=np.int32))
     return tuple(out)
 

@@ -1,0 +1,67 @@
+"""The command line end to end: outputs, --engine both, determinism across workers, the demo."""
+import json
+
+from typer.testing import CliRunner
+
+from conftest import read_csv
+from solver import load_policy
+from solver.cli import app
+from solver.instances import generate, write_instance
+
+FILES = ["allocation.csv", "decisions.csv", "unfilled.csv", "cutoffs.csv"]
+
+
+def instance(tmp_path, policy="bihar-1991", n=600, vac=80, seed=7, women=0.3):
+    return write_instance(tmp_path / "in", *generate(load_policy(policy), n, vac, seed=seed, women_share=women)[:2])
+
+
+def solve_args(inp, out, *extra, policy="bihar-1991"):
+    return ["solve", "--policy", policy, "--candidates", str(inp / "candidates.csv"),
+            "--vacancies", str(inp / "vacancies.csv"), "--out", str(out), *extra]
+
+
+def test_solve_both_writes_every_file_and_an_empty_diff(tmp_path):
+    inp = instance(tmp_path)
+    r = CliRunner().invoke(app, solve_args(inp, tmp_path / "o", "--engine", "both"))
+    assert r.exit_code == 0, r.output
+    for f in FILES + ["diff.csv", "summary.json"]:
+        assert (tmp_path / "o" / f).exists()
+    assert (tmp_path / "o" / "diff.csv").read_text().count("\n") == 1
+    s = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert s["differences"] == 0 and s["status"] == "optimal" and s["selected"] == 80
+    decisions = read_csv(tmp_path / "o" / "decisions.csv")
+    assert len(decisions) == 600 and all(d["reason"] for d in decisions)
+    assert sum(d["selected"] == "true" for d in decisions) == 80
+
+
+def test_same_output_for_any_number_of_workers(tmp_path):
+    """SPEC.md: same input, same output byte for byte whatever --workers is (summary.json's timings aside)."""
+    inp = instance(tmp_path, n=1500, vac=200)
+    outs = []
+    for w in ("1", "2"):
+        out = tmp_path / f"o{w}"
+        assert CliRunner().invoke(app, solve_args(inp, out, "--workers", w)).exit_code == 0
+        outs.append(out)
+    for f in FILES:
+        assert (outs[0] / f).read_bytes() == (outs[1] / f).read_bytes(), f
+    a, b = (json.loads((o / "summary.json").read_text()) for o in outs)
+    a.pop("timings"), b.pop("timings")
+    assert a == b
+
+
+def test_reasons_name_cutoffs(tmp_path):
+    inp = instance(tmp_path, n=300, vac=30)
+    CliRunner().invoke(app, solve_args(inp, tmp_path / "o", "--engine", "greedy"))
+    rejected = [d for d in read_csv(tmp_path / "o" / "decisions.csv") if d["selected"] == "false"]
+    assert any("cutoff is rank" in d["reason"] for d in rejected)
+
+
+def test_demo_runs(tmp_path):
+    r = CliRunner().invoke(app, ["demo", "--out", str(tmp_path / "demo")])
+    assert r.exit_code == 0, r.output
+    assert "engines differ on 0" in r.stdout.replace("\n", " ")
+    rv = CliRunner().invoke(app, ["verify", "--policy", "bihar-1991",
+                                  "--candidates", str(tmp_path / "demo" / "input" / "candidates.csv"),
+                                  "--vacancies", str(tmp_path / "demo" / "input" / "vacancies.csv"),
+                                  "--allocation", str(tmp_path / "demo" / "allocation.csv")])
+    assert rv.exit_code == 0, rv.output

@@ -1,0 +1,119 @@
+"""Bad input: a message naming file, line, column and problem; exit 2; nothing written to --out."""
+import pytest
+from typer.testing import CliRunner
+
+from conftest import write_csv
+from solver import load_policy
+from solver.cli import app
+from solver.errors import InputError
+from solver.io.readers import read_problem
+
+CH = ["id", "score", "category", "gender"]
+OK_C = [["A", 90, "UR", "M"], ["B", 80, "SC", "F"]]
+OK_V = [["X", "UR", 1, ""], ["X", "SC", 1, ""]]
+
+
+def load(tmp_path, cands=OK_C, vacs=OK_V, ch=CH, vh=("post", "category", "vacancies", "women"), prefs=None,
+         policy="central-2004", sets=()):
+    write_csv(tmp_path / "candidates.csv", ch, cands)
+    write_csv(tmp_path / "vacancies.csv", vh, vacs)
+    pp = write_csv(tmp_path / "preferences.csv", ["candidate_id", "order", "post"], prefs) if prefs else None
+    return read_problem(load_policy(policy, list(sets)), tmp_path / "candidates.csv", tmp_path / "vacancies.csv", pp)
+
+
+@pytest.mark.parametrize("cands,ch,line,col,text", [
+    ([["A", 90, "UR", "M"], ["A", 80, "SC", "F"]], CH, 3, "1 (id)", "duplicate id 'A'"),
+    ([["A", 90, "UR", "M"], ["B", 80, "XYZ", "F"]], CH, 3, "3 (category)", "unknown category 'XYZ'"),
+    ([["A", "ninety", "UR", "M"]], CH, 2, "2 (score)", "is not a number"),
+    ([["A", "", "UR", "M"]], CH, 2, "2 (score)", "missing score"),
+    ([["A", 1, "UR", "M"], ["B", 3, "UR", "M"]], ["id", "rank", "category", "gender"], None, "2 (rank)", "missing"),
+    ([["A", 1, "UR", "M"], ["B", 1, "UR", "M"]], ["id", "rank", "category", "gender"], 3, "2 (rank)", "given twice"),
+    ([["A", 90, "UR", "X"]], CH, 2, "4 (gender)", "is not one of"),
+])
+def test_candidate_errors(tmp_path, cands, ch, line, col, text):
+    with pytest.raises(InputError) as e:
+        load(tmp_path, cands=cands, ch=ch)
+    assert text in e.value.problem and e.value.column == col and str(e.value.path).endswith("candidates.csv")
+    if line is not None:
+        assert e.value.line == line
+
+
+def test_unresolvable_tie(tmp_path):
+    """Ties the policy's tie-breaks cannot resolve are refused (here: tie-breaks by birth date only)."""
+    cands = [["A", 90, "UR", "M", "1990-01-01"], ["B", 90, "UR", "M", "1990-01-01"]]
+    with pytest.raises(InputError, match="cannot resolve"):
+        load(tmp_path, cands=cands, ch=CH + ["birth_date"], sets=['merit.tie_breaks=["birth_date"]'])
+
+
+def test_tie_broken_by_age_then_id(tmp_path):
+    cands = [["B", 90, "UR", "M", "1991-01-01"], ["A", 90, "UR", "M", "1991-01-01"], ["C", 90, "UR", "M", "1980-05-05"]]
+    prob = load(tmp_path, cands=cands, ch=CH + ["birth_date"])
+    assert list(prob.candidates.ids) == ["C", "A", "B"]
+
+
+@pytest.mark.parametrize("vacs,col,text", [
+    ([["X", "UR", -1, ""]], "3 (vacancies)", "negative"),
+    ([["X", "UR", 1.5, ""]], "3 (vacancies)", "whole number"),
+    ([["X", "UR", 1, ""], ["X", "UR", 2, ""]], "2 (category)", "given twice"),
+    ([["X", "ZZ", 1, ""]], "2 (category)", "unknown category"),
+    ([["X", "SC", 1, 2]], "4 (women)", "exceeds"),
+])
+def test_vacancy_errors(tmp_path, vacs, col, text):
+    with pytest.raises(InputError) as e:
+        load(tmp_path, vacs=vacs)
+    assert text in e.value.problem and e.value.column == col
+
+
+def test_preference_errors(tmp_path):
+    with pytest.raises(InputError, match="unknown post 'Z'") as e:
+        load(tmp_path, prefs=[["A", 1, "X"], ["B", 1, "Z"]])
+    assert e.value.line == 3
+    with pytest.raises(InputError, match="unknown candidate"):
+        load(tmp_path, prefs=[["Q", 1, "X"]])
+
+
+def test_policy_errors(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "x"\nsource = "y"\n\n[[categories]]\ncode = "SC"\nshare = 0.1\nsharee = 2\n')
+    with pytest.raises(InputError) as e:
+        load_policy(bad)
+    assert e.value.line == 7 and "sharee" in e.value.problem
+    with pytest.raises(InputError, match="no entry 'XX'"):
+        load_policy("central-dopt", ["categories.XX.share=0.1"])
+    assert load_policy("central-dopt", ["categories.OBC.share=0.19"]).category("OBC").share == 0.19
+
+
+def test_unknown_columns_warn(tmp_path):
+    seen = []
+    write_csv(tmp_path / "c.csv", CH + ["hobby"], [r + ["chess"] for r in OK_C])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], [["X", "UR", 1]])
+    read_problem(load_policy("central-2004"), tmp_path / "c.csv", tmp_path / "v.csv", warn=seen.append)
+    assert any("hobby" in s for s in seen)
+
+
+def test_parquet_accepted(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    pq.write_table(pa.table({"id": ["A", "B"], "score": [90.0, 80.0], "category": ["UR", "SC"]}), tmp_path / "c.parquet")
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], [["X", "UR", 1], ["X", "SC", 1]])
+    prob = read_problem(load_policy("central-2004"), tmp_path / "c.parquet", tmp_path / "v.csv")
+    assert list(prob.candidates.ids) == ["A", "B"]
+
+
+def test_cli_bad_input_exit_2_and_nothing_written(tmp_path):
+    write_csv(tmp_path / "c.csv", CH, [["A", 90, "UR", "M"], ["A", 80, "SC", "F"]])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], [["X", "UR", 1]])
+    out = tmp_path / "out"
+    r = CliRunner().invoke(app, ["solve", "--policy", "central-2004", "--candidates", str(tmp_path / "c.csv"),
+                                 "--vacancies", str(tmp_path / "v.csv"), "--out", str(out)])
+    assert r.exit_code == 2 and "line 3" in r.stderr and "duplicate id" in r.stderr
+    assert not out.exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".aarakshan-")]
+
+
+def test_cli_ceiling_exit_3(tmp_path):
+    write_csv(tmp_path / "c.csv", CH, OK_C)
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], [["X", "UR", 1], ["X", "SC", 2]])
+    r = CliRunner().invoke(app, ["solve", "--policy", "central-2004", "--candidates", str(tmp_path / "c.csv"),
+                                 "--vacancies", str(tmp_path / "v.csv"), "--out", str(tmp_path / "o")])
+    assert r.exit_code == 3 and "s.10" in r.stderr and not (tmp_path / "o").exists()
