@@ -89,8 +89,10 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
     if has_rank == has_score:
         raise InputError(path, 1, None, "give exactly one of the columns 'rank' (1 = best) or 'score' (higher = better)")
     birth = t["birth_date"].astype(str) if t.has("birth_date") else np.full(n, "", dtype=object)
-    if (k := _first_bad(~np.array([b == "" or bool(DATE.match(b)) for b in birth]))) is not None:
-        raise t.error(k, "birth_date", f"{str(birth[k])!r} is not a date YYYY-MM-DD")
+    if t.has("birth_date"):
+        bad = np.array([b != "" and not DATE.match(b) for b in birth], dtype=bool)
+        if (k := _first_bad(bad)) is not None:
+            raise t.error(k, "birth_date", f"{str(birth[k])!r} is not a date YYYY-MM-DD")
     score = None
     if has_rank:
         rank = _numbers(t, "rank", integer=True).astype(np.int64)

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
@@ -72,7 +73,6 @@ def read_table(path: str | Path, required: list[str], optional: list[str], warn=
     cols = {}
     for name in header:
         if name in required or name in optional:
-            col = tbl.column(name).to_numpy(zero_copy_only=False)
-            cols[name] = np.array([("" if v is None else v.strip()) for v in col], dtype=object) \
-                if col.dtype == object else col.astype(str)
+            col = pc.utf8_trim_whitespace(pc.fill_null(tbl.column(name), ""))
+            cols[name] = col.to_numpy(zero_copy_only=False).astype(str)
     return Table(path, header, cols)

@@ -1,0 +1,1 @@
+"""Benchmark instances and runner: `python -m benchmarks --help`."""

@@ -1,0 +1,122 @@
+"""Generate benchmark instances and run engines on them, measuring time, peak memory and model size.
+
+    python -m benchmarks generate single-1m          # writes benchmarks/instances/single-1m/
+    python -m benchmarks run single-1m --engine greedy
+    python -m benchmarks run single-10k --engine greedy --engine cpsat
+
+Each engine runs in its own subprocess so that peak memory (ru_maxrss) is that engine's alone. Results are
+printed as a table and appended to benchmarks/results/results.jsonl.
+"""
+from __future__ import annotations
+
+import json
+import platform
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+HERE = Path(__file__).resolve().parent
+INSTANCES = HERE / "instances"
+RESULTS = HERE / "results"
+
+# name: (policy, candidates, vacancies, posts, seed). Single-cadre recruitments with nine categories
+# (Maharashtra 2001: open + eight reserved), as issue 2 and 3 ask.
+CATALOGUE = {
+    "single-10k": ("maharashtra-2001", 10_000, 1_000, 1, 10),
+    "single-100k": ("maharashtra-2001", 100_000, 10_000, 1, 100),
+    "single-1m": ("maharashtra-2001", 1_000_000, 100_000, 1, 1000),
+    "bihar-100k": ("bihar-1991", 100_000, 10_000, 1, 101),
+}
+
+app = typer.Typer(add_completion=False, no_args_is_help=True)
+con = Console(width=160)
+
+
+@app.command()
+def generate(name: str):
+    """Write the named instance (deterministic by seed) under benchmarks/instances/."""
+    from solver import load_policy
+    from solver.instances import generate as gen, write_instance
+
+    policy, n, vac, posts, seed = CATALOGUE[name]
+    t = time.perf_counter()
+    write_instance(INSTANCES / name, *gen(load_policy(policy), n, vac, seed=seed, posts=posts)[:2])
+    con.print(f"{name}: {n:,} candidates, {vac:,} vacancies ({policy}) in {time.perf_counter() - t:.1f} s")
+
+
+def _measure(name: str, engine: str, verify: bool) -> dict:
+    """Runs inside the child process."""
+    from solver import load_policy, solve
+    from solver.io.readers import read_problem
+
+    policy = CATALOGUE[name][0]
+    folder = INSTANCES / name
+    t = time.perf_counter()
+    pol = load_policy(policy)
+    prob = read_problem(pol, folder / "candidates.csv", folder / "vacancies.csv")
+    read_s = time.perf_counter() - t
+    sol = solve(pol, prob, engine, workers=2 if engine == "cpsat" else 1)
+    out = {"instance": name, "engine": engine, "candidates": prob.n, "read_s": round(read_s, 3),
+           **{f"{k}_s": v for k, v in sol.timings.items()}, "status": sol.result.assignment.status,
+           "selected": int(sol.result.selected.sum())}
+    out.update({k: v for k, v in sol.result.assignment.stats.items() if k in ("variables", "constraints")})
+    if verify:
+        from solver.verify.checks import Allocation, verify as run_verify
+        rows = list(sol.result.allocation_rows())
+        ids = {cid: i for i, cid in enumerate(prob.candidates.ids)}
+        import numpy as np
+        alloc = Allocation(np.array([ids[r[0]] for r in rows]), np.array([prob.posts.index(r[1]) for r in rows]),
+                           [r[2] for r in rows], [r[3] for r in rows], [r[4] for r in rows], [r[5] for r in rows],
+                           [r[0] for r in rows])
+        t = time.perf_counter()
+        out["violations"] = len(run_verify(pol, prob, alloc))
+        out["verify_s"] = round(time.perf_counter() - t, 3)
+    out["peak_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    return out
+
+
+@app.command()
+def child(name: str, engine: str, verify: bool = False):
+    print(json.dumps(_measure(name, engine, verify)))
+
+
+@app.command()
+def run(name: str, engine: list[str] = typer.Option(["greedy"], "--engine"), verify: bool = False):
+    """Run each engine on the instance in a fresh process and report time, peak memory and model size."""
+    if not (INSTANCES / name).exists():
+        generate(name)
+    rows = []
+    for e in engine:
+        with con.status(f"{name}: {e}..."):
+            cmd = [sys.executable, "-m", "benchmarks", "child", name, e] + (["--verify"] if verify else [])
+            res = subprocess.run(cmd, capture_output=True, text=True, cwd=HERE.parent)
+        if res.returncode:
+            con.print(res.stderr)
+            raise typer.Exit(1)
+        rows.append(json.loads(res.stdout.strip().splitlines()[-1]))
+    greedy = next((r for r in rows if r["engine"] == "greedy"), None)
+    tbl = Table(title=f"{name} on {platform.machine()}, {platform.python_version()}")
+    cols = ["engine", "status", "read_s", "greedy_s", "cpsat_s", "verify_s", "peak_mib", "variables", "constraints",
+            "ratio"]
+    for c in cols:
+        tbl.add_column(c)
+    for r in rows:
+        if greedy and r["engine"] == "cpsat" and "greedy_s" in greedy:
+            r["ratio_vs_greedy"] = round(r["cpsat_s"] / max(greedy["greedy_s"], 1e-9), 1)
+        r["ratio"] = r.get("ratio_vs_greedy", "")
+        tbl.add_row(*[str(r.get(c, "")) for c in cols])
+    con.print(tbl)
+    RESULTS.mkdir(exist_ok=True)
+    with open(RESULTS / "results.jsonl", "a") as fh:
+        for r in rows:
+            fh.write(json.dumps({"when": time.strftime("%Y-%m-%d"), **r}) + "\n")
+
+
+if __name__ == "__main__":
+    app()
