@@ -25,13 +25,20 @@ from .greedy import check_supported
 
 
 class _Chains:
-    """Admission literals of one pool: one chain, or two (beneficiaries, others) under a horizontal minimum."""
+    """Admission literals of one pool: one chain, or two (beneficiaries, others) under a horizontal minimum.
 
-    def __init__(self, model: cp_model.CpModel, pool: Pool):
+    Chains stop at `depth`: whoever a pool admits holds it or a pool they prefer, so no stable assignment
+    admits more than the pool's capacity plus the capacity of every pool anyone might prefer to it. Past that
+    depth nobody is admitted, and a pool whose chain was cut is necessarily full."""
+
+    def __init__(self, model: cp_model.CpModel, pool: Pool, depth: int):
         self.elig = np.flatnonzero(pool.eligible)
         self.trait = next(iter(pool.minimums), None)
         ben = pool.beneficiary[self.trait][self.elig] if self.trait else np.zeros(len(self.elig), dtype=bool)
         self.groups = [self.elig[ben], self.elig[~ben]] if self.trait else [self.elig]
+        self.truncated = any(len(g) > depth for g in self.groups)
+        self.full_groups = self.groups
+        self.groups = [g[:depth] for g in self.groups]
         self.lits = []
         self.lit_of: dict[int, cp_model.IntVar] = {}
         for g in self.groups:
@@ -47,7 +54,7 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
     check_supported(pools)
     t0 = time.perf_counter()
     m = cp_model.CpModel()
-    chains = [_Chains(m, p) for p in pools]
+    chains = [_Chains(m, p, _depth(pools, p)) for p in pools]
     # Per candidate: eligible pools in preference order; x = reached and admitted.
     x_of: list[dict[int, cp_model.IntVar]] = [dict() for _ in pools]
     pairs_i, pairs_p = np.nonzero(np.stack([p.eligible for p in pools], axis=1)) if len(pools) else ([], [])
@@ -61,8 +68,8 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
     for s, e in zip(starts, ends):
         i = int(pairs_i[s])
         reached = None  # literal "no earlier pool admits i"; None = true
-        for k in range(s, e):
-            p = int(pairs_p[k])
+        mine = [int(p) for p in pairs_p[s:e] if int(i) in chains[p].lit_of]
+        for k, p in enumerate(mine):
             a = chains[p].lit_of[i]
             if reached is None:
                 x = a
@@ -71,7 +78,7 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
                 m.add_bool_and([reached, a]).only_enforce_if(x)
                 m.add_bool_or([reached.Not(), a.Not(), x])
             x_of[p][i] = x
-            if k + 1 < e:
+            if k + 1 < len(mine):
                 nxt = m.new_bool_var("")
                 if reached is None:
                     m.add(nxt == 1 - a)
@@ -85,6 +92,8 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
         m.add(used <= p.base)
         full = m.new_bool_var("")
         m.add(used >= p.base).only_enforce_if(full)
+        if ch.truncated:
+            m.add(full == 1)
         for lits in ch.lits:
             if lits:
                 m.add_bool_or([lits[-1], full])
@@ -125,10 +134,21 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
     return Assignment(assign, adjusted, "optimal" if status == cp_model.OPTIMAL else "feasible", stats)
 
 
+def _depth(pools: Pools, pool: Pool) -> int:
+    """Capacity of the pool plus that of every pool some candidate may prefer to it (bases bound capacities)."""
+    ahead = 0
+    for q in pools:
+        if q.phase < pool.phase or (q.phase == pool.phase and (
+                q.post != pool.post and not pools.common_order
+                or (pools.common_order and q.post < pool.post)
+                or (q.post == pool.post and q.precedence < pool.precedence))):
+            ahead += q.base
+    return pool.base + ahead
+
+
 def _last_other_better(ch: _Chains) -> np.ndarray:
-    """For each beneficiary, the index in the others' chain of the last non-beneficiary ahead of them (-1 none)."""
-    ben, oth = ch.groups
-    return np.searchsorted(oth, ben) - 1
+    """For each kept beneficiary, the index among all others of the last non-beneficiary ahead of them (-1 none)."""
+    return np.searchsorted(ch.full_groups[1], ch.groups[0]) - 1
 
 
 def _horizontal(m: cp_model.CpModel, p: Pool, ch: _Chains, xs: dict) -> None:
@@ -136,16 +156,19 @@ def _horizontal(m: cp_model.CpModel, p: Pool, ch: _Chains, xs: dict) -> None:
     ben, oth = ch.groups
     lt, lo = ch.lits
     count = sum(xs[i] for i in ben.tolist())
-    prev = _last_other_better(ch)
-    # Beneficiaries ahead of an admitted non-beneficiary are admitted too (merit still rules).
-    nxt = np.searchsorted(ben, oth) - 1
-    for k, j in enumerate(nxt):
-        if j >= 0:
+    # Beneficiaries ahead of an admitted non-beneficiary are admitted too (merit still rules). A beneficiary
+    # past the cut chain is never admitted, so neither is a non-beneficiary behind them.
+    for k, j in enumerate(np.searchsorted(ch.full_groups[0], oth) - 1):
+        if j >= len(lt):
+            m.add(lo[k] == 0)
+        elif j >= 0:
             m.add_implication(lo[k], lt[j])
     # Reaching below the general cutoff (an adjustment) is allowed only up to the minimum: no removal for excess.
     extended = m.new_bool_var("")
-    for k, j in enumerate(prev):
-        if j >= 0:
+    for k, j in enumerate(_last_other_better(ch)):
+        if j >= len(lo):
+            m.add_implication(lt[k], extended)   # a non-beneficiary ahead is past the cut, hence not admitted
+        elif j >= 0:
             m.add_bool_or([lt[k].Not(), lo[j], extended])
     m.add(count <= minimum).only_enforce_if(extended)
     # A shortfall that remaining beneficiaries could meet must be met.
@@ -153,6 +176,8 @@ def _horizontal(m: cp_model.CpModel, p: Pool, ch: _Chains, xs: dict) -> None:
     m.add(count >= minimum).only_enforce_if(met)
     if lt:
         m.add_bool_or([met, lt[-1]])
+        if len(ch.full_groups[0]) > len(lt):
+            m.add(met == 1)  # beneficiaries remain past the cut: the minimum is met
 
 
 def _mark_adjusted(pools: Pools, pool: Pool, assign, adjusted, cap: int) -> None:
