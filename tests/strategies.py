@@ -26,7 +26,8 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
     rng = random.Random(seed)
     sparse = draw(st.booleans())  # few members of some categories: forces exchange and de-reservation
     weights = [rng.random() ** (4 if sparse else 1) for _ in codes]
-    scores = rng.sample(range(1, 10 * n + 10), n)
+    ties = draw(st.booleans())  # equal scores, resolved by the policy's tie-break (id)
+    scores = [rng.randint(1, max(2, n // 3)) for _ in range(n)] if ties else rng.sample(range(1, 10 * n + 10), n)
     cands = []
     for k in range(n):
         cat = rng.choices(codes, weights)[0]

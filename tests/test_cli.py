@@ -65,3 +65,20 @@ def test_demo_runs(tmp_path):
                                   "--vacancies", str(tmp_path / "demo" / "input" / "vacancies.csv"),
                                   "--allocation", str(tmp_path / "demo" / "allocation.csv")])
     assert rv.exit_code == 0, rv.output
+
+
+def test_time_limit_writes_best_answer_and_exits_4(tmp_path, monkeypatch):
+    """SPEC.md exit 4: time limit reached without a proven answer; the best answer is still written."""
+    from ortools.sat.python import cp_model
+    real = cp_model.CpSolver.solve
+
+    def no_time(self, model, *a):
+        self.parameters.max_time_in_seconds = 0.0  # no time at all: CP-SAT cannot prove anything
+        return real(self, model, *a)
+
+    monkeypatch.setattr(cp_model.CpSolver, "solve", no_time)
+    inp = instance(tmp_path, n=200, vac=20)
+    r = CliRunner().invoke(app, solve_args(inp, tmp_path / "o", "--time-limit", "0.01"))
+    assert r.exit_code == 4
+    assert json.loads((tmp_path / "o" / "summary.json").read_text())["status"] == "time_limit"
+    assert len(read_csv(tmp_path / "o" / "allocation.csv")) == 20

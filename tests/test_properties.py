@@ -18,7 +18,7 @@ from solver.reports import write_outputs
 from solver.verify import read_allocation, verify
 from strategies import instances, materialise
 
-PROFILE = settings(max_examples=int(__import__("os").environ.get("AARAKSHAN_EXAMPLES", "300")), deadline=None,
+PROFILE = settings(max_examples=int(__import__("os").environ.get("AARAKSHAN_EXAMPLES", "2000")), deadline=None,
                    suppress_health_check=[HealthCheck.too_slow])
 
 
