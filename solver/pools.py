@@ -39,6 +39,17 @@ class Pool:
     minus: tuple[int, ...] = ()
     minimums: dict[str, int] = field(default_factory=dict)  # trait -> minimum (phase 0 only)
     beneficiary: dict[str, np.ndarray] = field(default_factory=dict)  # trait -> bool mask counted
+    # Per-candidate overrides: `personal` replaces `precedence` in a candidate's order; `priority` is a tier
+    # ranked before merit when the pool chooses (the recommendation list: open-selected before others).
+    personal: np.ndarray | None = None
+    priority: np.ndarray | None = None
+
+    def chain(self) -> np.ndarray:
+        """Eligible candidates in the order the pool chooses them: priority tier, then merit."""
+        elig = np.flatnonzero(self.eligible)
+        if self.priority is None:
+            return elig
+        return elig[np.argsort(self.priority[elig], kind="stable")]
 
     @property
     def category(self) -> str:
@@ -50,6 +61,7 @@ class Pools:
     pools: tuple[Pool, ...]
     post_rank: np.ndarray   # n x P: position of each post in each candidate's list
     common_order: bool      # every candidate ranks posts the same way (no preferences file)
+    selection: "object | None" = None  # solver.selection.Selection when a recommendation list came first
 
     def __iter__(self):
         return iter(self.pools)
@@ -57,9 +69,34 @@ class Pools:
     def __len__(self):
         return len(self.pools)
 
-    def order_key(self, pool: Pool, i: int | np.ndarray):
-        """Preference of candidate(s) i for pool: smaller is better."""
-        return (pool.phase, self.post_rank[i, pool.post], pool.precedence)
+    @property
+    def merit_only(self) -> bool:
+        """Every pool chooses by merit alone and every candidate orders pools alike: serial dictatorship."""
+        return self.common_order and all(p.priority is None and p.personal is None for p in self.pools)
+
+    def order_key(self, pool: Pool, i: int):
+        """Preference of candidate i for pool: smaller is better."""
+        prec = pool.precedence if pool.personal is None else int(pool.personal[i])
+        return (pool.phase, int(self.post_rank[i, pool.post]), prec)
+
+    def preference_lists(self, members: list[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(candidate, pool) pairs of eligibility, sorted by candidate and then by the candidate's preference:
+        phase, post, and the pool's place at that post (open before own category before extra eligibility)."""
+        members = list(range(len(self.pools))) if members is None else members
+        if not members:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        elig = np.stack([self.pools[k].eligible for k in members], axis=1)
+        ci, cj = np.nonzero(elig)
+        pi = np.array(members)[cj]
+        phase = np.array([p.phase for p in self.pools])[pi]
+        post = np.array([p.post for p in self.pools])[pi]
+        prec = np.array([p.precedence for p in self.pools])[pi]
+        for k in members:
+            if self.pools[k].personal is not None:
+                at = pi == k
+                prec[at] = self.pools[k].personal[ci[at]]
+        order = np.lexsort((prec, self.post_rank[ci, post], phase, ci))
+        return ci[order], pi[order]
 
 
 def member_mask(policy: Policy, problem: Problem, code: str) -> np.ndarray:

@@ -206,7 +206,7 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
             if chain:
                 before = [x for x in chain.to[: next((k for k, x in enumerate(chain.to) if own_members[x][i]), 0)]]
                 for x in before:
-                    waiting = np.flatnonzero(own_members[x] & ~selected)
+                    waiting = np.flatnonzero(own_members[x] & ~selected & (post_rank[:, j] < (1 << 20)))
                     if len(waiting):
                         v("fallback order", i, j, f"{x} comes first in the chain and {ids[waiting[0]]} was not selected",
                           "Bihar Act 1991 s.4(6)")
