@@ -39,21 +39,26 @@ class Pool:
     minus: tuple[int, ...] = ()
     minimums: dict[str, int] = field(default_factory=dict)  # trait -> minimum (phase 0 only)
     beneficiary: dict[str, np.ndarray] = field(default_factory=dict)  # trait -> bool mask counted
-    # Per-candidate overrides: `personal` replaces `precedence` in a candidate's order; `priority` is a tier
-    # ranked before merit when the pool chooses (the recommendation list: open-selected before others).
-    personal: np.ndarray | None = None
-    priority: np.ndarray | None = None
-
-    def chain(self) -> np.ndarray:
-        """Eligible candidates in the order the pool chooses them: priority tier, then merit."""
-        elig = np.flatnonzero(self.eligible)
-        if self.priority is None:
-            return elig
-        return elig[np.argsort(self.priority[elig], kind="stable")]
 
     @property
     def category(self) -> str:
         return self.sources[0]
+
+
+@dataclass(frozen=True)
+class Shared:
+    """A bound several pools share: their fills together stay within ``base + sum(filled[plus]) -
+    sum(filled[minus])``. The recommendation list uses it for open vacancies at a post held by several
+    categories, and for the open vacancies a category may take: as many as upgrades took of its own."""
+
+    members: tuple[int, ...]
+    base: int
+    plus: tuple[int, ...] = ()
+    minus: tuple[int, ...] = ()
+
+    def room(self, filled: np.ndarray) -> int:
+        return self.base + int(filled[list(self.plus)].sum()) - int(filled[list(self.minus)].sum()) \
+            - int(filled[list(self.members)].sum())
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,7 @@ class Pools:
     post_rank: np.ndarray   # n x P: position of each post in each candidate's list
     common_order: bool      # every candidate ranks posts the same way (no preferences file)
     selection: "object | None" = None  # solver.selection.Selection when a recommendation list came first
+    shared: tuple[Shared, ...] = ()
 
     def __iter__(self):
         return iter(self.pools)
@@ -71,13 +77,12 @@ class Pools:
 
     @property
     def merit_only(self) -> bool:
-        """Every pool chooses by merit alone and every candidate orders pools alike: serial dictatorship."""
-        return self.common_order and all(p.priority is None and p.personal is None for p in self.pools)
+        """Every candidate orders pools alike and no bound is shared: pools can be filled one by one."""
+        return self.common_order and not self.shared
 
     def order_key(self, pool: Pool, i: int):
         """Preference of candidate i for pool: smaller is better."""
-        prec = pool.precedence if pool.personal is None else int(pool.personal[i])
-        return (pool.phase, int(self.post_rank[i, pool.post]), prec)
+        return (pool.phase, int(self.post_rank[i, pool.post]), pool.precedence)
 
     def preference_lists(self, members: list[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(candidate, pool) pairs of eligibility, sorted by candidate and then by the candidate's preference:
@@ -91,11 +96,8 @@ class Pools:
         phase = np.array([p.phase for p in self.pools])[pi]
         post = np.array([p.post for p in self.pools])[pi]
         prec = np.array([p.precedence for p in self.pools])[pi]
-        for k in members:
-            if self.pools[k].personal is not None:
-                at = pi == k
-                prec[at] = self.pools[k].personal[ci[at]]
-        order = np.lexsort((prec, self.post_rank[ci, post], phase, ci))
+        # Unranked posts (offered only when the policy says so) come last, in file order.
+        order = np.lexsort((prec, post, self.post_rank[ci, post], phase, ci))
         return ci[order], pi[order]
 
 

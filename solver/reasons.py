@@ -20,7 +20,22 @@ def _label(result: Result, p) -> str:
     return f"{p.category} at {post}"
 
 
+def _ordinal(k: int) -> str:
+    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
+
+
 def decision_rows(result: Result):
+    sel = result.pools.selection
+    first = list(decision_rows(sel.stage)) if sel is not None else None
+    for row, i in zip(_rows(result), range(len(result.problem.candidates))):
+        if first is not None and row[1] == "false" and sel.category[i] == "":
+            row = [row[0], "false", "", first[i][3].replace(" at recommendation list", " in the recommendation list")]
+        elif first is not None and row[1] == "true":
+            row[3] += f"; recommended {'on open merit' if sel.category[i] == result.policy.open else 'as ' + sel.category[i]}"
+        yield row
+
+
+def _rows(result: Result):
     pools = result.pools.pools
     a = result.assignment
     c = result.problem.candidates
@@ -58,15 +73,19 @@ def decision_rows(result: Result):
             if caps[k] == 0:
                 continue
             if last[k] >= 0 and filled[k] >= caps[k]:
-                missed.append(f"the {labels[k]} cutoff is rank {last[k] + 1}")
+                ranked = "" if common else f" (ranked {_ordinal(int(result.pools.post_rank[i, pools[k].post]) + 1)})"
+                missed.append(f"the {labels[k]}{ranked} cutoff is rank {last[k] + 1}")
         prefix = f"rank {rank}"
         if got >= 0:
             route = result.route(i)
             how = {"open_merit": "on open merit", "reserved": f"against a {pools[got].category} vacancy",
+                   "upgrade": f"against a {pools[got].category} vacancy of a preferred post (Rule 16(2) upgrade)",
                    "exchange": "against a vacancy passed by exchange", "fallback": "against a fallback vacancy",
                    "dereserved": "against a de-reserved vacancy",
                    "horizontal_adjustment": f"by horizontal adjustment for {result.horizontal(i)}"}[route]
             text = f"{prefix}: selected {how} ({labels[got]})"
+            if not common:
+                text += f", ranked {_ordinal(int(result.pools.post_rank[i, pools[got].post]) + 1)}"
             if missed:
                 text += "; " + "; ".join(missed[:3])
         elif not len(mine):

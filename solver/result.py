@@ -38,9 +38,17 @@ class Result:
 
     def counted_as(self, i: int) -> str:
         p = self.pools.pools[self.assignment.pool[i]]
-        if p.route in (OPEN_MERIT, DERESERVED):
+        sel = self.pools.selection
+        if sel is not None and sel.category[i] != p.category:
+            # Rule 16(2) crossings; Ramesh Ram 2010 leaves the count to the policy (migration.upgraded_counts_as).
+            as_reserved = self.policy.migration.upgraded_counts_as == "reserved"
+            if p.category == self.policy.open:      # a reserved-selected candidate on an open vacancy an upgrade freed
+                return self.policy.open if as_reserved else sel.category[i]
+            return p.category if as_reserved else self.policy.open
+        route = self.route(i)
+        if route in (OPEN_MERIT, DERESERVED):
             return self.policy.open
-        if p.route in (EXCHANGE, FALLBACK):
+        if route in (EXCHANGE, FALLBACK):
             return self.problem.candidates.category[i]  # the appointee counts against their own category
         return p.category
 
@@ -56,7 +64,13 @@ class Result:
     def route(self, i: int) -> str:
         if self.assignment.adjusted[i]:
             return "horizontal_adjustment"
-        return self.pools.pools[self.assignment.pool[i]].route
+        p = self.pools.pools[self.assignment.pool[i]]
+        sel = self.pools.selection
+        if sel is not None:
+            if sel.category[i] == p.category:
+                return sel.route[i]
+            return "upgrade" if p.category != self.policy.open else "reserved"
+        return p.route
 
     def allocation_rows(self):
         posts = self.problem.posts
@@ -104,10 +118,11 @@ def attribute(policy: Policy, seats: SeatTable, pools: Pools, a: Assignment):
         moved: dict[tuple[str, str], int] = {}
         for p in sorted(at, key=lambda p: (p.phase, p.precedence)):
             holders = np.flatnonzero(a.pool == p.index)
-            if p.phase == 0:
+            if p.phase == 0 or pools.selection is not None:
+                # (after a recommendation list every phase fills the pool's own category's vacancies)
                 seat[holders] = p.category
-                own[p.category] = len(holders)
-                left[p.category] = seats.cap(post, p.category) - len(holders)
+                own[p.category] = own.get(p.category, 0) + len(holders)
+                left[p.category] = seats.cap(post, p.category) - own[p.category]
                 continue
             disp = "dereserved" if p.route == DERESERVED else "exchanged"
             sources = p.sources[:1] if p.route == FALLBACK else p.sources

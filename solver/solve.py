@@ -4,11 +4,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
 from .engines import Assignment
 from .engines.cpsat import solve_cpsat
 from .engines.greedy import solve_greedy
 from .policy import Policy
 from .pools import build_pools
+from .selection import Selection, allocation_pools, merged
 from .problem import Problem
 from .result import Result
 from .vacancy import determine_seats
@@ -32,21 +35,42 @@ def solve(policy: Policy, problem: Problem, engine: str = "cpsat", time_limit: f
           workers: int = 1, hint: bool = True) -> Solution:
     t0 = time.perf_counter()
     seats = determine_seats(policy, problem)
+    if policy.migration.selection_list:
+        # The recommendation list is itself a single-cadre recruitment: same engines, same chain.
+        mprob, mseats = merged(policy, problem, seats)
+        first = solve_pools(policy, mprob, mseats, build_pools(policy, mprob, mseats), engine, time_limit, workers,
+                            hint)
+        stage = first.result
+        sel = Selection(np.where(stage.selected, stage.seat_category, ""),
+                        np.array([stage.route(i) if stage.selected[i] else "" for i in range(problem.n)], dtype=object),
+                        stage)
+        pools = allocation_pools(policy, problem, seats, sel)
+        out = solve_pools(policy, problem, seats, pools, engine, time_limit, workers, hint)
+        out.timings = _round({"recommendation": sum(first.timings.values()), **out.timings,
+                              "total": time.perf_counter() - t0})
+        return out
     pools = build_pools(policy, problem, seats)
-    timings = {"determine_and_pools": time.perf_counter() - t0}
+    out = solve_pools(policy, problem, seats, pools, engine, time_limit, workers, hint)
+    out.timings = _round({"determine_and_pools": time.perf_counter() - t0 - sum(out.timings.values()),
+                          **out.timings})
+    return out
+
+
+def solve_pools(policy: Policy, problem: Problem, seats, pools, engine: str, time_limit, workers, hint) -> Solution:
+    timings: dict = {}
     greedy: Assignment | None = None
     if engine in ("greedy", "both") or (engine == "cpsat" and hint):
         t = time.perf_counter()
         greedy = solve_greedy(pools, problem.n)
         timings["greedy"] = time.perf_counter() - t
     if engine == "greedy":
-        return Solution(Result(policy, problem, seats, pools, greedy, "greedy"), None, _round(timings))
+        return Solution(Result(policy, problem, seats, pools, greedy, "greedy"), None, timings)
     t = time.perf_counter()
     cp = solve_cpsat(pools, problem.n, hint=greedy if hint else None, time_limit=time_limit, workers=workers)
     timings["cpsat"] = time.perf_counter() - t
     main = Result(policy, problem, seats, pools, cp, "cpsat")
     other = Result(policy, problem, seats, pools, greedy, "greedy") if engine == "both" else None
-    return Solution(main, other, _round(timings))
+    return Solution(main, other, timings)
 
 
 def _round(t: dict) -> dict:

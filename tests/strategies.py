@@ -8,9 +8,8 @@ from solver import load_policy
 from solver.io.readers import read_problem
 
 POLICIES = ["maharashtra-2001", "central-2004", "manipur-1976", "bihar-1991", "central-dopt", "upsc-cse"]
-# Ceiling checks have their own tests; here every vacancy table is admissible. The UPSC selection list is
-# issue 5, so its multi-post behaviour is exercised through central-dopt's rules only.
-SETS = ["ceiling.share=1.0", "migration.selection_list=false"]
+# Ceiling checks have their own tests; here every vacancy table is admissible.
+SETS = ["ceiling.share=1.0"]
 
 
 @st.composite
@@ -18,7 +17,11 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
     policy_name = draw(st.sampled_from(POLICIES))
     extra = draw(st.lists(st.sampled_from(["migration.relaxed_may_take_open=true",
                                            "horizontal.open_compartment_for_all=false",
-                                           "unfilled.dereserve=true"]), max_size=2, unique=True))
+                                           "unfilled.dereserve=true",
+                                           "migration.upgrade=false",
+                                           'migration.upgraded_counts_as="open"']), max_size=2, unique=True))
+    if policy_name == "upsc-cse" and "unfilled.dereserve=true" in extra:
+        extra.remove("unfilled.dereserve=true")  # refused with a recommendation list (issue 5 note)
     pol = load_policy(policy_name, SETS + extra)
     codes = pol.member_codes
     n = draw(st.integers(1, max_n))
@@ -40,7 +43,7 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
         for cid, *_ in cands:
             ranked = rng.sample(posts, rng.randint(1, len(posts)))
             prefs += [[cid, o, p] for o, p in enumerate(ranked, 1)]
-    horizontal = allow_horizontal and prefs is None and draw(st.booleans())
+    horizontal = allow_horizontal and prefs is None and not pol.migration.selection_list and draw(st.booleans())
     vacs = []
     for p in posts:
         for code in [pol.open, *pol.reserved_codes]:

@@ -9,7 +9,7 @@ from solver.io.readers import read_problem
 from solver.reports import write_outputs
 from solver.verify import read_allocation, verify
 
-PENDING = {"service-upgrade": "selection list separate from post allocation (Rule 16(2), Ramesh Ram 2010): issue 5"}
+PENDING: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("engine", ["greedy", "cpsat"])

@@ -55,14 +55,10 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
     t0 = time.perf_counter()
     m = cp_model.CpModel()
     chains = [_Chains(m, p, _depth(pools, p)) for p in pools]
+    groups = [_group_chain(m, pools, g, chains) for g in pools.shared]
     # Per candidate: eligible pools in preference order; x = reached and admitted.
     x_of: list[dict[int, cp_model.IntVar]] = [dict() for _ in pools]
-    pairs_i, pairs_p = np.nonzero(np.stack([p.eligible for p in pools], axis=1)) if len(pools) else ([], [])
-    phase = np.array([p.phase for p in pools])
-    post = np.array([p.post for p in pools])
-    prec = np.array([p.precedence for p in pools])
-    order = np.lexsort((prec[pairs_p], pools.post_rank[pairs_i, post[pairs_p]], phase[pairs_p], pairs_i))
-    pairs_i, pairs_p = pairs_i[order], pairs_p[order]
+    pairs_i, pairs_p = pools.preference_lists()
     starts = np.flatnonzero(np.r_[True, pairs_i[1:] != pairs_i[:-1]]) if len(pairs_i) else []
     ends = np.r_[starts[1:], len(pairs_i)] if len(pairs_i) else []
     for s, e in zip(starts, ends):
@@ -70,7 +66,7 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
         reached = None  # literal "no earlier pool admits i"; None = true
         mine = [int(p) for p in pairs_p[s:e] if int(i) in chains[p].lit_of]
         for k, p in enumerate(mine):
-            a = chains[p].lit_of[i]
+            a = _admitted(m, chains[p].lit_of[i], [g[i] for g in groups if p in g["members"] and i in g])
             if reached is None:
                 x = a
             else:
@@ -87,6 +83,14 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
                     m.add_bool_or([reached.Not(), a, nxt])
                 reached = nxt
     sums = [sum(x_of[p.index].values()) for p in pools]
+    for g, lits in zip(pools.shared, groups):
+        # The bound, and merit within it: whoever it turns away is behind everyone it let in.
+        used = sum(sums[k] for k in g.members) + sum(sums[k] for k in g.minus) - sum(sums[k] for k in g.plus)
+        m.add(used <= g.base)
+        lits["full"] = m.new_bool_var("")
+        m.add(used >= g.base).only_enforce_if(lits["full"])
+        if lits["chain"]:
+            m.add_bool_or([lits["chain"][-1], lits["full"]])
     for p, ch in zip(pools, chains):
         used = sums[p.index] + sum(sums[q] for q in p.minus)
         m.add(used <= p.base)
@@ -134,16 +138,40 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
     return Assignment(assign, adjusted, "optimal" if status == cp_model.OPTIMAL else "feasible", stats)
 
 
+def _group_chain(m: cp_model.CpModel, pools: Pools, g, chains) -> dict:
+    """Admission literals for a shared bound: a merit prefix of everyone eligible for any member pool."""
+    elig = np.flatnonzero(np.any([pools.pools[k].eligible for k in g.members], axis=0))
+    lits = [m.new_bool_var("") for _ in elig]
+    for a, b in zip(lits[1:], lits[:-1]):
+        m.add_implication(a, b)
+    out = dict(zip(elig.tolist(), lits))
+    out["members"] = set(g.members)
+    out["chain"] = lits
+    return out
+
+
+def _admitted(m: cp_model.CpModel, own, shared: list):
+    """Admitted to a pool: by its own cutoff and by the cutoff of every bound it shares."""
+    if not shared:
+        return own
+    a = m.new_bool_var("")
+    m.add_bool_and([own, *shared]).only_enforce_if(a)
+    m.add_bool_or([a, own.Not(), *[x.Not() for x in shared]])
+    return a
+
+
 def _depth(pools: Pools, pool: Pool) -> int:
     """Capacity of the pool plus that of every pool some candidate may prefer to it (bases bound capacities)."""
-    ahead = 0
-    for q in pools:
-        if q.phase < pool.phase or (q.phase == pool.phase and (
-                q.post != pool.post and not pools.common_order
-                or (pools.common_order and q.post < pool.post)
-                or (q.post == pool.post and q.precedence < pool.precedence))):
-            ahead += q.base
-    return pool.base + ahead
+    def maybe_preferred(q: Pool) -> bool:
+        if q.index == pool.index or q.phase > pool.phase:
+            return False
+        if q.phase < pool.phase or not pools.common_order:
+            return True
+        if q.post != pool.post:
+            return q.post < pool.post
+        return q.precedence < pool.precedence
+
+    return pool.base + sum(q.base for q in pools if maybe_preferred(q))
 
 
 def _last_other_better(ch: _Chains) -> np.ndarray:
@@ -202,14 +230,16 @@ def _add_hint(m, pools: Pools, chains, x_of, hint: Assignment) -> None:
     admitted = {}
     for p, ch in zip(pools, chains):
         cap = p.base - sum(int(filled[q]) for q in p.minus)
-        holders = [g[hint.pool[g] == p.index] for g in ch.groups]
         for gi, (g, lits) in enumerate(zip(ch.groups, ch.lits)):
+            held = np.flatnonzero(hint.pool[g] == p.index)
             if filled[p.index] < cap:
                 upto = len(g)
             else:
-                upto = int(np.searchsorted(g, holders[gi][-1]) + 1) if len(holders[gi]) else 0
-                if ch.trait and gi == 0 and len(holders[1]):
-                    upto = max(upto, int(np.searchsorted(g, holders[1][-1])))
+                upto = int(held[-1]) + 1 if len(held) else 0
+                if ch.trait and gi == 0:
+                    others = np.flatnonzero(hint.pool[ch.groups[1]] == p.index)
+                    if len(others):
+                        upto = max(upto, int(np.searchsorted(g, ch.groups[1][others[-1]])))
             for k, lit in enumerate(lits):
                 m.add_hint(lit, k < upto)
                 admitted[lit.index] = k < upto

@@ -2,15 +2,14 @@
 
 Without preferences every candidate ranks posts alike, so filling pools one after another in the global
 order (phase, post, precedence) is serial dictatorship down the merit list, vectorised with numpy. With
-preferences, or when a pool ranks some candidates ahead of merit (the recommendation list), each phase runs
-candidate-proposing deferred acceptance (merit-cum-preference).
+preferences, each phase runs serial dictatorship candidate by candidate (merit-cum-preference), which with
+one merit list for every pool is the unique stable assignment.
 Horizontal minimums (Anil Kumar Gupta 1995; Rajesh Kumar Daria 2007): fill the compartment on merit,
 count beneficiaries, and only on a shortfall replace the lowest non-beneficiaries with the best remaining
 beneficiaries; never remove anyone for an excess.
 """
 from __future__ import annotations
 
-import heapq
 import time
 
 import numpy as np
@@ -69,44 +68,21 @@ def solve_greedy(pools: Pools, n: int) -> Assignment:
             filled[pool.index] = len(chosen)
     else:
         for phase in sorted({p.phase for p in pools}):
-            members = [p.index for p in pools if p.phase == phase]
-            caps = {k: capacity(pools.pools[k], filled) for k in members}
-            _deferred_acceptance(pools, members, caps, assign)
-            filled = np.bincount(assign[assign >= 0], minlength=len(pools))
+            _serial_dictatorship(pools, [p.index for p in pools if p.phase == phase], assign, filled)
     return Assignment(assign, adjusted, "greedy", {"seconds": time.perf_counter() - t0})
 
 
-def _deferred_acceptance(pools: Pools, members: list[int], caps: dict[int, int], assign: np.ndarray) -> None:
-    """Candidate-proposing deferred acceptance (Gale and Shapley 1962) among the still unassigned.
-
-    Pools choose by (priority tier, merit); with merit alone this is serial dictatorship down the merit list,
-    i.e. merit-cum-preference. Its outcome is the candidate-optimal stable assignment."""
+def _serial_dictatorship(pools: Pools, members: list[int], assign: np.ndarray, filled: np.ndarray) -> None:
+    """Down the merit list, each unassigned candidate takes the most preferred pool with room
+    (merit-cum-preference); room is the pool's own capacity and that of every bound it shares."""
+    caps = {k: capacity(pools.pools[k], filled) for k in members}
+    groups = {k: [g for g in pools.shared if k in g.members] for k in members}
     ci, pi = pools.preference_lists(members)
     keep = assign[ci] < 0
     ci, pi = ci[keep], pi[keep]
-    starts = np.flatnonzero(np.r_[True, ci[1:] != ci[:-1]]) if len(ci) else np.zeros(0, np.int64)
-    ends = np.r_[starts[1:], len(ci)]
-    nxt = dict(zip(ci[starts].tolist(), starts.tolist()))
-    end = dict(zip(ci[starts].tolist(), ends.tolist()))
-    tier = {k: pools.pools[k].priority for k in members}
-    holders: dict[int, list] = {k: [] for k in members}  # max-heap of (-tier, -merit) per pool
-    free = sorted(nxt, reverse=True)
-    while free:
-        i = free.pop()
-        while nxt[i] < end[i]:
-            k = int(pi[nxt[i]])
-            nxt[i] += 1
-            if caps[k] <= 0:
-                continue
-            key = (-(int(tier[k][i]) if tier[k] is not None else 0), -i)
-            h = holders[k]
-            if len(h) < caps[k]:
-                heapq.heappush(h, key)
-                assign[i] = k
-                break
-            if key > h[0]:
-                worst = -heapq.heapreplace(h, key)[1]
-                assign[i] = k
-                assign[worst] = -1
-                free.append(worst)
-                break
+    for k, i in zip(pi.tolist(), ci.tolist()):
+        if assign[i] >= 0 or caps[k] <= 0 or any(g.room(filled) <= 0 for g in groups[k]):
+            continue
+        assign[i] = k
+        caps[k] -= 1
+        filled[k] += 1

@@ -44,6 +44,9 @@ class Migration(Strict):
     upgraded_counts_as: Literal["open", "reserved"] = "reserved"
     # Recommendation list drawn before post allocation (UPSC practice).
     selection_list: bool = False
+    # Recommended candidates with no vacancy at a post they ranked get remaining vacancies after everyone
+    # else (UPSC practice); otherwise only those who could be placed at a ranked post are recommended.
+    allocate_unranked: bool = False
 
 
 class Exchange(Strict):
