@@ -152,3 +152,62 @@ def test_horizontal_open_compartment_for_all(run, engine):
     # The general-only reading (policy option) gives the open seat to the general woman instead.
     r = sel(run("central-2004", c, v, engine, ["horizontal.open_compartment_for_all=false"], hint=False))
     assert r["G3"]["route"] == "horizontal_adjustment" and r["S1"]["seat_category"] == "SC"
+
+
+UPGRADE_CANDS = [["G1", 100, "UR", "M", "", ""], ["O1", 98, "OBC", "M", "", ""], ["G2", 95, "UR", "M", "", ""],
+                 ["G3", 90, "UR", "M", "", ""], ["O2", 85, "OBC", "M", "", ""]]
+UPGRADE_VACS = [["X", "UR", 1, ""], ["X", "OBC", 1, ""], ["Y", "UR", 2, ""]]
+UPGRADE_PREFS = [[c[0], o, p] for c in UPGRADE_CANDS for o, p in ((1, "X"), (2, "Y"))]
+
+
+@ENGINES
+def test_rule_16_2_upgrade(run, engine):
+    """CSE Rule 16(2); Union of India v. Ramesh Ram 2010: the recommendation list is drawn first (G1, O1, G2 on
+    open merit, O2 as OBC); O1 then takes the OBC vacancy of the service they prefer, and the open vacancy so
+    freed goes to the OBC-selected O2. G3 is not recommended."""
+    r = sel(run("upsc-cse", UPGRADE_CANDS, UPGRADE_VACS, engine, prefs=UPGRADE_PREFS, hint=False))
+    assert sorted(r) == ["G1", "G2", "O1", "O2"]
+    assert (r["O1"]["post"], r["O1"]["seat_category"], r["O1"]["route"], r["O1"]["counted_as"]) == ("X", "OBC", "upgrade", "OBC")
+    assert (r["O2"]["post"], r["O2"]["seat_category"], r["O2"]["counted_as"]) == ("Y", "UR", "UR")
+
+
+@ENGINES
+def test_upgraded_counted_as_open(run, engine):
+    """RULES.md option: whether an upgraded candidate counts as open or reserved (Ramesh Ram 2010 counted them as
+    reserved; the option keeps the other reading available)."""
+    r = sel(run("upsc-cse", UPGRADE_CANDS, UPGRADE_VACS, engine, ['migration.upgraded_counts_as="open"'],
+                prefs=UPGRADE_PREFS, hint=False))
+    assert r["O1"]["counted_as"] == "UR" and r["O2"]["counted_as"] == "OBC"
+
+
+@ENGINES
+def test_without_upgrade_open_merit_stays_open(run, engine):
+    """Without Rule 16(2) a candidate recommended on open merit keeps an open vacancy, here at the less preferred Y."""
+    r = sel(run("upsc-cse", UPGRADE_CANDS, UPGRADE_VACS, engine, ["migration.upgrade=false"], prefs=UPGRADE_PREFS,
+                hint=False))
+    assert (r["O1"]["post"], r["O1"]["seat_category"], r["O1"]["route"]) == ("Y", "UR", "open_merit")
+    assert (r["O2"]["post"], r["O2"]["seat_category"]) == ("X", "OBC")
+
+
+@ENGINES
+def test_merit_cum_preference_without_a_list(run, engine):
+    """Merit-cum-preference (combined exams): down the merit list, each candidate gets the most preferred post
+    with a vacancy they may fill, open before own category; without a separate list O1 reaches X on the OBC
+    vacancy and G3 takes the last open vacancy at Y."""
+    r = sel(run("central-dopt", UPGRADE_CANDS, UPGRADE_VACS, engine, ["ceiling.share=1.0"], prefs=UPGRADE_PREFS,
+                hint=False))
+    assert (r["O1"]["post"], r["O1"]["seat_category"], r["O1"]["route"]) == ("X", "OBC", "reserved")
+    assert sorted(r) == ["G1", "G2", "G3", "O1"]
+
+
+@ENGINES
+def test_remaining_vacancies_after_everyone_else(run, engine):
+    """UPSC practice (policy option migration.allocate_unranked): a recommended candidate whom the posts they
+    ranked cannot place gets a remaining vacancy, after everyone who ranked it."""
+    c = [["G1", 100, "UR", "M", "", ""], ["G2", 95, "UR", "M", "", ""]]
+    v = [["X", "UR", 1, ""], ["Y", "UR", 1, ""]]
+    prefs = [["G1", 1, "X"], ["G2", 1, "X"]]
+    r = sel(run("upsc-cse", c, v, engine, prefs=prefs, hint=False))
+    assert r["G1"]["post"] == "X" and r["G2"]["post"] == "Y"
+    r = sel(run("upsc-cse", c, v, engine, ["migration.allocate_unranked=false"], prefs=prefs, hint=False))
+    assert sorted(r) == ["G1"]
