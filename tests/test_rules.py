@@ -211,3 +211,22 @@ def test_remaining_vacancies_after_everyone_else(run, engine):
     assert r["G1"]["post"] == "X" and r["G2"]["post"] == "Y"
     r = sel(run("upsc-cse", c, v, engine, ["migration.allocate_unranked=false"], prefs=prefs, hint=False))
     assert sorted(r) == ["G1"]
+
+
+@ENGINES
+def test_women_minimum_from_policy_share(run, engine):
+    """Anil Kumar Gupta 1995: a 30% women's minimum from the policy, in every compartment, met by adjustment
+    only on a shortfall (here 30% of 3 SC vacancies rounds to 1)."""
+    c = [["G1", 99, "UR", "M", "", ""], ["G2", 98, "UR", "M", "", ""], ["G3", 97, "UR", "F", "", ""],
+         ["S1", 90, "SC", "M", "", ""], ["S2", 88, "SC", "M", "", ""], ["S3", 86, "SC", "M", "", ""],
+         ["S4", 70, "SC", "F", "", ""]]
+    v = [["X", "UR", 3, ""], ["X", "SC", 3, ""]]
+    share = 'horizontal.traits=[{name="women", share=0.3}]'
+    sol = run("central-2004", c, v, engine, ["ceiling.share=1.0", share], hint=False)
+    r = sel(sol)
+    assert r["S4"]["route"] == "horizontal_adjustment" and "S3" not in r
+    assert r["G3"]["route"] == "open_merit"  # the open compartment already has its woman: nobody moves
+    assert sol.result.seats.minimums == {("X", "UR", "women"): 1, ("X", "SC", "women"): 1}
+    floor = sel(run("central-2004", c, v, engine, ["ceiling.share=1.0", share, 'horizontal.rounding="floor"'],
+                    hint=False))
+    assert "S4" not in floor and "S3" in floor  # floor(0.9) = 0: no minimum

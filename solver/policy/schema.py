@@ -91,9 +91,13 @@ class Trait(Strict):
 
 
 class Horizontal(Strict):
-    """Anil Kumar Gupta 1995; Rajesh Kumar Daria 2007; Saurav Yadav 2020."""
+    """Anil Kumar Gupta 1995; Rajesh Kumar Daria 2007; Saurav Yadav 2020.
+
+    A trait's `share` sets the minimum of every vertical compartment (post x category) that vacancies.csv
+    leaves without one: `rounding` of share x vacancies."""
 
     mode: Literal["compartmentalised", "overall"] = "compartmentalised"
+    rounding: Literal["round", "floor", "ceil"] = "round"
     open_compartment_for_all: bool = True
     multi_trait_counts_each: bool = False
     unfilled: Literal["revert", "carry_forward"] = "revert"

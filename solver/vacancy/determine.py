@@ -5,10 +5,11 @@ per-category rows that, read again, determine the same seats.
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..errors import PolicyConflict
+from ..errors import PolicyConflict, Unsupported
 from ..policy import Policy
 from ..problem import Problem
 from .roster import roster
@@ -76,4 +77,26 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
                      f"forward and filled as open this year ({policy.ceiling.source})")
     for post in problem.posts:
         seats.setdefault((post, policy.open), 0)
+    _minimums_from_shares(policy, seats, minimums, notes)
     return SeatTable(problem.posts, seats, minimums, carried, tuple(notes))
+
+
+def _minimums_from_shares(policy: Policy, seats, minimums, notes) -> None:
+    """Horizontal minimums from policy shares where vacancies.csv gave none (women 30-35% in many states;
+    PwBD 4%: RPwD Act 2016 s.34). Compartmentalised: each post x category gets its own minimum."""
+    traits = [t for t in policy.horizontal.traits if t.share > 0]
+    if not traits:
+        return
+    if policy.horizontal.mode != "compartmentalised":
+        raise Unsupported("horizontal.mode = \"overall\" is not implemented yet (issue 4)")
+    given = {(p, c) for (p, c, _) in minimums}
+    rnd = {"round": lambda x: math.floor(x + 0.5), "floor": math.floor, "ceil": math.ceil}[policy.horizontal.rounding]
+    for (post, code), v in seats.items():
+        if (post, code) in given or v == 0:
+            continue
+        for t in traits:
+            m = min(v, rnd(t.share * v - 1e-9 if policy.horizontal.rounding == "ceil" else t.share * v + 1e-9))
+            if m > 0:
+                minimums[(post, code, t.name)] = m
+    notes.append("horizontal minimums from policy shares: " + ", ".join(f"{t.name} {t.share:.0%}" for t in traits)
+                 + f" of each compartment, {policy.horizontal.rounding}ed")
