@@ -55,7 +55,7 @@ def generate(name: str):
     con.print(f"{name}: {n:,} candidates, {vac:,} vacancies ({policy}) in {time.perf_counter() - t:.1f} s")
 
 
-def _measure(name: str, engine: str, verify: bool) -> dict:
+def _measure(name: str, engine: str, verify: bool, workers: int) -> dict:
     """Runs inside the child process."""
     from solver import load_policy, solve
     from solver.io.readers import read_problem
@@ -67,8 +67,8 @@ def _measure(name: str, engine: str, verify: bool) -> dict:
     prefs = folder / "preferences.csv"
     prob = read_problem(pol, folder / "candidates.csv", folder / "vacancies.csv", prefs if prefs.exists() else None)
     read_s = time.perf_counter() - t
-    sol = solve(pol, prob, engine, workers=2 if engine == "cpsat" else 1)
-    out = {"instance": name, "engine": engine, "candidates": prob.n, "read_s": round(read_s, 3),
+    sol = solve(pol, prob, engine, workers=workers)
+    out = {"instance": name, "engine": engine, "workers": workers if engine == "cpsat" else "", "candidates": prob.n, "read_s": round(read_s, 3),
            **{f"{k}_s": v for k, v in sol.timings.items()}, "status": sol.result.assignment.status,
            "selected": int(sol.result.selected.sum())}
     out.update({k: v for k, v in sol.result.assignment.stats.items() if k in ("variables", "constraints")})
@@ -91,19 +91,21 @@ def _measure(name: str, engine: str, verify: bool) -> dict:
 
 
 @app.command()
-def child(name: str, engine: str, verify: bool = False):
-    print(json.dumps(_measure(name, engine, verify)))
+def child(name: str, engine: str, verify: bool = False, workers: int = 2):
+    print(json.dumps(_measure(name, engine, verify, workers)))
 
 
 @app.command()
-def run(name: str, engine: list[str] = typer.Option(["greedy"], "--engine"), verify: bool = False):
+def run(name: str, engine: list[str] = typer.Option(["greedy"], "--engine"), verify: bool = False,
+        workers: int = typer.Option(2, "--workers", help="CP-SAT workers")):
     """Run each engine on the instance in a fresh process and report time, peak memory and model size."""
     if not (INSTANCES / name).exists():
         generate(name)
     rows = []
     for e in engine:
         with con.status(f"{name}: {e}..."):
-            cmd = [sys.executable, "-m", "benchmarks", "child", name, e] + (["--verify"] if verify else [])
+            cmd = [sys.executable, "-m", "benchmarks", "child", name, e, "--workers", str(workers)] + \
+                (["--verify"] if verify else [])
             res = subprocess.run(cmd, capture_output=True, text=True, cwd=HERE.parent)
         if res.returncode:
             con.print(res.stderr)
@@ -111,7 +113,7 @@ def run(name: str, engine: list[str] = typer.Option(["greedy"], "--engine"), ver
         rows.append(json.loads(res.stdout.strip().splitlines()[-1]))
     greedy = next((r for r in rows if r["engine"] == "greedy"), None)
     tbl = Table(title=f"{name} on {platform.machine()}, {platform.python_version()}")
-    cols = ["engine", "status", "read_s", "greedy_s", "cpsat_s", "verify_s", "violations", "peak_mib", "variables",
+    cols = ["engine", "workers", "status", "read_s", "greedy_s", "cpsat_s", "verify_s", "violations", "peak_mib", "variables",
             "constraints", "ratio", "allocation_sha256"]
     for c in cols:
         tbl.add_column(c)

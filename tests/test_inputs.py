@@ -64,6 +64,12 @@ def test_vacancy_errors(tmp_path, vacs, col, text):
     assert text in e.value.problem and e.value.column == col
 
 
+def test_preference_duplicates(tmp_path):
+    with pytest.raises(InputError, match="order 1 given twice") as e:
+        load(tmp_path, prefs=[["A", 1, "X"], ["B", 1, "X"], ["A", 1, "X"]])
+    assert e.value.line == 4 and "also line 2" in e.value.problem
+
+
 def test_preference_errors(tmp_path):
     with pytest.raises(InputError, match="unknown post 'Z'") as e:
         load(tmp_path, prefs=[["A", 1, "X"], ["B", 1, "Z"]])

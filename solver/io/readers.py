@@ -194,30 +194,48 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
     return tuple(posts), tuple(rows)
 
 
+def _lookup(t: Table, column: str, keys: list[str], what: str, hint: str = "") -> np.ndarray:
+    """Index of each cell of `column` in `keys`, or an error naming the first unknown cell."""
+    names = np.array(keys, dtype=str)
+    order = np.argsort(names)
+    cells = t[column].astype(str)
+    pos = np.clip(np.searchsorted(names[order], cells), 0, max(len(names) - 1, 0))
+    bad = (names[order][pos] != cells) if len(names) else np.ones(len(cells), dtype=bool)
+    if (k := _first_bad(bad)) is not None:
+        raise t.error(k, column, f"unknown {what} {str(cells[k])!r}{hint}")
+    return order[pos]
+
+
+def _first_repeat(t: Table, a: np.ndarray, b: np.ndarray) -> tuple[int, int] | None:
+    """First pair of rows (earlier, later in the file) with equal (a, b), or None."""
+    srt = np.lexsort((np.arange(len(a)), b, a))
+    same = (a[srt][1:] == a[srt][:-1]) & (b[srt][1:] == b[srt][:-1])
+    if not same.any():
+        return None
+    later = srt[1:][same]
+    k = int(later.min())
+    first = int(srt[:-1][same][np.argmin(later)])
+    return first, k
+
+
 def read_preferences(path, ids_by_input: dict[str, int], posts: tuple[str, ...], n: int, warn=None):
+    """preferences.csv: candidate_id, order (1 = most wanted), post; vectorised for tens of millions of rows."""
     t = read_table(path, ["candidate_id", "order", "post"], [], warn)
     order = _numbers(t, "order", integer=True).astype(np.int64)
     if (k := _first_bad(order < 1)) is not None:
         raise t.error(k, "order", f"order must be 1 or more, got {order[k]}")
-    post_index = {p: j for j, p in enumerate(posts)}
-    lists: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
-    for k in range(len(t)):
-        cid, post = str(t["candidate_id"][k]), str(t["post"][k])
-        if cid not in ids_by_input:
-            raise t.error(k, "candidate_id", f"unknown candidate {str(cid)!r}")
-        if post not in post_index:
-            raise t.error(k, "post", f"unknown post {str(post)!r} (not in vacancies)")
-        lists[ids_by_input[cid]].append((int(order[k]), post_index[post], k))
-    out = []
-    for lst in lists:
-        lst.sort()
-        for a, b in zip(lst, lst[1:]):
-            if a[0] == b[0]:
-                raise t.error(b[2], "order", f"order {b[0]} given twice for candidate {str(t['candidate_id'][b[2]])!r}")
-            if a[1] == b[1]:
-                raise t.error(b[2], "post", f"post {str(posts[b[1]])!r} ranked twice by {str(t['candidate_id'][b[2]])!r}")
-        out.append(np.array([p for _, p, _ in lst], dtype=np.int32))
-    return tuple(out)
+    cand = np.asarray(list(ids_by_input.values()))[_lookup(t, "candidate_id", list(ids_by_input), "candidate")]
+    post = _lookup(t, "post", list(posts), "post", " (not in vacancies.csv)")
+    if (rep := _first_repeat(t, cand, order)) is not None:
+        raise t.error(rep[1], "order", f"order {order[rep[1]]} given twice for candidate "
+                      f"{str(t['candidate_id'][rep[1]])!r} (also line {t.line[rep[0]]})")
+    if (rep := _first_repeat(t, cand, post)) is not None:
+        raise t.error(rep[1], "post", f"post {posts[post[rep[1]]]!r} ranked twice by "
+                      f"{str(t['candidate_id'][rep[1]])!r} (also line {t.line[rep[0]]})")
+    srt = np.lexsort((order, cand))
+    bounds = np.searchsorted(cand[srt], np.arange(n + 1))
+    ranked = post[srt].astype(np.int32)
+    return tuple(ranked[bounds[i]:bounds[i + 1]] for i in range(n))
 
 
 def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=None) -> Problem:
