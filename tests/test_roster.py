@@ -40,3 +40,17 @@ def test_roster_cli(capsys):
     assert out.exit_code == 0
     lines = out.stdout.strip().splitlines()
     assert lines[0] == "point,category" and lines[14] == "14,ST" and len(lines) == 21
+
+
+def test_seat_table_inverse_round_trips(tmp_path):
+    """Vacancy determination's inverse: per-category rows read back determine the same seats."""
+    from conftest import write_csv
+    from solver.io.readers import read_problem
+    from solver.vacancy import determine_seats
+    pol = load_policy("central-2004")
+    write_csv(tmp_path / "c.csv", ["id", "score", "category"], [["A", 1, "UR"]])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], [["X", "TOTAL", 40], ["Y", "TOTAL", 20]])
+    seats = determine_seats(pol, read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv"))
+    write_csv(tmp_path / "v2.csv", ["post", "category", "vacancies"], seats.rows())
+    again = determine_seats(pol, read_problem(pol, tmp_path / "c.csv", tmp_path / "v2.csv"))
+    assert again.seats == seats.seats and sum(seats.seats.values()) == 60

@@ -230,3 +230,15 @@ def test_women_minimum_from_policy_share(run, engine):
     floor = sel(run("central-2004", c, v, engine, ["ceiling.share=1.0", share, 'horizontal.rounding="floor"'],
                     hint=False))
     assert "S4" not in floor and "S3" in floor  # floor(0.9) = 0: no minimum
+
+
+def test_unimplemented_options_are_refused_not_ignored(run):
+    """Options whose rules arrive later are refused with the issue named, never silently ignored."""
+    from solver.errors import Unsupported
+    with pytest.raises(Unsupported, match="L-shaped.*issue 6"):
+        run("central-2004", [["A", 1, "UR", "M", "", ""]], [["X", "TOTAL", 8, ""]])
+    sol = run("central-2004", [["A", 1, "UR", "M", "", ""]], [["X", "TOTAL", 8, ""]], sets=['roster.small_cadre="none"'])
+    assert sol.result.seats.cap("X", "OBC") == 2
+    with pytest.raises(Unsupported, match="issue 6"):
+        run("central-2004", [["A", 1, "UR", "M", "", ""]], [["X", "UR", 2, 1]],
+            sets=['horizontal.unfilled="carry_forward"'])

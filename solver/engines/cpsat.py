@@ -49,8 +49,7 @@ class _Chains:
             self.lit_of.update(zip(g.tolist(), lits))
 
 
-def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None, workers: int = 1,
-                log=None) -> Assignment:
+def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None, workers: int = 1) -> Assignment:
     check_supported(pools)
     t0 = time.perf_counter()
     m = cp_model.CpModel()

@@ -206,7 +206,7 @@ def _lookup(t: Table, column: str, keys: list[str], what: str, hint: str = "") -
     return order[pos]
 
 
-def _first_repeat(t: Table, a: np.ndarray, b: np.ndarray) -> tuple[int, int] | None:
+def _first_repeat(a: np.ndarray, b: np.ndarray) -> tuple[int, int] | None:
     """First pair of rows (earlier, later in the file) with equal (a, b), or None."""
     srt = np.lexsort((np.arange(len(a)), b, a))
     same = (a[srt][1:] == a[srt][:-1]) & (b[srt][1:] == b[srt][:-1])
@@ -226,10 +226,10 @@ def read_preferences(path, ids_by_input: dict[str, int], posts: tuple[str, ...],
         raise t.error(k, "order", f"order must be 1 or more, got {order[k]}")
     cand = np.asarray(list(ids_by_input.values()))[_lookup(t, "candidate_id", list(ids_by_input), "candidate")]
     post = _lookup(t, "post", list(posts), "post", " (not in vacancies.csv)")
-    if (rep := _first_repeat(t, cand, order)) is not None:
+    if (rep := _first_repeat(cand, order)) is not None:
         raise t.error(rep[1], "order", f"order {order[rep[1]]} given twice for candidate "
                       f"{str(t['candidate_id'][rep[1]])!r} (also line {t.line[rep[0]]})")
-    if (rep := _first_repeat(t, cand, post)) is not None:
+    if (rep := _first_repeat(cand, post)) is not None:
         raise t.error(rep[1], "post", f"post {posts[post[rep[1]]]!r} ranked twice by "
                       f"{str(t['candidate_id'][rep[1]])!r} (also line {t.line[rep[0]]})")
     srt = np.lexsort((order, cand))

@@ -45,6 +45,10 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
     notes: list[str] = []
     for row in problem.vacancy_rows:
         if row.category == "TOTAL":
+            if 2 <= row.vacancies <= 13 and policy.roster.small_cadre == "l_shaped":
+                raise Unsupported(f"post {row.post}: a cadre of {row.vacancies} posts takes the L-shaped roster "
+                                  "(roster.small_cadre), which is not implemented yet (issue 6); give per-category "
+                                  "rows, or --set roster.small_cadre=\"none\" to use the due-point roster")
             split = Counter(roster(policy, row.vacancies)) if row.vacancies else Counter()
             for c in [policy.open, *policy.reserved_codes]:
                 seats[(row.post, c)] = split.get(c, 0)
@@ -78,6 +82,8 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
     for post in problem.posts:
         seats.setdefault((post, policy.open), 0)
     _minimums_from_shares(policy, seats, minimums, notes)
+    if minimums and policy.horizontal.unfilled == "carry_forward":
+        raise Unsupported("horizontal.unfilled = \"carry_forward\" needs the carry-forward register (issue 6)")
     return SeatTable(problem.posts, seats, minimums, carried, tuple(notes))
 
 
