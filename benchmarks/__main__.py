@@ -37,6 +37,8 @@ CATALOGUE = {
     "bihar-100k": ("bihar-1991", 100_000, 10_000, 1, 101, 0),
     "upsc-cse": ("upsc-cse", 3_000, 1_129, 24, 2024, 24),
     "ssc-cgl": ("central-dopt", 25_000, 17_727, 35, 2024, 35),
+    # JoSAA 2025: 172,782 candidates, 927 programmes, 62,853 seats, 19.4 million choices (benchmarks/josaa.py).
+    "josaa-2025": ("central-dopt", 172_782, 62_853, 927, 2025, 112),
 }
 
 app = typer.Typer(add_completion=False, no_args_is_help=True)
@@ -51,6 +53,11 @@ def generate(name: str):
 
     policy, n, vac, posts, seed, ranked = CATALOGUE[name]
     t = time.perf_counter()
+    if name == "josaa-2025":
+        from benchmarks.josaa import write
+        write(INSTANCES / name, seed)
+        con.print(f"{name}: written in {time.perf_counter() - t:.1f} s")
+        return
     write_instance(INSTANCES / name, *gen(load_policy(policy), n, vac, seed=seed, posts=posts, preferences=ranked))
     con.print(f"{name}: {n:,} candidates, {vac:,} vacancies ({policy}) in {time.perf_counter() - t:.1f} s")
 

@@ -68,8 +68,51 @@ def solve_greedy(pools: Pools, n: int) -> Assignment:
             filled[pool.index] = len(chosen)
     else:
         for phase in sorted({p.phase for p in pools}):
-            _serial_dictatorship(pools, [p.index for p in pools if p.phase == phase], assign, filled)
+            members = [p.index for p in pools if p.phase == phase]
+            if any(k in g.members for g in pools.shared for k in members):
+                _serial_dictatorship(pools, members, assign, filled)
+            else:
+                _deferred_acceptance(pools, members, assign, filled)
     return Assignment(assign, adjusted, "greedy", {"seconds": time.perf_counter() - t0})
+
+
+def _deferred_acceptance(pools: Pools, members: list[int], assign: np.ndarray, filled: np.ndarray) -> None:
+    """Candidate-proposing deferred acceptance (Gale and Shapley 1962), vectorised by rounds: every unplaced
+    candidate proposes to the next pool on their list, every pool keeps the best of its holders and proposers
+    by merit up to capacity. With one merit list for every pool its outcome is serial dictatorship's (the
+    unique stable assignment), without a Python loop over (candidate, pool) pairs."""
+    ci, pi = pools.preference_lists(members)
+    keep = assign[ci] < 0
+    ci, pi = ci[keep], pi[keep]
+    if not len(ci):
+        return
+    cap = np.zeros(len(pools), dtype=np.int64)
+    for k in members:
+        cap[k] = capacity(pools.pools[k], filled)
+    start = np.r_[0, np.flatnonzero(ci[1:] != ci[:-1]) + 1]
+    end = np.r_[start[1:], len(ci)]
+    who = ci[start]                      # candidates, in merit order
+    ptr = start.copy()                   # next pair each candidate will propose
+    held = np.full(len(who), -1)         # pool each candidate holds (-1 none)
+    while True:
+        free = np.flatnonzero((held < 0) & (ptr < end))
+        if not len(free):
+            break
+        holding = np.flatnonzero(held >= 0)
+        cand = np.r_[holding, free]
+        pool = np.r_[held[holding], pi[ptr[free]]]
+        order = np.lexsort((cand, pool))            # by pool, then merit (smaller index = better)
+        cand, pool = cand[order], pool[order]
+        first = np.r_[0, np.flatnonzero(pool[1:] != pool[:-1]) + 1]
+        within = np.arange(len(pool)) - np.repeat(first, np.diff(np.r_[first, len(pool)]))
+        kept = within < cap[pool]
+        held[cand[kept]] = pool[kept]
+        out = cand[~kept]
+        held[out] = -1
+        ptr[out] += 1                # the rejected, and displaced holders, move on to their next pool
+    got = held >= 0
+    assign[who[got]] = held[got]
+    filled += np.bincount(held[got], minlength=len(filled))
 
 
 def _serial_dictatorship(pools: Pools, members: list[int], assign: np.ndarray, filled: np.ndarray) -> None:

@@ -195,15 +195,20 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
 
 
 def _lookup(t: Table, column: str, keys: list[str], what: str, hint: str = "") -> np.ndarray:
-    """Index of each cell of `column` in `keys`, or an error naming the first unknown cell."""
+    """Index of each cell of a dictionary-encoded `column` in `keys`, or an error naming the first unknown cell."""
+    codes, values = t.encoded[column]
     names = np.array(keys, dtype=str)
     order = np.argsort(names)
-    cells = t[column].astype(str)
-    pos = np.clip(np.searchsorted(names[order], cells), 0, max(len(names) - 1, 0))
-    bad = (names[order][pos] != cells) if len(names) else np.ones(len(cells), dtype=bool)
-    if (k := _first_bad(bad)) is not None:
-        raise t.error(k, column, f"unknown {what} {str(cells[k])!r}{hint}")
-    return order[pos]
+    pos = np.clip(np.searchsorted(names[order], values), 0, max(len(names) - 1, 0))
+    known = (names[order][pos] == values) if len(names) else np.zeros(len(values), dtype=bool)
+    if (k := _first_bad(~known[codes])) is not None:
+        raise t.error(k, column, f"unknown {what} {str(values[codes[k]])!r}{hint}")
+    return order[pos][codes]
+
+
+def _cell(t: Table, column: str, row: int) -> str:
+    codes, values = t.encoded[column]
+    return str(values[codes[row]])
 
 
 def _first_repeat(a: np.ndarray, b: np.ndarray) -> tuple[int, int] | None:
@@ -220,7 +225,7 @@ def _first_repeat(a: np.ndarray, b: np.ndarray) -> tuple[int, int] | None:
 
 def read_preferences(path, ids_by_input: dict[str, int], posts: tuple[str, ...], n: int, warn=None):
     """preferences.csv: candidate_id, order (1 = most wanted), post; vectorised for tens of millions of rows."""
-    t = read_table(path, ["candidate_id", "order", "post"], [], warn)
+    t = read_table(path, ["candidate_id", "order", "post"], [], warn, encode=("candidate_id", "post"))
     order = _numbers(t, "order", integer=True).astype(np.int64)
     if (k := _first_bad(order < 1)) is not None:
         raise t.error(k, "order", f"order must be 1 or more, got {order[k]}")
@@ -228,10 +233,10 @@ def read_preferences(path, ids_by_input: dict[str, int], posts: tuple[str, ...],
     post = _lookup(t, "post", list(posts), "post", " (not in vacancies.csv)")
     if (rep := _first_repeat(cand, order)) is not None:
         raise t.error(rep[1], "order", f"order {order[rep[1]]} given twice for candidate "
-                      f"{str(t['candidate_id'][rep[1]])!r} (also line {t.line[rep[0]]})")
+                      f"{_cell(t, 'candidate_id', rep[1])!r} (also line {t.line[rep[0]]})")
     if (rep := _first_repeat(cand, post)) is not None:
         raise t.error(rep[1], "post", f"post {posts[post[rep[1]]]!r} ranked twice by "
-                      f"{str(t['candidate_id'][rep[1]])!r} (also line {t.line[rep[0]]})")
+                      f"{_cell(t, 'candidate_id', rep[1])!r} (also line {t.line[rep[0]]})")
     srt = np.lexsort((order, cand))
     bounds = np.searchsorted(cand[srt], np.arange(n + 1))
     ranked = post[srt].astype(np.int32)

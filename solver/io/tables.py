@@ -15,10 +15,12 @@ from ..errors import InputError
 class Table:
     """Columns as numpy string arrays; ``line[k]`` is the file line of row k (header is line 1)."""
 
-    def __init__(self, path: Path, header: list[str], columns: dict[str, np.ndarray]):
+    def __init__(self, path: Path, header: list[str], columns: dict[str, np.ndarray], n: int | None = None):
         self.path, self.header, self.columns = path, header, columns
-        n = len(next(iter(columns.values()))) if columns else 0
+        n = (len(next(iter(columns.values()))) if columns else 0) if n is None else n
         self.line = np.arange(2, n + 2)
+        # Dictionary-encoded columns: name -> (codes per row, distinct values); cheap for long repetitive columns.
+        self.encoded: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     def __len__(self) -> int:
         return len(self.line)
@@ -37,7 +39,8 @@ class Table:
         return self.columns[name]
 
 
-def read_table(path: str | Path, required: list[str], optional: list[str], warn=None) -> Table:
+def read_table(path: str | Path, required: list[str], optional: list[str], warn=None, encode=()) -> Table:
+    """Columns in `encode` come back dictionary-encoded in `Table.encoded` instead of as strings."""
     path = Path(path)
     if not path.exists():
         raise InputError(path, None, None, "file not found")
@@ -54,7 +57,7 @@ def read_table(path: str | Path, required: list[str], optional: list[str], warn=
             names = [str(x) for x in names]
             tbl = pacsv.read_csv(
                 path,
-                read_options=pacsv.ReadOptions(use_threads=False),
+                read_options=pacsv.ReadOptions(use_threads=True),
                 convert_options=pacsv.ConvertOptions(
                     column_types={n: pa.string() for n in names}, strings_can_be_null=False),
             )
@@ -70,9 +73,16 @@ def read_table(path: str | Path, required: list[str], optional: list[str], warn=
     unknown = [h for h in header if h not in required and h not in optional]
     if unknown and warn:
         warn(f"{path}: ignoring unknown columns {unknown}")
-    cols = {}
+    cols, coded = {}, {}
     for name in header:
         if name in required or name in optional:
             col = pc.utf8_trim_whitespace(pc.fill_null(tbl.column(name), ""))
-            cols[name] = col.to_numpy(zero_copy_only=False).astype(str)
-    return Table(path, header, cols)
+            if name in encode:
+                enc = pc.dictionary_encode(col).combine_chunks()
+                coded[name] = (enc.indices.to_numpy(zero_copy_only=False).astype(np.int64),
+                               enc.dictionary.to_numpy(zero_copy_only=False).astype(str))
+            else:
+                cols[name] = col.to_numpy(zero_copy_only=False).astype(str)
+    t = Table(path, header, cols, tbl.num_rows)
+    t.encoded = coded
+    return t
