@@ -43,7 +43,7 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
         for cid, *_ in cands:
             ranked = rng.sample(posts, rng.randint(1, len(posts)))
             prefs += [[cid, o, p] for o, p in enumerate(ranked, 1)]
-    horizontal = allow_horizontal and prefs is None and not pol.migration.selection_list and draw(st.booleans())
+    horizontal = allow_horizontal and not pol.migration.selection_list and draw(st.booleans())
     vacs = []
     for p in posts:
         for code in [pol.open, *pol.reserved_codes]:

@@ -5,6 +5,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..pools import Pools
+
 
 @dataclass(frozen=True)
 class Assignment:
@@ -19,3 +21,20 @@ class Assignment:
 
     def same_as(self, other: "Assignment") -> bool:
         return bool(np.array_equal(self.pool, other.pool) and np.array_equal(self.adjusted, other.adjusted))
+
+
+def mark_adjusted(pools: Pools, assign: np.ndarray, adjusted: np.ndarray) -> None:
+    """Who holds a compartment by horizontal adjustment: holders outside its natural merit top, the best
+    `capacity` of those eligible who hold no pool they prefer (Rajesh Kumar Daria 2007: the compartment is
+    filled on merit first). One definition for both engines."""
+    filled = np.bincount(assign[assign >= 0], minlength=len(pools))
+    for pool in pools:
+        if not pool.minimums:
+            continue
+        cap = pool.base - int(sum(filled[q] for q in pool.minus))
+        elig = np.flatnonzero(pool.eligible)
+        free = [i for i in elig if assign[i] < 0 or
+                pools.order_key(pools.pools[assign[i]], int(i)) >= pools.order_key(pool, int(i))]
+        natural = set(free[:cap])
+        for i in elig[assign[elig] == pool.index]:
+            adjusted[i] = int(i) not in natural

@@ -20,7 +20,7 @@ from ortools.sat.python import cp_model
 
 from ..errors import PolicyConflict
 from ..pools import Pool, Pools
-from .assignment import Assignment
+from .assignment import Assignment, mark_adjusted
 from .greedy import check_supported
 
 
@@ -129,10 +129,7 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
         for i, x in x_of[p.index].items():
             if solver.boolean_value(x):
                 assign[i] = p.index
-    filled = np.bincount(assign[assign >= 0], minlength=len(pools))
-    for p, ch in zip(pools, chains):
-        if ch.trait:
-            _mark_adjusted(pools, p, assign, adjusted, p.base - int(sum(filled[q] for q in p.minus)))
+    mark_adjusted(pools, assign, adjusted)
     stats["seconds"] = time.perf_counter() - t0
     return Assignment(assign, adjusted, "optimal" if status == cp_model.OPTIMAL else "feasible", stats)
 
@@ -205,22 +202,6 @@ def _horizontal(m: cp_model.CpModel, p: Pool, ch: _Chains, xs: dict) -> None:
         m.add_bool_or([met, lt[-1]])
         if len(ch.full_groups[0]) > len(lt):
             m.add(met == 1)  # beneficiaries remain past the cut: the minimum is met
-
-
-def _mark_adjusted(pools: Pools, pool: Pool, assign, adjusted, cap: int) -> None:
-    """Adjusted = holders outside the compartment's natural merit top: the top `cap` of those eligible who
-    hold no pool they prefer (the same definition the greedy applies while filling)."""
-    elig = np.flatnonzero(pool.eligible)
-    held = assign[elig]
-    key = np.array([pools.order_key(pool, int(i)) for i in elig]).reshape(-1, 3)
-    theirs = np.array([pools.order_key(pools.pools[q], int(i)) if q >= 0 else (1 << 30, 0, 0)
-                       for i, q in zip(elig, held)]).reshape(-1, 3)
-    better = [tuple(a) < tuple(b) for a, b in zip(theirs, key)]
-    free = elig[~np.array(better, dtype=bool)] if len(elig) else elig
-    natural = set(free[:cap].tolist())
-    for i in elig[held == pool.index]:
-        if int(i) not in natural:
-            adjusted[i] = True
 
 
 def _add_hint(m, pools: Pools, chains, x_of, hint: Assignment) -> None:

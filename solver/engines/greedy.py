@@ -16,7 +16,7 @@ import numpy as np
 
 from ..errors import Unsupported
 from ..pools import Pool, Pools
-from .assignment import Assignment
+from .assignment import Assignment, mark_adjusted
 
 
 def capacity(pool: Pool, filled: np.ndarray) -> int:
@@ -28,13 +28,18 @@ def check_supported(pools: Pools) -> None:
         if len(p.minimums) > 1:
             raise Unsupported(f"post {p.post}: minimums for several horizontal traits {sorted(p.minimums)} in one "
                               "compartment are not implemented yet (issue 4)")
-        if p.minimums and not pools.merit_only:
-            raise Unsupported("horizontal minimums with ranked preferences are not implemented yet (issues 4, 5)")
+        if p.minimums and pools.shared:
+            raise Unsupported("horizontal minimums with a recommendation list are not implemented yet (issues 4, 5)")
 
 
 def fill_compartment(pool: Pool, free: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
     """Chosen candidates (sorted, merit order) and which of them came in by horizontal adjustment."""
-    avail = np.flatnonzero(pool.eligible & free)
+    return choose(pool, np.flatnonzero(pool.eligible & free), cap)
+
+
+def choose(pool: Pool, avail: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
+    """The compartment's choice among `avail` (merit order): the best `cap`, then, only on a shortfall of a
+    horizontal minimum, the lowest non-beneficiaries replaced by the best remaining beneficiaries."""
     chosen = avail[:cap]
     adjusted = np.zeros(len(chosen), dtype=bool)
     for trait, minimum in pool.minimums.items():
@@ -72,15 +77,17 @@ def solve_greedy(pools: Pools, n: int) -> Assignment:
             if any(k in g.members for g in pools.shared for k in members):
                 _serial_dictatorship(pools, members, assign, filled)
             else:
-                _deferred_acceptance(pools, members, assign, filled)
+                _deferred_acceptance(pools, members, assign, filled, adjusted)
     return Assignment(assign, adjusted, "greedy", {"seconds": time.perf_counter() - t0})
 
 
-def _deferred_acceptance(pools: Pools, members: list[int], assign: np.ndarray, filled: np.ndarray) -> None:
+def _deferred_acceptance(pools: Pools, members: list[int], assign: np.ndarray, filled: np.ndarray,
+                         adjusted: np.ndarray) -> None:
     """Candidate-proposing deferred acceptance (Gale and Shapley 1962), vectorised by rounds: every unplaced
     candidate proposes to the next pool on their list, every pool keeps the best of its holders and proposers
     by merit up to capacity. With one merit list for every pool its outcome is serial dictatorship's (the
-    unique stable assignment), without a Python loop over (candidate, pool) pairs."""
+    unique stable assignment), without a Python loop over (candidate, pool) pairs. A compartment with a
+    horizontal minimum chooses among its holders and proposers by `choose` (minimum guarantee)."""
     ci, pi = pools.preference_lists(members)
     keep = assign[ci] < 0
     ci, pi = ci[keep], pi[keep]
@@ -94,6 +101,7 @@ def _deferred_acceptance(pools: Pools, members: list[int], assign: np.ndarray, f
     who = ci[start]                      # candidates, in merit order
     ptr = start.copy()                   # next pair each candidate will propose
     held = np.full(len(who), -1)         # pool each candidate holds (-1 none)
+    horizontal = [k for k in members if pools.pools[k].minimums]
     while True:
         free = np.flatnonzero((held < 0) & (ptr < end))
         if not len(free):
@@ -106,12 +114,19 @@ def _deferred_acceptance(pools: Pools, members: list[int], assign: np.ndarray, f
         first = np.r_[0, np.flatnonzero(pool[1:] != pool[:-1]) + 1]
         within = np.arange(len(pool)) - np.repeat(first, np.diff(np.r_[first, len(pool)]))
         kept = within < cap[pool]
+        for k in horizontal:
+            at = np.flatnonzero(pool == k)
+            if len(at):
+                chosen, _ = choose(pools.pools[k], who[cand[at]], int(cap[k]))
+                kept[at] = np.isin(who[cand[at]], chosen)
         held[cand[kept]] = pool[kept]
         out = cand[~kept]
         held[out] = -1
         ptr[out] += 1                # the rejected, and displaced holders, move on to their next pool
     got = held >= 0
     assign[who[got]] = held[got]
+    if horizontal:
+        mark_adjusted(pools, assign, adjusted)
     filled += np.bincount(held[got], minlength=len(filled))
 
 
