@@ -242,3 +242,16 @@ def test_unimplemented_options_are_refused_not_ignored(run):
     with pytest.raises(Unsupported, match="issue 6"):
         run("central-2004", [["A", 1, "UR", "M", "", ""]], [["X", "UR", 2, 1]],
             sets=['horizontal.unfilled="carry_forward"'])
+
+
+@ENGINES
+def test_horizontal_minimum_with_preferences(run, engine):
+    """Rajesh Kumar Daria 2007 inside merit-cum-preference: X's open compartment must hold one woman; it is
+    filled on merit first, then the lowest man gives way to the best woman who wants X, and goes on to Y."""
+    c = [["M1", 99, "UR", "M", "", ""], ["M2", 98, "UR", "M", "", ""], ["W1", 90, "UR", "F", "", ""],
+         ["M3", 80, "UR", "M", "", ""]]
+    v = [["X", "UR", 2, 1], ["Y", "UR", 1, ""]]
+    prefs = [[cid, o, p] for cid, *_ in c for o, p in ((1, "X"), (2, "Y"))]
+    r = sel(run("central-2004", c, v, engine, prefs=prefs, hint=False))
+    assert (r["W1"]["post"], r["W1"]["route"]) == ("X", "horizontal_adjustment")
+    assert r["M1"]["post"] == "X" and r["M2"]["post"] == "Y" and "M3" not in r
