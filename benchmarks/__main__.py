@@ -20,6 +20,7 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 HERE = Path(__file__).resolve().parent
@@ -37,6 +38,10 @@ CATALOGUE = {
     "bihar-100k": ("bihar-1991", 100_000, 10_000, 1, 101, 0),
     "upsc-cse": ("upsc-cse", 3_000, 1_129, 24, 2024, 24),
     "ssc-cgl": ("central-dopt", 25_000, 17_727, 35, 2024, 35),
+    # BPSC 70th CCE: 2,035 vacancies over Bihar's services (30 here), ranked by 20,000 mains candidates.
+    "bpsc-70": ("bihar-1991", 20_000, 2_035, 30, 70, 30),
+    # RRB 2024 single-post recruitment: 64,197 posts, 1,000,000 candidates.
+    "rrb-2024": ("central-dopt", 1_000_000, 64_197, 1, 2024, 0),
     # JoSAA 2025: 172,782 candidates, 927 programmes, 62,853 seats, 19.4 million choices (benchmarks/josaa.py).
     "josaa-2025": ("central-dopt", 172_782, 62_853, 927, 2025, 112),
 }
@@ -109,15 +114,19 @@ def run(name: str, engine: list[str] = typer.Option(["greedy"], "--engine"), ver
     if not (INSTANCES / name).exists():
         generate(name)
     rows = []
-    for e in engine:
-        with con.status(f"{name}: {e}..."):
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                  TimeElapsedColumn(), console=con) as bar:
+        task = bar.add_task(name, total=len(engine))
+        for e in engine:
+            bar.update(task, description=f"{name}: {e}")
             cmd = [sys.executable, "-m", "benchmarks", "child", name, e, "--workers", str(workers)] + \
                 (["--verify"] if verify else [])
             res = subprocess.run(cmd, capture_output=True, text=True, cwd=HERE.parent)
-        if res.returncode:
-            con.print(res.stderr)
-            raise typer.Exit(1)
-        rows.append(json.loads(res.stdout.strip().splitlines()[-1]))
+            if res.returncode:
+                con.print(res.stderr)
+                raise typer.Exit(1)
+            rows.append(json.loads(res.stdout.strip().splitlines()[-1]))
+            bar.advance(task)
     greedy = next((r for r in rows if r["engine"] == "greedy"), None)
     tbl = Table(title=f"{name} on {platform.machine()}, {platform.python_version()}")
     cols = ["engine", "workers", "status", "read_s", "greedy_s", "cpsat_s", "verify_s", "violations", "peak_mib", "variables",
