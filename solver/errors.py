@@ -31,3 +31,9 @@ class Unsupported(AarakshanError):
     """A combination of rules no engine implements yet; names the issue that will add it (exit 3)."""
 
     exit_code = 3
+
+
+class TimeLimit(AarakshanError):
+    """The time limit ran out before any allocation was found (exit 4)."""
+
+    exit_code = 4

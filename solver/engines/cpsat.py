@@ -18,7 +18,7 @@ import time
 import numpy as np
 from ortools.sat.python import cp_model
 
-from ..errors import PolicyConflict
+from ..errors import PolicyConflict, TimeLimit
 from ..pools import Pool, Pools
 from .assignment import Assignment, mark_adjusted
 from .greedy import check_supported
@@ -54,7 +54,7 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
     t0 = time.perf_counter()
     m = cp_model.CpModel()
     chains = [_Chains(m, p, _depth(pools, p)) for p in pools]
-    groups = [_group_chain(m, pools, g, chains) for g in pools.shared]
+    groups = [_GroupChain(m, pools, g) for g in pools.shared]
     # Per candidate: eligible pools in preference order; x = reached and admitted.
     x_of: list[dict[int, cp_model.IntVar]] = [dict() for _ in pools]
     pairs_i, pairs_p = pools.preference_lists()
@@ -65,7 +65,7 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
         reached = None  # literal "no earlier pool admits i"; None = true
         mine = [int(p) for p in pairs_p[s:e] if int(i) in chains[p].lit_of]
         for k, p in enumerate(mine):
-            a = _admitted(m, chains[p].lit_of[i], [g[i] for g in groups if p in g["members"] and i in g])
+            a = _admitted(m, chains[p].lit_of[i], [g.lit_of[i] for g in groups if p in g.members and i in g.lit_of])
             if reached is None:
                 x = a
             else:
@@ -82,14 +82,14 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
                     m.add_bool_or([reached.Not(), a, nxt])
                 reached = nxt
     sums = [sum(x_of[p.index].values()) for p in pools]
-    for g, lits in zip(pools.shared, groups):
+    for g, chain in zip(pools.shared, groups):
         # The bound, and merit within it: whoever it turns away is behind everyone it let in.
         used = sum(sums[k] for k in g.members) + sum(sums[k] for k in g.minus) - sum(sums[k] for k in g.plus)
         m.add(used <= g.base)
-        lits["full"] = m.new_bool_var("")
-        m.add(used >= g.base).only_enforce_if(lits["full"])
-        if lits["chain"]:
-            m.add_bool_or([lits["chain"][-1], lits["full"]])
+        full = m.new_bool_var("")
+        m.add(used >= g.base).only_enforce_if(full)
+        if chain.lits:
+            m.add_bool_or([chain.lits[-1], full])
     for p, ch in zip(pools, chains):
         used = sums[p.index] + sum(sums[q] for q in p.minus)
         m.add(used <= p.base)
@@ -124,7 +124,7 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
                              f"and horizontal constraints infeasible: {solver.status_name(status)})")
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         if hint is None:
-            raise PolicyConflict("time limit reached before CP-SAT found an allocation")
+            raise TimeLimit("time limit reached before CP-SAT found an allocation")
         return Assignment(hint.pool, hint.adjusted, "time_limit", stats)
     assign = np.full(n, -1, dtype=np.int64)
     adjusted = np.zeros(n, dtype=bool)
@@ -137,16 +137,16 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
     return Assignment(assign, adjusted, "optimal" if status == cp_model.OPTIMAL else "feasible", stats)
 
 
-def _group_chain(m: cp_model.CpModel, pools: Pools, g, chains) -> dict:
-    """Admission literals for a shared bound: a merit prefix of everyone eligible for any member pool."""
-    elig = np.flatnonzero(np.any([pools.pools[k].eligible for k in g.members], axis=0))
-    lits = [m.new_bool_var("") for _ in elig]
-    for a, b in zip(lits[1:], lits[:-1]):
-        m.add_implication(a, b)
-    out = dict(zip(elig.tolist(), lits))
-    out["members"] = set(g.members)
-    out["chain"] = lits
-    return out
+class _GroupChain:
+    """Admission literals of a shared bound: a merit prefix of everyone eligible for any member pool."""
+
+    def __init__(self, m: cp_model.CpModel, pools: Pools, g):
+        elig = np.flatnonzero(np.any([pools.pools[k].eligible for k in g.members], axis=0))
+        self.members = set(g.members)
+        self.lits = [m.new_bool_var("") for _ in elig]
+        for a, b in zip(self.lits[1:], self.lits[:-1]):
+            m.add_implication(a, b)
+        self.lit_of = dict(zip(elig.tolist(), self.lits))
 
 
 def _admitted(m: cp_model.CpModel, own, shared: list):
