@@ -87,6 +87,9 @@ def test_policy_errors(tmp_path):
     with pytest.raises(InputError, match="no entry 'XX'"):
         load_policy("central-dopt", ["categories.XX.share=0.1"])
     assert load_policy("central-dopt", ["categories.OBC.share=0.19"]).category("OBC").share == 0.19
+    with pytest.raises(InputError, match="categories.OBC.share=lots") as e:
+        load_policy("central-dopt", ["categories.OBC.share=lots"])
+    assert e.value.path == "--set"
 
 
 def test_unknown_columns_warn(tmp_path):

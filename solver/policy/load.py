@@ -95,6 +95,11 @@ def load_policy(path: str | Path, overrides: list[str] | tuple[str, ...] = ()) -
         return Policy.model_validate(data)
     except ValidationError as e:
         err = e.errors()[0]
-        line, col = _locate(text.splitlines(), tuple(err["loc"]))
         where = ".".join(str(p) for p in err["loc"]) or "(policy)"
+        named = [str(p) for p in err["loc"] if isinstance(p, str)]
+        for o in overrides:
+            parts = o.partition("=")[0].strip().split(".")
+            if [p for p in parts if p in named] == named and named:
+                raise InputError("--set", None, None, f"{o}: {err['msg']}") from None
+        line, col = _locate(text.splitlines(), tuple(err["loc"]))
         raise InputError(path, line, col, f"{where}: {err['msg']}") from None
