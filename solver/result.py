@@ -31,6 +31,7 @@ class Result:
 
     def __post_init__(self):
         self.seat_category, self.dispositions = attribute(self.policy, self.seats, self.pools, self.assignment)
+        self._horizontal = horizontal_labels(self.pools, self.assignment)
 
     @property
     def selected(self) -> np.ndarray:
@@ -53,13 +54,7 @@ class Result:
         return p.category
 
     def horizontal(self, i: int) -> str:
-        p = self.pools.pools[self.assignment.pool[i]]
-        for trait, mask in p.beneficiary.items():
-            if mask[i]:
-                holders = np.flatnonzero((self.assignment.pool == p.index) & mask)
-                if self.assignment.adjusted[i] or np.searchsorted(holders, i) < p.minimums[trait]:
-                    return trait
-        return ""
+        return self._horizontal[i]
 
     def route(self, i: int) -> str:
         if self.assignment.adjusted[i]:
@@ -97,6 +92,18 @@ class Result:
     def _at_post(self, j: int) -> np.ndarray:
         post_of = np.array([p.post for p in self.pools.pools] + [-1])
         return post_of[self.assignment.pool] == j
+
+
+def horizontal_labels(pools: Pools, a: Assignment) -> np.ndarray:
+    """The trait whose minimum each appointee's seat serves: every adjusted appointee, and the best
+    beneficiaries of a compartment up to its minimum."""
+    out = np.full(len(a.pool), "", dtype=object)
+    for p in pools:
+        for trait, minimum in p.minimums.items():
+            holders = np.flatnonzero((a.pool == p.index) & p.beneficiary[trait])
+            out[holders[:minimum]] = trait
+            out[holders[a.adjusted[holders]]] = trait
+    return out
 
 
 def _fmt(v: float) -> str:

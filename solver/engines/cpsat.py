@@ -60,6 +60,7 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
     pairs_i, pairs_p = pools.preference_lists()
     starts = np.flatnonzero(np.r_[True, pairs_i[1:] != pairs_i[:-1]]) if len(pairs_i) else []
     ends = np.r_[starts[1:], len(pairs_i)] if len(pairs_i) else []
+    gain = []  # (list length - rank) of the pool each candidate holds
     for s, e in zip(starts, ends):
         i = int(pairs_i[s])
         reached = None  # literal "no earlier pool admits i"; None = true
@@ -73,6 +74,7 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
                 m.add_bool_and([reached, a]).only_enforce_if(x)
                 m.add_bool_or([reached.Not(), a.Not(), x])
             x_of[p][i] = x
+            gain.append((len(mine) - k) * x)
             if k + 1 < len(mine):
                 nxt = m.new_bool_var("")
                 if reached is None:
@@ -102,6 +104,12 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
                 m.add_bool_or([lits[-1], full])
         if ch.trait:
             _horizontal(m, p, ch, x_of[p.index])
+    if not pools.merit_only and any(p.minimums for p in pools):
+        # Horizontal minimums with ranked preferences admit several stable assignments (a compartment may
+        # take a beneficiary who would rather be elsewhere). The rule is the candidate-optimal one, the
+        # deferred-acceptance outcome: every candidate does at least as well there as in any other, so it is
+        # the unique maximiser of the summed (list length - rank) of the pools held.
+        m.maximize(sum(gain))
     if hint is not None:
         _add_hint(m, pools, chains, x_of, hint)
     build = time.perf_counter() - t0
