@@ -19,9 +19,14 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
                                            "horizontal.open_compartment_for_all=false",
                                            "unfilled.dereserve=true",
                                            "migration.upgrade=false",
-                                           'migration.upgraded_counts_as="open"']), max_size=2, unique=True))
-    if policy_name == "upsc-cse" and "unfilled.dereserve=true" in extra:
-        extra.remove("unfilled.dereserve=true")  # refused with a recommendation list (issue 5 note)
+                                           'migration.upgraded_counts_as="open"',
+                                           'horizontal.traits=[{name="women", share=0.3}]']), max_size=2,
+                          unique=True))
+    extra.append('roster.small_cadre="none"')  # the L-shaped roster is issue 6; TOTAL rows use due points
+    if policy_name == "upsc-cse":
+        for refused in ("unfilled.dereserve=true", 'horizontal.traits=[{name="women", share=0.3}]'):
+            if refused in extra:
+                extra.remove(refused)  # refused with a recommendation list (issue 4 and 5 notes)
     pol = load_policy(policy_name, SETS + extra)
     codes = pol.member_codes
     n = draw(st.integers(1, max_n))
@@ -46,6 +51,9 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
     horizontal = allow_horizontal and not pol.migration.selection_list and draw(st.booleans())
     vacs = []
     for p in posts:
+        if draw(st.booleans()) and rng.random() < 0.3:
+            vacs.append([p, "TOTAL", rng.randint(0, 12), ""])  # split by the roster
+            continue
         for code in [pol.open, *pol.reserved_codes]:
             v = rng.randint(0, 3)
             women = rng.randint(0, v) if horizontal and v and rng.random() < 0.4 else ""
