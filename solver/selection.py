@@ -76,7 +76,6 @@ def allocation_pools(policy: Policy, problem: Problem, seats: SeatTable, sel: Se
     pools: list[Pool] = []
     shared: list[Shared] = []
     extra = policy.migration.allocate_unranked
-    P = len(problem.posts)
     at: dict[tuple, int] = {}  # (phase, post, kind, category) -> pool index
 
     def add(phase, j, prec, code, route, elig, base, minus=()):

@@ -1,12 +1,10 @@
 import csv
-import tomllib
 from pathlib import Path
 
 import pytest
 
 from solver import load_policy, solve
 from solver.io.readers import read_problem
-from solver.verify import read_allocation, verify
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"

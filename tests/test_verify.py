@@ -1,5 +1,4 @@
 """`verify` names the rule an allocation breaks: one planted violation of each kind (issues 3 and 4)."""
-import pytest
 from typer.testing import CliRunner
 
 from conftest import write_csv

@@ -1,4 +1,5 @@
 """Independent verification of an allocation (stage 5): trusts neither engine nor the pool reduction."""
-from .checks import Violation, read_allocation, verify
+from .allocation import Allocation, Violation, read_allocation
+from .checks import verify
 
-__all__ = ["Violation", "read_allocation", "verify"]
+__all__ = ["Allocation", "Violation", "read_allocation", "verify"]

@@ -1,0 +1,73 @@
+"""An allocation as verify reads it, and what verify reports."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..io.tables import read_table
+from ..policy import Policy
+from ..problem import Problem
+
+ROUTES = ("open_merit", "reserved", "exchange", "fallback", "dereserved", "horizontal_adjustment", "upgrade")
+
+
+@dataclass(frozen=True)
+class Violation:
+    rule: str
+    candidate: str
+    post: str
+    detail: str
+    source: str
+
+    def row(self):
+        return [self.rule, self.candidate, self.post, self.detail, self.source]
+
+
+@dataclass
+class Allocation:
+    cand: np.ndarray      # merit index per row
+    post: np.ndarray      # post index per row
+    seat: list[str]
+    counted: list[str]
+    horizontal: list[str]
+    route: list[str]
+    ids: list[str]
+
+
+def read_allocation(path, problem: Problem, policy: Policy) -> Allocation:
+    t = read_table(path, ["candidate_id", "post", "seat_category", "counted_as", "route"], ["horizontal", "rank"])
+    index = {cid: i for i, cid in enumerate(problem.candidates.ids)}
+    posts = {p: j for j, p in enumerate(problem.posts)}
+    codes = {policy.open, *policy.reserved_codes}
+    cand, post = [], []
+    for k in range(len(t)):
+        cid, p = str(t["candidate_id"][k]), str(t["post"][k])
+        if cid not in index:
+            raise t.error(k, "candidate_id", f"unknown candidate {cid!r}")
+        if p not in posts:
+            raise t.error(k, "post", f"unknown post {p!r}")
+        if t["seat_category"][k] not in codes:
+            raise t.error(k, "seat_category", f"unknown category {t['seat_category'][k]!r}")
+        if t["route"][k] not in ROUTES:
+            raise t.error(k, "route", f"unknown route {t['route'][k]!r}; expected one of {list(ROUTES)}")
+        cand.append(index[cid])
+        post.append(posts[p])
+    hz = list(t["horizontal"]) if t.has("horizontal") else [""] * len(t)
+    return Allocation(np.array(cand, dtype=np.int64), np.array(post, dtype=np.int64), list(t["seat_category"]),
+                      list(t["counted_as"]), hz, list(t["route"]), [str(x) for x in t["candidate_id"]])
+
+
+def may_hold(policy: Policy, problem: Problem, code: str) -> np.ndarray:
+    """Who may hold a vacancy of `code`, read from the policy text (not from solver.pools)."""
+    c = problem.candidates
+    if code == policy.open:
+        return np.ones(len(c), bool) if policy.migration.relaxed_may_take_open else ~c.relaxed
+    cat = policy.category(code)
+    if cat.eligible:
+        ok = np.isin(c.category, cat.eligible.categories)
+        if cat.eligible.gender:
+            ok &= np.isin(np.where(c.female, "F", "M"), cat.eligible.gender)
+    else:
+        ok = c.category == code
+    return ok & ~c.creamy if cat.creamy_layer_excluded else ok
