@@ -128,7 +128,7 @@ def open_mask(policy: Policy, problem: Problem) -> np.ndarray:
 
 
 def build_pools(policy: Policy, problem: Problem, seats: SeatTable) -> Pools:
-    post_rank = problem.post_ranks()
+    post_rank = problem.post_rank
     ranked = post_rank < (1 << 20)
     pools: list[Pool] = []
     openm = open_mask(policy, problem)

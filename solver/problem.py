@@ -3,6 +3,7 @@ preferences. Index ``i`` of every candidate array is the candidate's merit posit
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -54,8 +55,10 @@ class Problem:
     def n(self) -> int:
         return len(self.candidates)
 
-    def post_ranks(self) -> np.ndarray:
-        """n x P matrix: position of post p in candidate i's list (0 = first), large when not ranked."""
+    @cached_property
+    def post_rank(self) -> np.ndarray:
+        """n x P matrix: position of post p in candidate i's list (0 = first), large when not ranked.
+        Computed once per problem (it is n x P: 640 MB at JoSAA size)."""
         P = len(self.posts)
         if self.preferences is None:
             return np.broadcast_to(np.arange(P, dtype=np.int32), (self.n, P))

@@ -75,6 +75,8 @@ def _rows(result: Result):
                 break
             if caps[k] and last[k] >= 0 and filled[k] >= caps[k]:
                 missed.append(f"the {_what(pools[k])} cutoff {where(i, pools[k])} (rank {last[k] + 1})")
+                if len(missed) == 4 and got < 0:
+                    break  # a reason names at most four cutoffs
         notes = []
         if c.relaxed[i] and not result.policy.migration.relaxed_may_take_open:
             notes.append("availed a relaxed standard, so may not take an open vacancy")

@@ -78,20 +78,31 @@ class Result:
     def cutoffs(self):
         """Per post and seat category: how many filled and the last (worst) merit admitted."""
         score = self.problem.candidates.score
+        post_of = np.array([p.post for p in self.pools.pools] + [-1])[self.assignment.pool]
+        count: dict[tuple[int, str], int] = {}
+        last: dict[tuple[int, str], int] = {}
+        for i in np.flatnonzero(self.selected):  # merit order, so the last seen is the worst
+            key = (int(post_of[i]), self.seat_category[i])
+            count[key] = count.get(key, 0) + 1
+            last[key] = int(i)
         out = []
         for j, post in enumerate(self.problem.posts):
             for code in [self.policy.open, *self.policy.reserved_codes]:
-                holders = np.flatnonzero(self.selected & (self.seat_category == code) & self._at_post(j))
-                if self.seats.cap(post, code) == 0 and not len(holders):
+                k = count.get((j, code), 0)
+                if self.seats.cap(post, code) == 0 and not k:
                     continue
-                last = int(holders[-1]) if len(holders) else None
-                out.append([post, code, len(holders), "" if last is None else last + 1,
-                            "" if last is None or score is None else _fmt(score[last])])
+                worst = last.get((j, code))
+                out.append([post, code, k, "" if worst is None else worst + 1,
+                            "" if worst is None or score is None else _fmt(score[worst])])
         return out
 
-    def _at_post(self, j: int) -> np.ndarray:
-        post_of = np.array([p.post for p in self.pools.pools] + [-1])
-        return post_of[self.assignment.pool] == j
+
+def _holders_by_pool(pool: np.ndarray, n_pools: int) -> list[np.ndarray]:
+    """Holders of each pool in merit order, from one sort instead of a scan per pool."""
+    sel = np.flatnonzero(pool >= 0)
+    order = sel[np.argsort(pool[sel], kind="stable")]
+    bounds = np.searchsorted(pool[order], np.arange(n_pools + 1))
+    return [order[bounds[k]:bounds[k + 1]] for k in range(n_pools)]
 
 
 def horizontal_labels(pools: Pools, a: Assignment) -> np.ndarray:
@@ -118,13 +129,17 @@ def attribute(policy: Policy, seats: SeatTable, pools: Pools, a: Assignment):
     n = len(a.pool)
     seat = np.full(n, "", dtype=object)
     rows = []
+    holders_of = _holders_by_pool(a.pool, len(pools))
+    by_post: dict[int, list] = {}
+    for p in pools:
+        by_post.setdefault(p.post, []).append(p)
     for j, post in enumerate(seats.posts):
-        at = [p for p in pools if p.post == j]
+        at = by_post.get(j, [])
         left: dict[str, int] = {}
         own: dict[str, int] = {}
         moved: dict[tuple[str, str], int] = {}
         for p in sorted(at, key=lambda p: (p.phase, p.precedence)):
-            holders = np.flatnonzero(a.pool == p.index)
+            holders = holders_of[p.index]
             if p.phase == 0 or pools.selection is not None:
                 # (after a recommendation list every phase fills the pool's own category's vacancies)
                 seat[holders] = p.category

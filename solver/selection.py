@@ -47,7 +47,7 @@ def merged(policy: Policy, problem: Problem, seats: SeatTable) -> tuple[Problem,
     prefs = None
     if not policy.migration.allocate_unranked:
         # Only those who could hold a vacancy at a post they ranked compete for the list.
-        ranked = problem.post_ranks() < (1 << 20)
+        ranked = problem.post_rank < (1 << 20)
         can = np.zeros(problem.n, dtype=bool)
         for code in [policy.open, *policy.reserved_codes]:
             where = np.array([seats.cap(p, code) > 0 for p in problem.posts])
@@ -69,7 +69,7 @@ def allocation_pools(policy: Policy, problem: Problem, seats: SeatTable, sel: Se
     3. reserved-selected candidates left over: the same, anywhere.
     Phases 1 and 3 exist when the policy gives unplaced candidates the remaining vacancies (UPSC practice).
     """
-    post_rank = problem.post_ranks()
+    post_rank = problem.post_rank
     ranked = post_rank < (1 << 20)
     sel_open = sel.category == policy.open
     reserved = [c for c in policy.reserved_codes if (sel.category == c).any()]

@@ -39,7 +39,7 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
     order = [policy.open] + [x.code for x in policy.categories if x.eligible is None] + \
             [x.code for x in policy.categories if x.eligible is not None]
     prec = {code: k for k, code in enumerate(order)}
-    post_rank = problem.post_ranks()
+    post_rank = problem.post_rank
     selected = held >= 0
 
     # Capacity and route eligibility.

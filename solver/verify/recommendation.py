@@ -19,8 +19,8 @@ def service_allocation(policy, problem, seats, alloc, sel) -> list[Violation]:
     c = problem.candidates
     posts, ids = problem.posts, c.ids
     src = "CSE Rule 16(2); Union of India v. Ramesh Ram 2010"
-    ranked = problem.post_ranks() < (1 << 20)
-    rank = np.where(ranked, problem.post_ranks(), (1 << 20) + np.arange(len(posts)))
+    ranked = problem.post_rank < (1 << 20)
+    rank = np.where(ranked, problem.post_rank, (1 << 20) + np.arange(len(posts)))
     extra = policy.migration.allocate_unranked
     sel_open = sel == policy.open
     upgrade = policy.migration.upgrade
@@ -117,7 +117,7 @@ def recommendation_list(policy, problem, seats, alloc, sel) -> list[Violation]:
     prefs = None
     if not policy.migration.allocate_unranked:
         # Only candidates who could hold a vacancy at a post they ranked compete for the list.
-        ranked = problem.post_ranks() < (1 << 20)
+        ranked = problem.post_rank < (1 << 20)
         can = np.zeros(len(problem.candidates), dtype=bool)
         for code in [policy.open, *policy.reserved_codes]:
             has = np.array([seats.cap(p, code) > 0 for p in problem.posts])
