@@ -92,6 +92,11 @@ def test_policy_errors(tmp_path):
     assert e.value.path == "--set"
 
 
+def test_policy_refuses_fallback_inside_same_year_exchange():
+    with pytest.raises(InputError, match="may not also be in a same-year exchange group"):
+        load_policy("bihar-1991", ['exchange=[{categories=["WBC", "SC"]}]'])
+
+
 def test_unknown_columns_warn(tmp_path):
     seen = []
     write_csv(tmp_path / "c.csv", CH + ["hobby"], [r + ["chess"] for r in OK_C])

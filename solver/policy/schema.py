@@ -153,6 +153,10 @@ class Policy(Strict):
         for f in self.fallback:
             if {f.from_, *f.to} - known:
                 raise ValueError(f"fallback names unknown categories {sorted({f.from_, *f.to} - known)}")
+            if any(f.from_ in g.categories and g.after_years == 0 for g in self.exchange):
+                # Which vacancies an exchange pool took from which category would be ambiguous.
+                raise ValueError(f"fallback from {f.from_}: a category with a fallback chain may not also be in a "
+                                 "same-year exchange group")
         if sum(c.share for c in self.categories) > 1 + 1e-9:
             raise ValueError("category shares add up to more than 1")
         return self
