@@ -133,6 +133,14 @@ def roster(policy: str = PolicyOpt, points: int = typer.Option(..., "--points", 
         w.writerow([k, code])
 
 
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def simulate():
+    """Several recruitment years against one register: not implemented yet (issue 6)."""
+    err.print("[bold red]error[/]: `aarakshan simulate` needs the carry-forward register, which is not "
+              "implemented yet (issue 6); solve each year with `aarakshan solve` meanwhile")
+    raise typer.Exit(2)
+
+
 @app.command()
 def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
          engine: str = typer.Option("both", "--engine")):

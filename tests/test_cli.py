@@ -1,6 +1,9 @@
 """The command line end to end: outputs, --engine both, determinism across workers, the demo."""
+import importlib
 import json
 import re
+
+import numpy as np
 
 from typer.testing import CliRunner
 
@@ -83,3 +86,46 @@ def test_time_limit_writes_best_answer_and_exits_4(tmp_path, monkeypatch):
     assert r.exit_code == 4
     assert json.loads((tmp_path / "o" / "summary.json").read_text())["status"] == "time_limit"
     assert len(read_csv(tmp_path / "o" / "allocation.csv")) == 20
+
+
+def test_engines_disagreeing_are_listed_in_diff(tmp_path, monkeypatch):
+    """--engine both: every candidate the engines place differently is a row of diff.csv, and the count is in
+    summary.json (here the greedy is made to drop its best appointee)."""
+    chain = importlib.import_module("solver.solve")  # the module, not the function it exports
+    real = chain.solve_greedy
+
+    def drop_first(pools, n):
+        a = real(pools, n)
+        pool = a.pool.copy()
+        pool[int(np.flatnonzero(pool >= 0)[0])] = -1
+        return type(a)(pool, a.adjusted, a.status, a.stats)
+
+    monkeypatch.setattr(chain, "solve_greedy", drop_first)
+    inp = instance(tmp_path, n=200, vac=20)
+    r = CliRunner().invoke(app, solve_args(inp, tmp_path / "o", "--engine", "both"))
+    assert r.exit_code == 0, r.output
+    diff = read_csv(tmp_path / "o" / "diff.csv")
+    assert len(diff) == 1 and diff[0]["greedy_post"] == "" and diff[0]["cpsat_route"] == "open_merit"
+    assert json.loads((tmp_path / "o" / "summary.json").read_text())["differences"] == 1
+
+
+def test_failed_write_leaves_nothing_behind(tmp_path, monkeypatch):
+    """SPEC.md: outputs are written atomically; a run that fails while writing leaves no file in --out."""
+    import solver.reports as reports
+
+    def boom(result):
+        yield ["x", "true", "P01", "half a file"]
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(reports, "decision_rows", boom)
+    inp = instance(tmp_path, n=100, vac=10)
+    out = tmp_path / "o"
+    r = CliRunner().invoke(app, solve_args(inp, out, "--engine", "greedy"))
+    assert r.exit_code != 0 and isinstance(r.exception, RuntimeError)
+    assert not out.exists() or not any(out.iterdir())
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".aarakshan-")]
+
+
+def test_simulate_says_it_is_not_there_yet():
+    r = CliRunner().invoke(app, ["simulate", "--register", "r.sqlite"])
+    assert r.exit_code == 2 and "issue 6" in r.stderr
