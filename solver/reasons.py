@@ -50,9 +50,12 @@ def _rows(result: Result):
     posts = result.problem.posts
     n = len(c)
     filled = a.filled(len(pools))
-    last = np.full(len(pools), -1)
+    last = np.full(len(pools), -1)          # worst holder
+    last_merit = np.full(len(pools), -1)    # worst holder admitted on merit (not by horizontal adjustment)
     for i in np.flatnonzero(a.pool >= 0):
         last[a.pool[i]] = max(last[a.pool[i]], i)
+        if not a.adjusted[i]:
+            last_merit[a.pool[i]] = max(last_merit[a.pool[i]], i)
     caps = [max(0, p.base - int(sum(filled[q] for q in p.minus))) for p in pools]
     common = result.pools.common_order
     ci, pi = result.pools.preference_lists()
@@ -74,7 +77,15 @@ def _rows(result: Result):
             if k == got:
                 break
             if caps[k] and last[k] >= 0 and filled[k] >= caps[k]:
-                missed.append(f"the {_what(pools[k])} cutoff {where(i, pools[k])} (rank {last[k] + 1})")
+                p = pools[k]
+                ben = [t for t, mask in p.beneficiary.items() if mask[i]]
+                if p.minimums and not ben and i < last[k]:
+                    # Better than someone placed by adjustment: the minimum, not merit, kept this one out.
+                    trait = next(iter(p.minimums))
+                    missed.append(f"displaced from {_what(p)} {where(i, p)} by the minimum for {trait} "
+                                  f"(merit cutoff rank {last_merit[k] + 1})")
+                else:
+                    missed.append(f"the {_what(p)} cutoff {where(i, p)} (rank {last[k] + 1})")
                 if len(missed) == 4 and got < 0:
                     break  # a reason names at most four cutoffs
         notes = []
@@ -102,6 +113,7 @@ def _rows(result: Result):
             text = f"rank {i + 1}: there is no vacancy this candidate may hold"
         elif missed:
             text = f"rank {i + 1} is below " + "; ".join(missed[:4])
+            text = text.replace("is below displaced", "was displaced").replace("; displaced", "; was displaced")
         else:
             text = f"rank {i + 1}: every vacancy this candidate may hold was filled by better merit or left none"
         if notes:

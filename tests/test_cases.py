@@ -36,3 +36,17 @@ def test_case(case, engine, tmp_path):
 
 def test_cases_present():
     assert len(case_dirs()) >= 4
+
+
+def test_reasons_tell_the_displaced_why(tmp_path):
+    """Rajesh Kumar Daria 2007 in the reasons: a man displaced by the women's minimum outranks the woman who
+    came in, so his reason must name the minimum, not a cutoff he in fact beats."""
+    from conftest import CASES, read_csv
+    from solver.reasons import decision_rows
+    case = CASES / "horizontal-shortfall"
+    pol = load_policy("central-dopt")
+    prob = read_problem(pol, case / "candidates.csv", case / "vacancies.csv")
+    rows = {r[0]: r[3] for r in decision_rows(solve(pol, prob, "greedy").result)}
+    assert "was displaced from SC at P by the minimum for women (merit cutoff rank 9)" in rows["S5"]
+    assert "rank 12" not in rows["S5"]
+    assert rows["S8"].endswith("the SC cutoff at P (rank 12)")  # a woman below the last woman admitted
