@@ -41,7 +41,7 @@ def test_cases_present():
 def test_reasons_tell_the_displaced_why(tmp_path):
     """Rajesh Kumar Daria 2007 in the reasons: a man displaced by the women's minimum outranks the woman who
     came in, so his reason must name the minimum, not a cutoff he in fact beats."""
-    from conftest import CASES, read_csv
+    from conftest import CASES
     from solver.reasons import decision_rows
     case = CASES / "horizontal-shortfall"
     pol = load_policy("central-dopt")
