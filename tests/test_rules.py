@@ -255,3 +255,23 @@ def test_horizontal_minimum_with_preferences(run, engine):
     r = sel(run("central-2004", c, v, engine, prefs=prefs, hint=False))
     assert (r["W1"]["post"], r["W1"]["route"]) == ("X", "horizontal_adjustment")
     assert r["M1"]["post"] == "X" and r["M2"]["post"] == "Y" and "M3" not in r
+
+
+def test_what_if_sweep_reuses_one_problem(tmp_path):
+    """The analyst's sweep (README): one validated problem, several policies; a larger OBC share reserves more
+    of a TOTAL row for OBC and the OBC cutoff moves down the merit list."""
+    from conftest import write_csv
+    from solver import load_policy, solve
+    from solver.instances import generate, write_instance
+    base = load_policy("central-2004")
+    cands, _, _ = generate(base, 3000, 300, seed=5)
+    inp = write_instance(tmp_path, cands, [])
+    write_csv(inp / "vacancies.csv", ["post", "category", "vacancies"], [["X", "TOTAL", 300]])
+    from solver.io.readers import read_problem
+    problem = read_problem(base, inp / "candidates.csv", inp / "vacancies.csv")
+    seen = {}
+    for obc in (0.19, 0.27):
+        res = solve(load_policy("central-2004", [f"categories.OBC.share={obc}"]), problem, "greedy").result
+        seen[obc] = {row[1]: row for row in res.cutoffs()}["OBC"]
+    assert seen[0.27][2] > seen[0.19][2]          # more OBC appointments
+    assert seen[0.27][3] > seen[0.19][3]          # and a later last rank
