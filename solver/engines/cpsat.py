@@ -216,9 +216,12 @@ def _horizontal(m: cp_model.CpModel, p: Pool, ch: _Chains, xs: dict) -> None:
 
 
 def _add_hint(m, pools: Pools, chains, x_of, hint: Assignment) -> None:
-    """A complete hint from the greedy: each chain admits up to its last holder, or everyone when not full."""
+    """A hint from the greedy: each chain admits up to its last holder, or everyone when not full; every
+    "holds" literal says what the greedy did. Written into the proto in one go (hundreds of thousands of
+    add_hint calls were a fifth of the model's build time)."""
     filled = hint.filled(len(pools))
-    admitted = {}
+    index: list[int] = []
+    value: list[int] = []
     for p, ch in zip(pools, chains):
         cap = p.base - sum(int(filled[q]) for q in p.minus)
         for gi, (g, lits) in enumerate(zip(ch.groups, ch.lits)):
@@ -231,11 +234,13 @@ def _add_hint(m, pools: Pools, chains, x_of, hint: Assignment) -> None:
                     others = np.flatnonzero(hint.pool[ch.groups[1]] == p.index)
                     if len(others):
                         upto = max(upto, int(np.searchsorted(g, ch.groups[1][others[-1]])))
-            for k, lit in enumerate(lits):
-                m.add_hint(lit, k < upto)
-                admitted[lit.index] = k < upto
-    # x literals that are not chain literals: hint from the assignment.
+            index += [lit.index for lit in lits]
+            value += [1] * min(upto, len(lits)) + [0] * max(0, len(lits) - upto)
+    chained = set(index)
     for p in pools:
         for i, x in x_of[p.index].items():
-            if x.index not in admitted:
-                m.add_hint(x, hint.pool[i] == p.index)
+            if x.index not in chained:  # "holds" literals that are not chain literals themselves
+                index.append(x.index)
+                value.append(int(hint.pool[i] == p.index))
+    m.proto.solution_hint.vars.extend(index)
+    m.proto.solution_hint.values.extend(value)
