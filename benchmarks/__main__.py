@@ -23,6 +23,8 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from benchmarks import code_version
+
 HERE = Path(__file__).resolve().parent
 INSTANCES = HERE / "instances"
 RESULTS = HERE / "results"
@@ -142,7 +144,7 @@ def run(name: str, engine: list[str] = typer.Option(["greedy"], "--engine"), ver
     RESULTS.mkdir(exist_ok=True)
     with open(RESULTS / "results.jsonl", "a") as fh:
         for r in rows:
-            fh.write(json.dumps({"when": time.strftime("%Y-%m-%d"), **r}) + "\n")
+            fh.write(json.dumps({"when": time.strftime("%Y-%m-%d"), "commit": code_version(), **r}) + "\n")
 
 
 if __name__ == "__main__":

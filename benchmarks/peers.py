@@ -22,6 +22,8 @@ from pathlib import Path
 import numpy as np
 import typer
 from rich.console import Console
+
+from benchmarks import code_version
 from rich.table import Table
 
 HERE = Path(__file__).resolve().parent
@@ -167,7 +169,7 @@ def main(residents: int = 20_000, programs: int = 200, choices: int = 10, seed: 
     (HERE / "results").mkdir(exist_ok=True)
     with open(HERE / "results" / "peers.jsonl", "a") as fh:
         for r in rows:
-            fh.write(json.dumps({"when": time.strftime("%Y-%m-%d"), "residents": residents, "programs": programs,
+            fh.write(json.dumps({"when": time.strftime("%Y-%m-%d"), "commit": code_version(), "residents": residents, "programs": programs,
                                  "choices": choices, "seed": seed, **r}) + "\n")
 
 
