@@ -29,6 +29,10 @@ def _fail(e: AarakshanError) -> None:
     raise typer.Exit(e.exit_code)
 
 
+def _done(what: str, seconds: float) -> None:
+    err.print(f"[dim]{what} in {seconds:.1f} s[/]", highlight=False)
+
+
 def _warn(msg: str) -> None:
     err.print(f"[yellow]warning[/]: {msg}", highlight=False)
 
@@ -58,19 +62,27 @@ def solve(
     if register is not None or year is not None:
         err.print("[bold red]error[/]: --register/--year arrive with the carry-forward register (issue 6)")
         raise typer.Exit(2)
-    try:
-        pol = load_policy(policy, set_)
-        t = time.perf_counter()
-        problem = read_problem(pol, candidates, vacancies, preferences, warn=_warn)
-        read_s = time.perf_counter() - t
-        with err.status(f"solving {problem.n:,} candidates with {engine}..."):
+    # One status line through the stages: at exam scale reading and writing take as long as solving.
+    with err.status("reading inputs...") as status:
+        try:
+            pol = load_policy(policy, set_)
+            t = time.perf_counter()
+            problem = read_problem(pol, candidates, vacancies, preferences, warn=_warn)
+            read_s = time.perf_counter() - t
+            _done(f"read {problem.n:,} candidates", read_s)
+            status.update(f"solving {problem.n:,} candidates with {engine}...")
             sol = run_solve(pol, problem, engine, time_limit=time_limit, workers=workers)
-    except AarakshanError as e:
-        _fail(e)
-    timings = {"read": round(read_s, 4), **sol.timings}
-    diff = list(diff_rows(sol.other, sol.result)) if sol.other is not None else None
-    extra = {"differences": sol.differences} if sol.other is not None else None
-    write_outputs(out, sol.result, timings, diff, extra)
+            _done(f"solved ({sol.result.assignment.status})", sum(v for k, v in sol.timings.items() if k != "total"))
+        except AarakshanError as e:
+            status.stop()
+            _fail(e)
+        status.update(f"writing outputs and {problem.n:,} reasons to {out}/...")
+        t = time.perf_counter()
+        timings = {"read": round(read_s, 4), **sol.timings}
+        diff = list(diff_rows(sol.other, sol.result)) if sol.other is not None else None
+        extra = {"differences": sol.differences} if sol.other is not None else None
+        write_outputs(out, sol.result, timings, diff, extra)
+        _done("wrote outputs", time.perf_counter() - t)
     _print_summary(sol.result, out, sol.differences if sol.other is not None else None)
     if sol.result.assignment.status == "time_limit":
         err.print("[yellow]time limit reached before CP-SAT proved the answer; the greedy answer was written[/]")
