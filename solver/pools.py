@@ -44,6 +44,10 @@ class Pool:
     def category(self) -> str:
         return self.sources[0]
 
+    def capacity(self, filled: np.ndarray) -> int:
+        """Vacancies this pool offers once earlier pools are filled: ``base - sum(filled[minus])``."""
+        return max(0, self.base - int(sum(filled[q] for q in self.minus)))
+
 
 @dataclass(frozen=True)
 class Shared:
@@ -99,6 +103,14 @@ class Pools:
         # Unranked posts (offered only when the policy says so) come last, in file order.
         order = np.lexsort((prec, post, self.post_rank[ci, post], phase, ci))
         return ci[order], pi[order]
+
+
+def runs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end of each run of equal values in sorted `keys` (one candidate's pairs, say)."""
+    if not len(keys):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    start = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    return start, np.r_[start[1:], len(keys)]
 
 
 def member_mask(policy: Policy, problem: Problem, code: str) -> np.ndarray:

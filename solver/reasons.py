@@ -56,7 +56,7 @@ def _rows(result: Result):
         last[a.pool[i]] = max(last[a.pool[i]], i)
         if not a.adjusted[i]:
             last_merit[a.pool[i]] = max(last_merit[a.pool[i]], i)
-    caps = [max(0, p.base - int(sum(filled[q] for q in p.minus))) for p in pools]
+    caps = [p.capacity(filled) for p in pools]
     common = result.pools.common_order
     ci, pi = result.pools.preference_lists()
     starts = np.searchsorted(ci, np.arange(n))

@@ -31,7 +31,7 @@ def mark_adjusted(pools: Pools, assign: np.ndarray, adjusted: np.ndarray) -> Non
     for pool in pools:
         if not pool.minimums:
             continue
-        cap = pool.base - int(sum(filled[q] for q in pool.minus))
+        cap = pool.capacity(filled)
         elig = np.flatnonzero(pool.eligible)
         free = [i for i in elig if assign[i] < 0 or
                 pools.order_key(pools.pools[assign[i]], int(i)) >= pools.order_key(pool, int(i))]

@@ -19,7 +19,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from ..errors import PolicyConflict, TimeLimit
-from ..pools import Pool, Pools
+from ..pools import Pool, Pools, runs
 from .assignment import Assignment, mark_adjusted
 from .greedy import check_supported
 
@@ -58,8 +58,7 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
     # Per candidate: eligible pools in preference order; x = reached and admitted.
     x_of: list[dict[int, cp_model.IntVar]] = [dict() for _ in pools]
     pairs_i, pairs_p = pools.preference_lists()
-    starts = np.flatnonzero(np.r_[True, pairs_i[1:] != pairs_i[:-1]]) if len(pairs_i) else []
-    ends = np.r_[starts[1:], len(pairs_i)] if len(pairs_i) else []
+    starts, ends = runs(pairs_i)
     gain = []  # (list length - rank) of the pool each candidate holds
     for s, e in zip(starts, ends):
         i = int(pairs_i[s])
@@ -223,7 +222,7 @@ def _add_hint(m, pools: Pools, chains, x_of, hint: Assignment) -> None:
     index: list[int] = []
     value: list[int] = []
     for p, ch in zip(pools, chains):
-        cap = p.base - sum(int(filled[q]) for q in p.minus)
+        cap = p.capacity(filled)
         for gi, (g, lits) in enumerate(zip(ch.groups, ch.lits)):
             held = np.flatnonzero(hint.pool[g] == p.index)
             if filled[p.index] < cap:

@@ -15,12 +15,8 @@ import time
 import numpy as np
 
 from ..errors import Unsupported
-from ..pools import Pool, Pools
+from ..pools import Pool, Pools, runs
 from .assignment import Assignment, mark_adjusted
-
-
-def capacity(pool: Pool, filled: np.ndarray) -> int:
-    return max(0, pool.base - int(sum(filled[q] for q in pool.minus)))
 
 
 def check_supported(pools: Pools) -> None:
@@ -67,7 +63,7 @@ def solve_greedy(pools: Pools, n: int) -> Assignment:
     filled = np.zeros(len(pools), dtype=np.int64)
     if pools.merit_only:
         for pool in sorted(pools, key=lambda p: (p.phase, p.post, p.precedence)):
-            chosen, adj = fill_compartment(pool, assign < 0, capacity(pool, filled))
+            chosen, adj = fill_compartment(pool, assign < 0, pool.capacity(filled))
             assign[chosen] = pool.index
             adjusted[chosen] = adj
             filled[pool.index] = len(chosen)
@@ -95,9 +91,8 @@ def _deferred_acceptance(pools: Pools, members: list[int], assign: np.ndarray, f
         return
     cap = np.zeros(len(pools), dtype=np.int64)
     for k in members:
-        cap[k] = capacity(pools.pools[k], filled)
-    start = np.r_[0, np.flatnonzero(ci[1:] != ci[:-1]) + 1]
-    end = np.r_[start[1:], len(ci)]
+        cap[k] = pools.pools[k].capacity(filled)
+    start, end = runs(ci)
     who = ci[start]                      # candidates, in merit order
     ptr = start.copy()                   # next pair each candidate will propose
     held = np.full(len(who), -1)         # pool each candidate holds (-1 none)
@@ -133,7 +128,7 @@ def _deferred_acceptance(pools: Pools, members: list[int], assign: np.ndarray, f
 def _serial_dictatorship(pools: Pools, members: list[int], assign: np.ndarray, filled: np.ndarray) -> None:
     """Down the merit list, each unassigned candidate takes the most preferred pool with room
     (merit-cum-preference); room is the pool's own capacity and that of every bound it shares."""
-    caps = {k: capacity(pools.pools[k], filled) for k in members}
+    caps = {k: pools.pools[k].capacity(filled) for k in members}
     groups = {k: [g for g in pools.shared if k in g.members] for k in members}
     ci, pi = pools.preference_lists(members)
     keep = assign[ci] < 0
