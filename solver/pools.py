@@ -157,7 +157,8 @@ def build_pools(policy: Policy, problem: Problem, seats: SeatTable) -> Pools:
 
     chain_len = max((len(f.to) for f in policy.fallback), default=0)
     for j, post in enumerate(problem.posts):
-        phase0: dict[str, Pool] = {}
+        phase0: dict[str, list[Pool]] = {}
+        carried: dict[str, Pool] = {}
         for prec, code in enumerate([policy.open, *own_first]):
             mins = {t: m for (p, cc, t), m in seats.minimums.items() if p == post and cc == code and m > 0}
             ben = {}
@@ -167,27 +168,36 @@ def build_pools(policy: Policy, problem: Problem, seats: SeatTable) -> Pools:
                     mask = mask & (c.category == policy.open)
                 ben[t] = mask
             elig = openm if code == policy.open else members[code]
-            phase0[code] = add(j, OPEN_MERIT if code == policy.open else RESERVED, 0, prec, [code], elig,
-                               seats.cap(post, code), (), mins, ben)
+            phase0[code] = []
+            x = seats.exchangeable.get((post, code), 0)
+            if x:
+                # Carried vacancies old enough to pass to exchange partners are filled first by their own
+                # category (so that what the category cannot fill is what passes), in a pool of their own.
+                carried[code] = add(j, RESERVED, 0, 2 * prec - 1, [code], elig, x)
+                phase0[code].append(carried[code])
+            route = OPEN_MERIT if code == policy.open else RESERVED
+            phase0[code].append(add(j, route, 0, 2 * prec, [code], elig, seats.cap(post, code) - x, (), mins, ben))
         used_by: dict[str, list[int]] = {code: [] for code in policy.reserved_codes}
         for g in policy.exchange:
-            if g.after_years:
-                continue  # multi-year exchange is the register's job (issue 6)
+            sources = [code for code in g.categories if not g.after_years or code in carried]
+            if not sources:
+                continue
             elig = np.zeros(len(c), dtype=bool)
             for code in g.categories:
                 elig |= members[code]
-            base = sum(seats.cap(post, code) for code in g.categories)
-            pool = add(j, EXCHANGE, 1, 0, g.categories, elig, base, [phase0[code].index for code in g.categories])
-            for code in g.categories:
+            # Same-year groups exchange every vacancy of the group; after-years groups only carried ones.
+            taken = [q for code in sources for q in (phase0[code] if not g.after_years else [carried[code]])]
+            pool = add(j, EXCHANGE, 1, 0, sources, elig, sum(q.base for q in taken), [q.index for q in taken])
+            for code in sources:
                 used_by[code].append(pool.index)
         for k, f in enumerate(policy.fallback):
-            taken = [phase0[f.from_].index] + used_by[f.from_]
+            taken = [q.index for q in phase0[f.from_]] + used_by[f.from_]
             for step, dest in enumerate(f.to):
                 pool = add(j, FALLBACK, 2 + step, k, [f.from_, dest], members[dest], seats.cap(post, f.from_), taken)
                 taken = taken + [pool.index]
-            used_by[f.from_] = taken[1:]
+            used_by[f.from_] = taken[len(phase0[f.from_]):]
         if policy.unfilled.dereserve:
             codes = [x.code for x in policy.categories if x.carry_forward]
-            minus = [phase0[code].index for code in codes] + sorted({q for code in codes for q in used_by[code]})
+            minus = [q.index for code in codes for q in phase0[code]] + sorted({q for code in codes for q in used_by[code]})
             add(j, DERESERVED, 2 + chain_len, 0, codes, openm, sum(seats.cap(post, code) for code in codes), minus)
     return Pools(tuple(pools), post_rank, problem.preferences is None)

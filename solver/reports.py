@@ -35,7 +35,7 @@ def summary(result: Result, timings: dict, extra: dict | None = None) -> dict:
         routes[row[5]] = routes.get(row[5], 0) + 1
     ceiling = {}
     for post in result.problem.posts:
-        used, total = ceiling_use(result.policy, result.seats.seats, post)
+        used, total = ceiling_use(result.policy, result.seats, post)
         ceiling[post] = {"reserved_in_ceiling": used, "vacancies": total,
                          "share": round(used / total, 6) if total else 0.0,
                          "limit": result.policy.ceiling.share}

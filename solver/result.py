@@ -27,10 +27,11 @@ class Result:
     assignment: Assignment
     engine: str
     seat_category: np.ndarray = field(init=False)   # object per candidate ('' when not selected)
+    source_pool: np.ndarray = field(init=False)     # phase-0 pool whose vacancy each appointee fills
     dispositions: list = field(init=False)
 
     def __post_init__(self):
-        self.seat_category, self.dispositions = attribute(self.policy, self.seats, self.pools, self.assignment)
+        self.seat_category, self.source_pool, self.dispositions = attribute(self.policy, self.seats, self.pools, self.assignment)
         self._horizontal = horizontal_labels(self.pools, self.assignment)
 
     @property
@@ -122,37 +123,43 @@ def _fmt(v: float) -> str:
 
 
 def attribute(policy: Policy, seats: SeatTable, pools: Pools, a: Assignment):
-    """Seat category of each appointee and the disposition rows of unfilled.csv.
+    """Seat category of each appointee, the phase-0 pool whose vacancy each fills, and the disposition rows
+    of unfilled.csv.
 
-    Exchange and de-reservation pools fill the vacancies their source categories left, in policy order;
-    a fallback pool fills its `from` category's vacancies."""
+    A later-phase pool (exchange, fallback, de-reservation) fills the vacancies its earlier pools (`minus`)
+    left, taking them in the order listed there: policy order of the source categories."""
     n = len(a.pool)
     seat = np.full(n, "", dtype=object)
+    source = np.full(n, -1, dtype=np.int64)
     rows = []
     holders_of = _holders_by_pool(a.pool, len(pools))
+    left = {p.index: p.base - len(holders_of[p.index]) for p in pools if p.phase == 0}
     by_post: dict[int, list] = {}
     for p in pools:
         by_post.setdefault(p.post, []).append(p)
     for j, post in enumerate(seats.posts):
-        at = by_post.get(j, [])
-        left: dict[str, int] = {}
+        at = sorted(by_post.get(j, []), key=lambda p: (p.phase, p.precedence))
         own: dict[str, int] = {}
         moved: dict[tuple[str, str], int] = {}
-        for p in sorted(at, key=lambda p: (p.phase, p.precedence)):
+        for p in at:
             holders = holders_of[p.index]
             if p.phase == 0 or pools.selection is not None:
                 # (after a recommendation list every phase fills the pool's own category's vacancies)
                 seat[holders] = p.category
+                source[holders] = p.index
                 own[p.category] = own.get(p.category, 0) + len(holders)
-                left[p.category] = seats.cap(post, p.category) - own[p.category]
                 continue
             disp = "dereserved" if p.route == DERESERVED else "exchanged"
-            sources = p.sources[:1] if p.route == FALLBACK else p.sources
             for i in holders:
-                code = next(c for c in sources if left.get(c, 0) > 0)
-                left[code] -= 1
-                seat[i] = code
-                moved[(code, disp)] = moved.get((code, disp), 0) + 1
+                q = next(q for q in p.minus if left.get(q, 0) > 0)
+                left[q] -= 1
+                seat[i], source[i] = pools.pools[q].category, q
+                moved[(seat[i], disp)] = moved.get((seat[i], disp), 0) + 1
+        rest: dict[str, int] = {}
+        if pools.selection is None:
+            for p in at:
+                if p.phase == 0:
+                    rest[p.category] = rest.get(p.category, 0) + max(0, left[p.index])
         for code in [policy.open, *policy.reserved_codes]:
             vac = seats.cap(post, code)
             carried = seats.carried_excess.get((post, code), 0)
@@ -160,9 +167,9 @@ def attribute(policy: Policy, seats: SeatTable, pools: Pools, a: Assignment):
                 continue
             filled = own.get(code, 0)
             parts = [(d, moved.get((code, d), 0)) for d in ("exchanged", "dereserved")]
-            rest = left.get(code, vac - filled)
-            if rest:
-                parts.append((_leftover_disposition(policy, code), rest))
+            unfilled = rest.get(code, vac - filled)
+            if unfilled:
+                parts.append((_leftover_disposition(policy, code), unfilled))
             parts = [(d, k) for d, k in parts if k]
             if not parts:
                 rows.append([post, code, vac, filled, 0, ""])
@@ -170,7 +177,7 @@ def attribute(policy: Policy, seats: SeatTable, pools: Pools, a: Assignment):
                 rows.append([post, code, vac, filled, k, d])
             if carried:
                 rows.append([post, code, carried, 0, carried, "carried_forward"])
-    return seat, rows
+    return seat, source, rows
 
 
 def _leftover_disposition(policy: Policy, code: str) -> str:

@@ -1,5 +1,7 @@
-"""Vacancy determination: rosters split TOTAL rows, the ceiling is checked (stage 1 of the chain)."""
+"""Vacancy determination: rosters split TOTAL rows, carried vacancies join, the ceiling is checked
+(stage 1 of the chain)."""
+from .carried import Carried, YearState
 from .determine import SeatTable, determine_seats
-from .roster import roster
+from .roster import replacement, roster, running
 
-__all__ = ["SeatTable", "determine_seats", "roster"]
+__all__ = ["Carried", "SeatTable", "YearState", "determine_seats", "replacement", "roster", "running"]

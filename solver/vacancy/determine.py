@@ -1,18 +1,19 @@
 """From vacancy rows to the seats of each post and category (stage 1 of the chain).
 
-Forward: TOTAL rows are split by the roster, the ceiling is applied. Inverse: `SeatTable.rows()` gives back
-per-category rows that, read again, determine the same seats.
+Forward: TOTAL rows are split by the (running) roster, carried vacancies join, the ceiling is applied.
+Inverse: `SeatTable.rows()` gives back per-category rows that, read again, determine the same seats.
 """
 from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..errors import PolicyConflict, Unsupported
 from ..policy import Policy
 from ..problem import Problem
-from .roster import roster
+from .carried import Carried, YearState, exchangeable, lapses
+from .roster import running
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,13 @@ class SeatTable:
     minimums: dict[tuple[str, str, str], int]         # (post, category, trait) -> horizontal minimum
     carried_excess: dict[tuple[str, str], int] = field(default_factory=dict)  # ceiling excess carried forward
     notes: tuple[str, ...] = ()
+    # From the register (issue 6); empty without one.
+    carried: dict[tuple[str, str], tuple[Carried, ...]] = field(default_factory=dict)  # offered this year, oldest first
+    exchangeable: dict[tuple[str, str], int] = field(default_factory=dict)  # of them, open to exchange partners
+    lapsed: tuple[Carried, ...] = ()
+    deferred: tuple[tuple[Carried, str], ...] = ()       # live but not offered this year, with the reason
+    roster_used: dict[str, tuple[int, int]] = field(default_factory=dict)  # post -> (first point, points)
+    backlog_counts: bool = True
 
     def cap(self, post: str, cat: str) -> int:
         return self.seats.get((post, cat), 0)
@@ -30,61 +38,141 @@ class SeatTable:
         return [(p, c, v) for (p, c), v in self.seats.items()]
 
 
-def ceiling_use(policy: Policy, seats: dict[tuple[str, str], int], post: str) -> tuple[int, int]:
+    def outside_ceiling(self, post: str, policy: Policy) -> tuple[int, int]:
+        """(reserved, all) vacancies of a post that the ceiling does not see: carried ones under Art. 16(4B)."""
+        if self.backlog_counts:
+            return 0, 0
+        counted = {c.code for c in policy.categories if c.in_ceiling}
+        items = [x for (p, _), xs in self.carried.items() if p == post for x in xs]
+        return sum(x.category in counted for x in items), sum(x.kind == "vacancy" for x in items)
+
+
+def ceiling_use(policy: Policy, table: SeatTable, post: str) -> tuple[int, int]:
     """(reserved vacancies that count against the ceiling, all vacancies) of one post's year."""
+    return _ceiling_use(policy, table.seats, post, table.outside_ceiling(post, policy))
+
+
+def _ceiling_use(policy: Policy, seats: dict, post: str, outside: tuple[int, int] = (0, 0)) -> tuple[int, int]:
     counted = {c.code for c in policy.categories if c.in_ceiling}
     total = sum(v for (p, _), v in seats.items() if p == post)
     used = sum(v for (p, c), v in seats.items() if p == post and c in counted)
-    return used, total
+    return used - outside[0], total - outside[1]
 
 
-def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = True) -> SeatTable:
-    """`enforce_ceiling=False` lets `verify` report a broken ceiling as a violation instead of refusing."""
+def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = True,
+                    state: YearState | None = None) -> SeatTable:
+    """`enforce_ceiling=False` lets `verify` report a broken ceiling as a violation instead of refusing.
+    `state` is the register's view before the year: roster positions and carried vacancies."""
     seats: dict[tuple[str, str], int] = {}
     minimums: dict[tuple[str, str, str], int] = {}
     notes: list[str] = []
+    roster_used: dict[str, tuple[int, int]] = {}
     for row in problem.vacancy_rows:
         if row.category == "TOTAL":
             if 2 <= row.vacancies <= 13 and policy.roster.small_cadre == "l_shaped":
                 raise Unsupported(f"post {row.post}: a cadre of {row.vacancies} posts takes the L-shaped roster "
                                   "(roster.small_cadre), which is not implemented yet (issue 6); give per-category "
                                   "rows, or --set roster.small_cadre=\"none\" to use the due-point roster")
-            split = Counter(roster(policy, row.vacancies)) if row.vacancies else Counter()
+            start = state.roster_next.get(row.post, 1) if state else 1
+            split = Counter(running(policy, start, row.vacancies))
+            roster_used[row.post] = (start, row.vacancies)
             for c in [policy.open, *policy.reserved_codes]:
                 seats[(row.post, c)] = split.get(c, 0)
             notes.append(f"{row.post}: {row.vacancies} vacancies split by the {policy.roster.points}-point "
-                         f"roster from point 1: " + ", ".join(f"{c} {k}" for c, k in split.items()))
+                         f"roster from point {start}: " + ", ".join(f"{c} {k}" for c, k in split.items()))
         else:
             seats[(row.post, row.category)] = row.vacancies
             for trait, m in row.minimums.items():
                 minimums[(row.post, row.category, trait)] = m
+    for post in problem.posts:
+        seats.setdefault((post, policy.open), 0)
+    table = SeatTable(problem.posts, seats, minimums, backlog_counts=policy.ceiling.backlog_counts,
+                      roster_used=roster_used)
+    if state is not None:
+        table = _carry_in(policy, problem, table, state, notes)
     carried: dict[tuple[str, str], int] = {}
     for post in problem.posts:
-        used, total = ceiling_use(policy, seats, post)
+        used, total = ceiling_use(policy, table, post)
         limit = policy.ceiling.share * total
         if used <= limit + 1e-9 or not enforce_ceiling:
             continue
+        n_carried = sum(len(xs) for (p, _), xs in table.carried.items() if p == post)
         if policy.ceiling.excess == "refuse":
+            with_backlog = f", {n_carried} of them carried from earlier years (ceiling.backlog_counts)" \
+                if n_carried and policy.ceiling.backlog_counts else ""
             raise PolicyConflict(
-                f"post {post}: {used} of {total} vacancies are reserved under the ceiling, more than "
+                f"post {post}: {used} of {total} vacancies are reserved under the ceiling{with_backlog}, more than "
                 f"{policy.ceiling.share:.0%} ({policy.ceiling.source or 'ceiling.share'}); "
                 f"lower the reserved rows or set ceiling.excess=\"carry_forward\"")
         excess = used - int(limit + 1e-9)
         counted = [c.code for c in policy.categories if c.in_ceiling]
+
+        def current(c: str) -> int:
+            return seats.get((post, c), 0) - len(table.carried.get((post, c), ()))
         for _ in range(excess):
-            # Trim the largest reserved row; ties go to the category listed last (the most recent claim).
-            code = max(counted, key=lambda c: (seats.get((post, c), 0), counted.index(c)))
+            # Trim the largest current reserved row (carried vacancies stay as the register has them); ties
+            # go to the category listed last (the most recent claim).
+            code = max(counted, key=lambda c: (current(c), counted.index(c)))
+            if current(code) <= 0:
+                raise PolicyConflict(f"post {post}: carried vacancies alone pass the {policy.ceiling.share:.0%} "
+                                     f"ceiling ({policy.ceiling.source or 'ceiling.share'})")
             seats[(post, code)] -= 1
             seats[(post, policy.open)] = seats.get((post, policy.open), 0) + 1
             carried[(post, code)] = carried.get((post, code), 0) + 1
         notes.append(f"{post}: {excess} reserved vacancies above the {policy.ceiling.share:.0%} ceiling carried "
                      f"forward and filled as open this year ({policy.ceiling.source})")
-    for post in problem.posts:
-        seats.setdefault((post, policy.open), 0)
     _minimums_from_shares(policy, seats, minimums, notes)
     if minimums and policy.horizontal.unfilled == "carry_forward":
-        raise Unsupported("horizontal.unfilled = \"carry_forward\" needs the carry-forward register (issue 6)")
-    return SeatTable(problem.posts, seats, minimums, carried, tuple(notes))
+        raise Unsupported("horizontal.unfilled = \"carry_forward\" (carrying unfilled horizontal seats) is not "
+                          "implemented yet (issue 4)")
+    return replace(table, carried_excess=carried, notes=tuple(notes))
+
+
+def _carry_in(policy: Policy, problem: Problem, table: SeatTable, state: YearState, notes: list[str]) -> SeatTable:
+    """Add the register's live items to the year, oldest first. A kept-vacant post is one more vacancy of its
+    category; a carried reservation turns an open vacancy into one of its category while the ceiling allows
+    (Manipur s.5: the excess is carried further); an item older than `unfilled.carry_years` lapses, and a
+    kept-vacant post whose reservation lapses is offered as open."""
+    seats = table.seats
+    carried: dict[tuple[str, str], list[Carried]] = {}
+    exch: dict[tuple[str, str], int] = {}
+    lapsed: list[Carried] = []
+    deferred: list[tuple[Carried, str]] = []
+    posts = set(problem.posts)
+    for item in sorted(state.items, key=lambda x: (x.origin_year, x.id)):
+        key = (item.post, item.category)
+        if lapses(policy, item, state.year):
+            lapsed.append(item)
+            if item.kind == "vacancy" and item.post in posts:
+                seats[(item.post, policy.open)] += 1
+            continue
+        if item.post not in posts:
+            deferred.append((item, "the post has no vacancies.csv row this year"))
+            continue
+        if item.category not in policy.reserved_codes:
+            deferred.append((item, f"the policy has no category {item.category}"))
+            continue
+        if item.kind == "reservation":
+            used, total = _ceiling_use(policy, seats, item.post)
+            counts = policy.ceiling.backlog_counts and policy.category(item.category).in_ceiling
+            if seats[(item.post, policy.open)] == 0:
+                deferred.append((item, "no open vacancy this year to carry the reservation into"))
+                continue
+            if counts and used + 1 > policy.ceiling.share * total + 1e-9:
+                deferred.append((item, f"current and carried reserved vacancies would pass the "
+                                       f"{policy.ceiling.share:.0%} ceiling ({policy.ceiling.source})"))
+                continue
+            seats[(item.post, policy.open)] -= 1
+        seats[key] = seats.get(key, 0) + 1
+        carried.setdefault(key, []).append(item)
+        if exchangeable(policy, item, state.year):
+            exch[key] = exch.get(key, 0) + 1
+    if carried or lapsed or deferred:
+        notes.append(f"register before {state.year}: {sum(map(len, carried.values()))} carried vacancies offered"
+                     f" ({sum(exch.values())} open to exchange partners), {len(lapsed)} lapsed, {len(deferred)} "
+                     "carried further")
+    return replace(table, seats=seats, carried={k: tuple(v) for k, v in carried.items()}, exchangeable=exch,
+                   lapsed=tuple(lapsed), deferred=tuple(deferred))
 
 
 def _minimums_from_shares(policy: Policy, seats, minimums, notes) -> None:

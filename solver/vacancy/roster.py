@@ -32,3 +32,20 @@ def roster(policy: Policy, points: int, start: int = 1) -> list[str]:
         if n >= start:
             out.append(code)
     return out
+
+
+def running(policy: Policy, start: int, count: int) -> list[str]:
+    """Categories of `count` vacancies from point `start` of a running roster (DoPT OM 02.07.1997): each year
+    resumes at the next unused point, and after the last point of the cycle the roster starts again at 1."""
+    cycle = roster(policy, policy.roster.points)
+    return [cycle[(start - 1 + k) % len(cycle)] for k in range(count)]
+
+
+def replacement(policy: Policy, vacated: list[int]) -> list[str]:
+    """Once a cadre's roster is fully operated, a vacancy goes to the category of the point whose holder left
+    (R.K. Sabharwal v. State of Punjab 1995, para 6: the roster does not run again; it is the replacement rule)."""
+    cycle = roster(policy, policy.roster.points)
+    bad = [p for p in vacated if not 1 <= p <= len(cycle)]
+    if bad:
+        raise ValueError(f"vacated points {bad} are outside the {len(cycle)}-point roster")
+    return [cycle[p - 1] for p in vacated]

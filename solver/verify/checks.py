@@ -188,14 +188,14 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
 
     # The ceiling on the year's vacancies (Art. 16(4B); central Bill 2004 s.10).
     for post in posts:
-        used, total = ceiling_use(policy, seats.seats, post)
+        used, total = ceiling_use(policy, seats, post)
         if used > policy.ceiling.share * total + 1e-9:
             v("ceiling broken", None, posts.index(post), f"{used} of {total} vacancies reserved",
               policy.ceiling.source or "Art. 16(4B)")
     counted_in = {x.code for x in policy.categories if x.in_ceiling}
     for j, post in enumerate(posts):
         k = sum(1 for r in range(len(alloc.cand)) if alloc.post[r] == j and alloc.counted[r] in counted_in)
-        _, total = ceiling_use(policy, seats.seats, post)
+        _, total = ceiling_use(policy, seats, post)
         if k > policy.ceiling.share * total + 1e-9:
             v("ceiling broken", None, j, f"{k} of {total} appointments count as reserved",
               policy.ceiling.source or "Art. 16(4B)")

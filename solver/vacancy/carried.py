@@ -1,0 +1,61 @@
+"""Vacancies and reservations carried from earlier recruitment years (the register's part of stage 1).
+
+Two kinds, by what the policy did with an unfilled reserved vacancy:
+- ``vacancy``: the post was kept vacant for its category (backlog; central practice since 1989, Bihar s.4(6)).
+  It comes back as one more vacancy of that category, and after ``exchange.after_years`` also for the
+  partners of its exchange group (Bihar s.4(6): SC<->ST, EBC<->BC after three years).
+- ``reservation``: the post was de-reserved and filled from the open list, and the reservation is carried
+  (Manipur Act 1976 s.4): it turns one open vacancy of a later year into one of its category.
+
+Both lapse once older than ``unfilled.carry_years`` (None: never). Whether they count against the year's
+ceiling is ``ceiling.backlog_counts`` (Art. 16(4B): SC/ST backlog is a separate class; Manipur s.5 counts it).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ..policy import Policy
+
+Kind = Literal["vacancy", "reservation"]
+
+
+@dataclass(frozen=True)
+class Carried:
+    id: int
+    post: str
+    category: str
+    origin_year: int
+    kind: Kind
+
+    def age(self, year: int) -> int:
+        return year - self.origin_year
+
+
+@dataclass(frozen=True)
+class YearState:
+    """What the register knows before a year is solved."""
+
+    year: int
+    roster_next: dict[str, int] = field(default_factory=dict)   # post -> next unused roster point
+    items: tuple[Carried, ...] = ()                              # live items, oldest first
+
+
+def lapses(policy: Policy, item: Carried, year: int) -> bool:
+    years = policy.unfilled.carry_years
+    return years is not None and item.age(year) > years
+
+
+def exchangeable(policy: Policy, item: Carried, year: int) -> bool:
+    """A kept-vacant post whose category's exchange group opens it to the partners by now."""
+    return item.kind == "vacancy" and any(
+        g.after_years and item.category in g.categories and item.age(year) >= g.after_years
+        for g in policy.exchange)
+
+
+def new_kind(policy: Policy) -> Kind | None:
+    """What an unfilled reserved vacancy of this year becomes: carried as a reservation after de-reservation,
+    kept vacant, or nothing when the policy carries for zero years."""
+    if policy.unfilled.carry_years == 0:
+        return None
+    return "reservation" if policy.unfilled.dereserve else "vacancy"
