@@ -12,12 +12,12 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from .errors import AarakshanError
+from .errors import AarakshanError, InputError
 from .io.readers import read_problem
 from .policy import load_policy
 from .reports import diff_rows, write_outputs
 from .solve import solve as run_solve
-from .vacancy import roster as make_roster
+from .vacancy import replacement as make_replacement, running as make_running
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Allocation under Indian reservation law: solve, verify, rosters.")
@@ -49,44 +49,80 @@ def solve(
     out: Path = typer.Option(..., "--out", help="output folder"),
     preferences: Optional[Path] = typer.Option(None, "--preferences"),
     engine: str = typer.Option("cpsat", "--engine", help="cpsat | greedy | both"),
-    register: Optional[Path] = typer.Option(None, "--register", help="carry-forward register (issue 6)"),
-    year: Optional[int] = typer.Option(None, "--year"),
+    register: Optional[Path] = typer.Option(None, "--register", help="carry-forward register (SQLite); "
+                                            "created if missing"),
+    year: Optional[int] = typer.Option(None, "--year", help="recruitment year (with --register)"),
+    replace: bool = typer.Option(False, "--replace", help="solve again a year the register already holds"),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="seconds for CP-SAT"),
     workers: int = typer.Option(1, "--workers", help="CP-SAT workers; output is the same for any number"),
     set_: list[str] = SetOpt,
 ):
     """Allocate vacancies and write allocation, decisions, unfilled, cutoffs and summary to OUT."""
-    if engine not in ("cpsat", "greedy", "both"):
-        err.print(f"[bold red]error[/]: --engine must be cpsat, greedy or both, not {engine!r}")
+    _check_engine(engine)
+    if (register is None) != (year is None):
+        err.print("[bold red]error[/]: --register and --year go together")
         raise typer.Exit(2)
-    if register is not None or year is not None:
-        err.print("[bold red]error[/]: --register/--year arrive with the carry-forward register (issue 6)")
-        raise typer.Exit(2)
-    # One status line through the stages: at exam scale reading and writing take as long as solving.
+    try:
+        pol = load_policy(policy, set_)
+        reg = _open_register(register, year, replace, pol) if register is not None else None
+    except AarakshanError as e:
+        _fail(e)
     with err.status("reading inputs...") as status:
-        try:
-            pol = load_policy(policy, set_)
-            t = time.perf_counter()
-            problem = read_problem(pol, candidates, vacancies, preferences, warn=_warn)
-            read_s = time.perf_counter() - t
-            _done(f"read {problem.n:,} candidates", read_s)
-            status.update(f"solving {problem.n:,} candidates with {engine}...")
-            sol = run_solve(pol, problem, engine, time_limit=time_limit, workers=workers)
-            _done(f"solved ({sol.result.assignment.status})", sum(v for k, v in sol.timings.items() if k != "total"))
-        except AarakshanError as e:
-            status.stop()
-            _fail(e)
-        status.update(f"writing outputs and {problem.n:,} reasons to {out}/...")
-        t = time.perf_counter()
-        timings = {"read": round(read_s, 4), **sol.timings}
-        diff = list(diff_rows(sol.other, sol.result)) if sol.other is not None else None
-        extra = {"differences": sol.differences} if sol.other is not None else None
-        write_outputs(out, sol.result, timings, diff, extra)
-        _done("wrote outputs", time.perf_counter() - t)
+        sol, _ = _solve_year(pol, candidates, vacancies, preferences, out, engine, time_limit, workers, reg, year,
+                             replace, status)
     _print_summary(sol.result, out, sol.differences if sol.other is not None else None)
     if sol.result.assignment.status == "time_limit":
         err.print("[yellow]time limit reached before CP-SAT proved the answer; the greedy answer was written[/]")
         raise typer.Exit(4)
+
+
+def _check_engine(engine: str) -> None:
+    if engine not in ("cpsat", "greedy", "both"):
+        err.print(f"[bold red]error[/]: --engine must be cpsat, greedy or both, not {engine!r}")
+        raise typer.Exit(2)
+
+
+def _open_register(path: Path, year: int, replace: bool, pol):
+    from .register import Register
+
+    reg = Register(path)
+    reg.check_year(year, replace)
+    other = reg.policies() - {pol.name}
+    if other:
+        _warn(f"{path} holds years solved under {sorted(other)}; this year is solved under {pol.name!r}")
+    return reg
+
+
+def _solve_year(pol, candidates, vacancies, preferences, out, engine, time_limit, workers, reg, year, replace,
+                status, quiet=False):
+    """Read, solve, write the outputs atomically, then record the year in the register (one transaction):
+    a run stopped before the end leaves the register as it was."""
+    from .register import year_record
+
+    note = (lambda *a: None) if quiet else _done
+    try:
+        t = time.perf_counter()
+        problem = read_problem(pol, candidates, vacancies, preferences, warn=_warn)
+        read_s = time.perf_counter() - t
+        note(f"read {problem.n:,} candidates", read_s)
+        status.update(f"solving {problem.n:,} candidates with {engine}...")
+        state = reg.state(year) if reg is not None else None
+        sol = run_solve(pol, problem, engine, time_limit=time_limit, workers=workers, state=state)
+        note(f"solved ({sol.result.assignment.status})", sum(v for k, v in sol.timings.items() if k != "total"))
+    except AarakshanError as e:
+        status.stop()
+        _fail(e)
+    status.update(f"writing outputs and {problem.n:,} reasons to {out}/...")
+    t = time.perf_counter()
+    timings = {"read": round(read_s, 4), **sol.timings}
+    diff = list(diff_rows(sol.other, sol.result)) if sol.other is not None else None
+    extra = {"differences": sol.differences} if sol.other is not None else None
+    rec = year_record(sol.result, year) if reg is not None else None
+    write_outputs(out, sol.result, timings, diff, extra, rec)
+    if reg is not None:
+        reg.record(rec, pol.name, engine, replace)
+    note("wrote outputs" + (f" and recorded {year} in {reg.path}" if reg is not None else ""), time.perf_counter() - t)
+    return sol, rec
 
 
 def _print_summary(result, out: Path, differences) -> None:
@@ -109,16 +145,30 @@ def verify(
     vacancies: Path = typer.Option(..., "--vacancies"),
     allocation: Path = typer.Option(..., "--allocation"),
     preferences: Optional[Path] = typer.Option(None, "--preferences"),
+    register: Optional[Path] = typer.Option(None, "--register", help="the register the year was solved against "
+                                            "(read only)"),
+    year: Optional[int] = typer.Option(None, "--year", help="recruitment year (with --register)"),
     set_: list[str] = SetOpt,
 ):
     """Check an allocation against every rule, independently of both engines. Exit 1 on violations."""
+    from .register import Register
+    from .vacancy import determine_seats
     from .verify import read_allocation, verify as run_verify
 
+    if (register is None) != (year is None):
+        err.print("[bold red]error[/]: --register and --year go together")
+        raise typer.Exit(2)
     try:
         pol = load_policy(policy, set_)
         problem = read_problem(pol, candidates, vacancies, preferences, warn=_warn)
         alloc = read_allocation(allocation, problem, pol)
-        violations = run_verify(pol, problem, alloc)
+        seats = None
+        if register is not None:
+            if not register.exists():
+                raise InputError(register, None, None, "no such register")
+            with Register(register) as reg:
+                seats = determine_seats(pol, problem, enforce_ceiling=False, state=reg.state(year))
+        violations = run_verify(pol, problem, alloc, seats)
     except AarakshanError as e:
         _fail(e)
     if not violations:
@@ -133,24 +183,115 @@ def verify(
 
 
 @app.command()
-def roster(policy: str = PolicyOpt, points: int = typer.Option(..., "--points", min=1), set_: list[str] = SetOpt):
-    """Print the post-based roster as CSV (point,category)."""
+def roster(policy: str = PolicyOpt, points: Optional[int] = typer.Option(None, "--points", min=1),
+           start: int = typer.Option(1, "--start", min=1, help="first point (a running roster resumes here)"),
+           vacated: Optional[str] = typer.Option(None, "--vacated", help="points of a fully operated roster whose "
+                                                 "holders left, e.g. 4,7,8: prints the replacement categories"),
+           set_: list[str] = SetOpt):
+    """Print the post-based roster as CSV (point,category): `--points` points from `--start`, cycling after the
+    policy's roster length; or, with `--vacated`, the replacement rule (R.K. Sabharwal 1995)."""
     try:
         pol = load_policy(policy, set_)
+        if vacated is not None:
+            if not all(x.strip().isdigit() for x in vacated.split(",")):
+                raise InputError("--vacated", None, None, f"{vacated!r} is not a comma-separated list of points")
+            at = [int(x) for x in vacated.split(",")]
+            try:
+                rows = list(zip(at, make_replacement(pol, at)))
+            except ValueError as e:
+                raise InputError("--vacated", None, None, str(e)) from None
+        elif points is None:
+            raise InputError("--points", None, None, "give --points N (or --vacated P,Q,...)")
+        else:
+            rows = [((start - 1 + k) % pol.roster.points + 1, code)
+                    for k, code in enumerate(make_running(pol, start, points))]
     except AarakshanError as e:
         _fail(e)
     w = csv.writer(sys.stdout, lineterminator="\n")
     w.writerow(["point", "category"])
-    for k, code in enumerate(make_roster(pol, points), 1):
-        w.writerow([k, code])
+    w.writerows(rows)
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-def simulate():
-    """Several recruitment years against one register: not implemented yet (issue 6)."""
-    err.print("[bold red]error[/]: `aarakshan simulate` needs the carry-forward register, which is not "
-              "implemented yet (issue 6); solve each year with `aarakshan solve` meanwhile")
-    raise typer.Exit(2)
+@app.command()
+def simulate(
+    policy: str = PolicyOpt,
+    years: Path = typer.Option(..., "--years", help="folder with one subfolder per year (e.g. 2021/) holding "
+                               "candidates.csv, vacancies.csv and optionally preferences.csv"),
+    register: Path = typer.Option(..., "--register", help="carry-forward register (SQLite); created if missing"),
+    out: Path = typer.Option(..., "--out", help="output folder: one subfolder per year and simulation.csv"),
+    engine: str = typer.Option("cpsat", "--engine", help="cpsat | greedy | both"),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="seconds for CP-SAT, per year"),
+    workers: int = typer.Option(1, "--workers"),
+    set_: list[str] = SetOpt,
+):
+    """Solve recruitment years in order against one register: carried vacancies, exchange after N years,
+    lapse, the ceiling with backlog. Prints and writes (simulation.csv) a table per year and category."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .register import Register
+    from .reports import write_simulation
+
+    _check_engine(engine)
+    folders = sorted((d for d in years.iterdir() if d.is_dir() and d.name.isdigit()), key=lambda d: int(d.name)) \
+        if years.is_dir() else []
+    if not folders:
+        err.print(f"[bold red]error[/]: {years}: no year folders (named like 2021) found")
+        raise typer.Exit(2)
+    try:
+        pol = load_policy(policy, set_)
+        inputs = [(int(d.name), *_year_inputs(d)) for d in folders]
+        reg = Register(register)
+        clash = sorted(set(reg.years()) & {y for y, *_ in inputs})
+        if clash or (reg.years() and reg.years()[-1] > inputs[0][0]):
+            raise InputError(register, None, None, f"already holds years {clash or reg.years()}; simulate into a "
+                             "new register file (or one that ends before the first year)")
+    except AarakshanError as e:
+        _fail(e)
+    rows = []
+    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
+    with Progress(*columns, console=err) as progress:
+        task = progress.add_task("years", total=len(inputs))
+        for year, cand, vac, prefs in inputs:
+            stage = _Stage(progress, task, year)
+            stage.update("reading inputs...")
+            sol, rec = _solve_year(pol, cand, vac, prefs, out / str(year), engine, time_limit, workers, reg, year,
+                                   False, stage, quiet=True)
+            for code, row in sorted(rec.table.items(), key=lambda kv: pol.reserved_codes.index(kv[0])):
+                rows.append({"year": year, "category": code, **row,
+                             **({"engine_differences": sol.differences} if engine == "both" else {})})
+            progress.advance(task)
+    write_simulation(out / "simulation.csv", rows)
+    tbl = Table(title=f"{pol.name}: {len(inputs)} years, register {register}")
+    for col in rows[0] if rows else []:
+        tbl.add_column(col, justify="left" if col == "category" else "right")
+    for r in rows:
+        tbl.add_row(*map(str, r.values()))
+    Console().print(tbl)
+    Console().print(f"per-year outputs in {out}/YEAR/, the table in {out}/simulation.csv")
+
+
+class _Stage:
+    """The progress bar's description stands in for the status line while years run."""
+
+    def __init__(self, progress, task, year):
+        self.progress, self.task, self.year = progress, task, year
+
+    def update(self, what: str) -> None:
+        self.progress.update(self.task, description=f"year {self.year}: {what}")
+
+    def stop(self) -> None:
+        self.progress.stop()
+
+
+def _year_inputs(d: Path):
+    def pick(stem: str, required: bool = True):
+        for ext in (".csv", ".parquet"):
+            if (d / f"{stem}{ext}").exists():
+                return d / f"{stem}{ext}"
+        if required:
+            raise InputError(d, None, None, f"no {stem}.csv (or .parquet) in this year folder")
+        return None
+    return pick("candidates"), pick("vacancies"), pick("preferences", required=False)
 
 
 @app.command()
@@ -163,7 +304,8 @@ def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
     inputs = write_instance(out / "input", *generate(pol, 5000, 400, seed=1991, women_share=0.3)[:2])
     Console().print(f"inputs written to {inputs}/ (policy models/bihar-1991.toml)")
     solve(policy="bihar-1991", candidates=inputs / "candidates.csv", vacancies=inputs / "vacancies.csv",
-          out=out, preferences=None, engine=engine, register=None, year=None, time_limit=None, workers=1, set_=[])
+          out=out, preferences=None, engine=engine, register=None, year=None, replace=False, time_limit=None,
+          workers=1, set_=[])
 
 
 def main():  # pragma: no cover

@@ -39,6 +39,7 @@ class Pool:
     minus: tuple[int, ...] = ()
     minimums: dict[str, int] = field(default_factory=dict)  # trait -> minimum (phase 0 only)
     beneficiary: dict[str, np.ndarray] = field(default_factory=dict)  # trait -> bool mask counted
+    carried: bool = False             # holds the register's carried vacancies open to exchange partners
 
     @property
     def category(self) -> str:
@@ -149,9 +150,9 @@ def build_pools(policy: Policy, problem: Problem, seats: SeatTable) -> Pools:
                 [c.code for c in policy.categories if c.eligible is not None]
     c = problem.candidates
 
-    def add(post, route, phase, prec, sources, elig, base, minus=(), mins=None, ben=None):
+    def add(post, route, phase, prec, sources, elig, base, minus=(), mins=None, ben=None, carried=False):
         p = Pool(len(pools), post, route, phase, prec, tuple(sources), elig & ranked[:, post], base,
-                 tuple(minus), mins or {}, ben or {})
+                 tuple(minus), mins or {}, ben or {}, carried)
         pools.append(p)
         return p
 
@@ -173,7 +174,7 @@ def build_pools(policy: Policy, problem: Problem, seats: SeatTable) -> Pools:
             if x:
                 # Carried vacancies old enough to pass to exchange partners are filled first by their own
                 # category (so that what the category cannot fill is what passes), in a pool of their own.
-                carried[code] = add(j, RESERVED, 0, 2 * prec - 1, [code], elig, x)
+                carried[code] = add(j, RESERVED, 0, 2 * prec - 1, [code], elig, x, carried=True)
                 phase0[code].append(carried[code])
             route = OPEN_MERIT if code == policy.open else RESERVED
             phase0[code].append(add(j, route, 0, 2 * prec, [code], elig, seats.cap(post, code) - x, (), mins, ben))

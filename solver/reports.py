@@ -76,8 +76,26 @@ def diff_rows(greedy: Result, cpsat: Result):
         yield [ids[i], *g, *c, rule]
 
 
+CARRIED_COLUMNS = ["item", "post", "category", "origin_year", "kind", "event", "detail"]
+
+
+def carried_rows(record):
+    """The year's register events (carried.csv): what became of each carried vacancy, and the new ones."""
+    for item, event, detail in sorted(record.events, key=lambda e: (e[0].origin_year, e[0].id)):
+        yield [item.id, item.post, item.category, item.origin_year, item.kind, event, detail]
+    for post, code, kind, detail in record.new_items:
+        yield ["", post, code, record.year, kind, "carried", detail]
+
+
+def write_simulation(path: Path, rows: list[dict]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    _write_csv(tmp, list(rows[0]) if rows else [], (list(r.values()) for r in rows))
+    os.replace(tmp, path)
+
+
 def write_outputs(out: str | Path, result: Result, timings: dict, diff: list | None = None,
-                  extra: dict | None = None) -> Path:
+                  extra: dict | None = None, record=None) -> Path:
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".aarakshan-", dir=out.parent))
@@ -88,6 +106,8 @@ def write_outputs(out: str | Path, result: Result, timings: dict, diff: list | N
         _write_csv(tmp / "cutoffs.csv", CUTOFF_COLUMNS, result.cutoffs())
         if diff is not None:
             _write_csv(tmp / "diff.csv", DIFF_COLUMNS, diff)
+        if record is not None:
+            _write_csv(tmp / "carried.csv", CARRIED_COLUMNS, carried_rows(record))
         with open(tmp / "summary.json", "w", encoding="utf-8") as fh:
             json.dump(summary(result, timings, extra), fh, indent=2, sort_keys=False)
             fh.write("\n")

@@ -14,7 +14,8 @@ from .pools import build_pools
 from .selection import Selection, allocation_pools, merged
 from .problem import Problem
 from .result import Result
-from .vacancy import determine_seats
+from .errors import Unsupported
+from .vacancy import YearState, determine_seats
 
 
 @dataclass
@@ -32,10 +33,14 @@ class Solution:
 
 
 def solve(policy: Policy, problem: Problem, engine: str = "cpsat", time_limit: float | None = None,
-          workers: int = 1, hint: bool = True) -> Solution:
+          workers: int = 1, hint: bool = True, state: YearState | None = None) -> Solution:
+    """`state`: the register's view before the year (roster positions, carried vacancies), if any."""
     t0 = time.perf_counter()
-    seats = determine_seats(policy, problem)
+    seats = determine_seats(policy, problem, state=state)
     if policy.migration.selection_list:
+        if seats.exchangeable:
+            raise Unsupported("carried vacancies open to exchange partners together with a recommendation list "
+                              "(migration.selection_list) are not implemented")
         # The recommendation list is itself a single-cadre recruitment: same engines, same chain.
         mprob, mseats = merged(policy, problem, seats)
         first = solve_pools(policy, mprob, mseats, build_pools(policy, mprob, mseats), engine, time_limit, workers,

@@ -13,21 +13,24 @@ SETS = ["ceiling.share=1.0"]
 
 
 @st.composite
-def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=True):
-    policy_name = draw(st.sampled_from(POLICIES))
-    extra = draw(st.lists(st.sampled_from(["migration.relaxed_may_take_open=true",
+def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=True, fixed=None):
+    """`fixed`: (policy name, settings, posts) shared by the years of one simulation."""
+    policy_name = fixed[0] if fixed else draw(st.sampled_from(POLICIES))
+    extra = list(fixed[1]) if fixed else draw(st.lists(st.sampled_from(["migration.relaxed_may_take_open=true",
                                            "horizontal.open_compartment_for_all=false",
                                            "unfilled.dereserve=true",
                                            "migration.upgrade=false",
                                            'migration.upgraded_counts_as="open"',
                                            'horizontal.traits=[{name="women", share=0.3}]']), max_size=2,
                           unique=True))
-    extra.append('roster.small_cadre="none"')  # the L-shaped roster is issue 6; TOTAL rows use due points
+    if not fixed:
+        extra.append('roster.small_cadre="none"')  # no L-shaped roster table (issue 6 note); TOTAL rows use due points
     if policy_name == "upsc-cse":
         for refused in ("unfilled.dereserve=true", 'horizontal.traits=[{name="women", share=0.3}]'):
             if refused in extra:
                 extra.remove(refused)  # refused with a recommendation list (issue 4 and 5 notes)
-    pol = load_policy(policy_name, SETS + extra)
+    sets = list(fixed[1]) if fixed else SETS + extra
+    pol = load_policy(policy_name, sets)
     codes = pol.member_codes
     n = draw(st.integers(1, max_n))
     seed = draw(st.integers(0, 2**32 - 1))
@@ -41,7 +44,7 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
         cat = rng.choices(codes, weights)[0]
         cands.append([f"c{k}", scores[k], cat, rng.choice("MF"),
                       "true" if rng.random() < 0.15 else "", "true" if rng.random() < 0.15 else ""])
-    posts = [f"P{j}" for j in range(draw(st.integers(1, max_posts)))]
+    posts = list(fixed[2]) if fixed else [f"P{j}" for j in range(draw(st.integers(1, max_posts)))]
     prefs = None
     if allow_prefs and len(posts) > 1 and draw(st.booleans()):
         prefs = []
@@ -58,7 +61,26 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
             v = rng.randint(0, 3)
             women = rng.randint(0, v) if horizontal and v and rng.random() < 0.4 else ""
             vacs.append([p, code, v, women])
-    return policy_name, SETS + extra, cands, vacs, prefs
+    return policy_name, sets, cands, vacs, prefs
+
+
+# Policies whose unfilled vacancies outlive the year; Bihar's exchange opens after one year here so that short
+# simulations reach it.
+YEAR_POLICIES = {"bihar-1991": ["exchange=[{categories=[\"SC\",\"ST\"],after_years=1},"
+                                "{categories=[\"EBC\",\"BC\"],after_years=2}]", "unfilled.carry_years=2"],
+                 "manipur-1976": [], "central-dopt": [], "maharashtra-2001": ["unfilled.carry_years=1"]}
+
+
+@st.composite
+def year_sequences(draw, max_years=4, max_n=14):
+    """Several recruitment years of one cadre set under one policy, for the register."""
+    name = draw(st.sampled_from(sorted(YEAR_POLICIES)))
+    extra = draw(st.lists(st.sampled_from(["ceiling.backlog_counts=true", "unfilled.dereserve=true",
+                                           "unfilled.dereserve=false"]), max_size=1))
+    sets = ['roster.small_cadre="none"', 'ceiling.excess="carry_forward"', *YEAR_POLICIES[name], *extra]
+    posts = [f"P{j}" for j in range(draw(st.integers(1, 2)))]
+    years = draw(st.integers(2, max_years))
+    return [draw(instances(max_n=max_n, allow_horizontal=False, fixed=(name, sets, posts))) for _ in range(years)]
 
 
 def materialise(folder, inst, shuffle_seed=None):

@@ -124,8 +124,3 @@ def test_failed_write_leaves_nothing_behind(tmp_path, monkeypatch):
     assert r.exit_code != 0 and isinstance(r.exception, RuntimeError)
     assert not out.exists() or not any(out.iterdir())
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".aarakshan-")]
-
-
-def test_simulate_says_it_is_not_there_yet():
-    r = CliRunner().invoke(app, ["simulate", "--register", "r.sqlite"])
-    assert r.exit_code == 2 and "issue 6" in r.stderr

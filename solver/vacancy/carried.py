@@ -53,9 +53,6 @@ def exchangeable(policy: Policy, item: Carried, year: int) -> bool:
         for g in policy.exchange)
 
 
-def new_kind(policy: Policy) -> Kind | None:
-    """What an unfilled reserved vacancy of this year becomes: carried as a reservation after de-reservation,
-    kept vacant, or nothing when the policy carries for zero years."""
-    if policy.unfilled.carry_years == 0:
-        return None
-    return "reservation" if policy.unfilled.dereserve else "vacancy"
+def carries(policy: Policy, code: str) -> bool:
+    """Whether an unfilled vacancy of reserved category `code` is carried at all (EWS never is: OM 31.01.2019)."""
+    return policy.unfilled.carry_years != 0 and policy.category(code).carry_forward

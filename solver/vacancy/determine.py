@@ -112,10 +112,8 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
         for _ in range(excess):
             # Trim the largest current reserved row (carried vacancies stay as the register has them); ties
             # go to the category listed last (the most recent claim).
+            # (carry-in admitted carried vacancies only within the ceiling, so current ones are what passes it)
             code = max(counted, key=lambda c: (current(c), counted.index(c)))
-            if current(code) <= 0:
-                raise PolicyConflict(f"post {post}: carried vacancies alone pass the {policy.ceiling.share:.0%} "
-                                     f"ceiling ({policy.ceiling.source or 'ceiling.share'})")
             seats[(post, code)] -= 1
             seats[(post, policy.open)] = seats.get((post, policy.open), 0) + 1
             carried[(post, code)] = carried.get((post, code), 0) + 1
@@ -130,9 +128,10 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
 
 def _carry_in(policy: Policy, problem: Problem, table: SeatTable, state: YearState, notes: list[str]) -> SeatTable:
     """Add the register's live items to the year, oldest first. A kept-vacant post is one more vacancy of its
-    category; a carried reservation turns an open vacancy into one of its category while the ceiling allows
-    (Manipur s.5: the excess is carried further); an item older than `unfilled.carry_years` lapses, and a
-    kept-vacant post whose reservation lapses is offered as open."""
+    category; a carried reservation turns an open vacancy into one of its category. Where carried vacancies
+    count against the ceiling and its excess is carried (Manipur s.5), an item that would pass it waits for a
+    later year; where the excess is refused, the ceiling check after this refuses the year. An item older
+    than `unfilled.carry_years` lapses, and a kept-vacant post whose reservation lapses is offered as open."""
     seats = table.seats
     carried: dict[tuple[str, str], list[Carried]] = {}
     exch: dict[tuple[str, str], int] = {}
@@ -152,16 +151,17 @@ def _carry_in(policy: Policy, problem: Problem, table: SeatTable, state: YearSta
         if item.category not in policy.reserved_codes:
             deferred.append((item, f"the policy has no category {item.category}"))
             continue
+        if item.kind == "reservation" and seats[(item.post, policy.open)] == 0:
+            deferred.append((item, "no open vacancy this year to carry the reservation into"))
+            continue
+        used, total = _ceiling_use(policy, seats, item.post)
+        total += item.kind == "vacancy"
+        counts = policy.ceiling.backlog_counts and policy.category(item.category).in_ceiling
+        if counts and policy.ceiling.excess == "carry_forward" and used + 1 > policy.ceiling.share * total + 1e-9:
+            deferred.append((item, f"current and carried reserved vacancies would pass the "
+                                   f"{policy.ceiling.share:.0%} ceiling ({policy.ceiling.source})"))
+            continue
         if item.kind == "reservation":
-            used, total = _ceiling_use(policy, seats, item.post)
-            counts = policy.ceiling.backlog_counts and policy.category(item.category).in_ceiling
-            if seats[(item.post, policy.open)] == 0:
-                deferred.append((item, "no open vacancy this year to carry the reservation into"))
-                continue
-            if counts and used + 1 > policy.ceiling.share * total + 1e-9:
-                deferred.append((item, f"current and carried reserved vacancies would pass the "
-                                       f"{policy.ceiling.share:.0%} ceiling ({policy.ceiling.source})"))
-                continue
             seats[(item.post, policy.open)] -= 1
         seats[key] = seats.get(key, 0) + 1
         carried.setdefault(key, []).append(item)

@@ -44,6 +44,7 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
 
     # Capacity and route eligibility.
     count: dict[tuple[int, str], int] = {}
+    after_years_exchange: dict[tuple[int, str], int] = {}
     for r, i in enumerate(alloc.cand):
         j, seat, route = int(alloc.post[r]), alloc.seat[r], alloc.route[r]
         count[(j, seat)] = count.get((j, seat), 0) + 1
@@ -67,11 +68,15 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
         elif route == "horizontal_adjustment" and seat == policy.open and not may[policy.open][i]:
             v("relaxed candidate on an open vacancy", i, j, "availed a relaxed standard", "DoPT OM 01.07.1998")
         elif route == "exchange":
-            groups = [g for g in policy.exchange if g.after_years == 0 and seat in g.categories
+            carried_x = seats.exchangeable.get((posts[j], seat), 0)
+            groups = [g for g in policy.exchange if (g.after_years == 0 or carried_x) and seat in g.categories
                       and any(own_members[x][i] for x in g.categories if x != seat)]
             if not groups:
-                v("exchange not allowed", i, j, f"{own} candidate on a {seat} vacancy: no same-year exchange group",
-                  "Maharashtra Act 2001 s.4(3); Manipur Act 1976 s.4")
+                v("exchange not allowed", i, j, f"{own} candidate on a {seat} vacancy: no same-year exchange group"
+                  " and no carried vacancy old enough to exchange", "Maharashtra Act 2001 s.4(3); Manipur Act 1976 "
+                  "s.4; Bihar Act 1991 s.4(6)")
+            elif all(g.after_years for g in groups):
+                after_years_exchange[(j, seat)] = after_years_exchange.get((j, seat), 0) + 1
         elif route == "fallback":
             chains = [f for f in policy.fallback if f.from_ == seat and any(own_members[x][i] for x in f.to)]
             if not chains:
@@ -99,6 +104,17 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
         if k > seats.cap(posts[j], seat):
             v("over capacity", None, j, f"{k} appointees on {seats.cap(posts[j], seat)} {seat} vacancies",
               "vacancies.csv")
+    own_fills: dict[tuple[int, str], int] = {}
+    for r in range(len(alloc.cand)):
+        if PHASE[alloc.route[r]] == 0:
+            key = (int(alloc.post[r]), alloc.seat[r])
+            own_fills[key] = own_fills.get(key, 0) + 1
+    for (j, seat), k in sorted(after_years_exchange.items()):
+        # Own appointees clear the oldest carried vacancies first; partners may take only what is left of them.
+        room = max(0, seats.exchangeable.get((posts[j], seat), 0) - own_fills.get((j, seat), 0))
+        if k > room:
+            v("exchange beyond the carried vacancies", None, j, f"{k} {seat} vacancies exchanged; only {room} "
+              f"carried vacancies old enough were left by {seat} candidates", "Bihar Act 1991 s.4(6)")
 
     # Merit: justified envy and wasted vacancies, compartment by compartment (phase 0 routes).
     if policy.migration.selection_list:
@@ -173,6 +189,12 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
         applied = post_rank[:, j] < (1 << 20)
         stages = [(1, "exchange", g.categories, [x for x in g.categories], g.source)
                   for g in policy.exchange if g.after_years == 0]
+        for g in policy.exchange:
+            if g.after_years:
+                rest = {x: max(0, min(left[x], seats.exchangeable.get((post, x), 0) - own_fills.get((j, x), 0)
+                                      - after_years_exchange.get((j, x), 0))) for x in g.categories}
+                if sum(rest.values()):
+                    stages.append((1, "exchange", [x for x in g.categories if rest[x]], g.categories, g.source))
         stages += [(2, "fallback", [f.from_], f.to, f.source) for f in policy.fallback]
         if policy.unfilled.dereserve:
             stages.append((9, "dereserved", [x.code for x in policy.categories if x.carry_forward], None,
@@ -196,7 +218,8 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
     for j, post in enumerate(posts):
         k = sum(1 for r in range(len(alloc.cand)) if alloc.post[r] == j and alloc.counted[r] in counted_in)
         _, total = ceiling_use(policy, seats, post)
-        if k > policy.ceiling.share * total + 1e-9:
+        outside, _ = seats.outside_ceiling(post, policy)  # appointees on backlog vacancies (Art. 16(4B))
+        if k > policy.ceiling.share * total + outside + 1e-9:
             v("ceiling broken", None, j, f"{k} of {total} appointments count as reserved",
               policy.ceiling.source or "Art. 16(4B)")
     return out

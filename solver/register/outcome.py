@@ -1,0 +1,96 @@
+"""What a solved year does to the register: the inverse of `vacancy.carried` carry-in.
+
+Slots of a category at a post are filled in this order: carried items oldest first, then the year's own
+vacancies. So a category's own appointees clear its oldest carried vacancies first, and what passes to
+exchange partners or the open list, or stays unfilled, is its newest.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..pools import DERESERVED, EXCHANGE, FALLBACK
+from ..result import Result
+from ..vacancy.carried import Carried, carries, exchangeable
+
+# Events that end an item's life; "dereserved" ends it only for a kept-vacant post (filled from the open
+# list), while a carried reservation survives its de-reservation (Manipur s.4).
+CLOSING = {"filled", "exchanged", "lapsed"}
+
+
+@dataclass
+class YearRecord:
+    year: int
+    roster_used: dict[str, tuple[int, int]]
+    events: list[tuple[Carried, str, str]] = field(default_factory=list)      # (item, event, detail)
+    new_items: list[tuple[str, str, str, str]] = field(default_factory=list)  # (post, category, kind, detail)
+    table: dict[str, dict[str, int]] = field(default_factory=dict)            # category -> column -> count
+
+    def count(self, code: str, column: str, k: int = 1) -> None:
+        row = self.table.setdefault(code, dict.fromkeys(TABLE_COLUMNS, 0))
+        row[column] += k
+
+
+TABLE_COLUMNS = ["vacancies", "carried_in", "filled", "exchanged", "dereserved", "carried_out", "lapsed"]
+
+
+def closes(item: Carried, event: str) -> bool:
+    return event in CLOSING or (event == "dereserved" and item.kind == "vacancy")
+
+
+def year_record(result: Result, year: int) -> YearRecord:
+    policy, seats, pools = result.policy, result.seats, result.pools
+    rec = YearRecord(year, dict(seats.roster_used))
+    for item in seats.lapsed:
+        rec.events.append((item, "lapsed", f"older than {policy.unfilled.carry_years} years "
+                                           f"({policy.unfilled.source or 'unfilled.carry_years'})"))
+        rec.count(item.category, "lapsed")
+    for item, why in seats.deferred:
+        rec.events.append((item, "deferred", why))
+        rec.count(item.category, "carried_out")
+    assigned = result.assignment.pool
+    route_of = np.array([p.route for p in pools.pools] + [""], dtype=object)[assigned]
+    for j, post in enumerate(seats.posts):
+        for code in policy.reserved_codes:
+            items = seats.carried.get((post, code), ())
+            rec.count(code, "vacancies", seats.cap(post, code))
+            rec.count(code, "carried_in", len(items))
+            at = sorted((p for p in pools.pools if p.post == j and p.phase == 0 and p.category == code),
+                        key=lambda p: p.precedence)
+            for q in at:
+                mine = [x for x in items if exchangeable(policy, x, year) == q.carried]
+                taken = route_of[(result.source_pool == q.index) & (assigned != q.index)]
+                events = ["filled"] * int((assigned == q.index).sum()) \
+                    + ["exchanged"] * int(np.isin(taken, [EXCHANGE, FALLBACK]).sum()) \
+                    + ["dereserved"] * int((taken == DERESERVED).sum())
+                _settle(rec, policy, post, code, mine + [None] * (q.base - len(mine)), events, year)
+        for (p, code), k in seats.carried_excess.items():
+            if p == post:
+                for _ in range(k):
+                    rec.new_items.append((post, code, "reservation", f"above the {policy.ceiling.share:.0%} ceiling "
+                                          f"in {year} ({policy.ceiling.source or 'ceiling.excess'})"))
+                rec.count(code, "carried_out", k)
+    return rec
+
+
+def _settle(rec: YearRecord, policy, post, code, slots, events, year) -> None:
+    """Walk one pool's slots (carried items oldest first, then the year's own vacancies as None) against what
+    happened to its vacancies: own appointees first, then what later phases took, then the unfilled rest."""
+    for slot, event in zip(slots, events):
+        rec.count(code, event)
+        if slot is not None:
+            rec.events.append((slot, event, f"in {year} at {post}"))
+        elif event == "dereserved" and carries(policy, code):
+            rec.new_items.append((post, code, "reservation", f"de-reserved in {year}; reservation carried "
+                                  f"({policy.unfilled.source or 'unfilled.carry_years'})"))
+            rec.count(code, "carried_out")
+    for slot in slots[len(events):]:
+        if slot is not None:
+            rec.events.append((slot, "unfilled", f"in {year} at {post}; carried further"))
+            rec.count(code, "carried_out")
+        elif carries(policy, code):
+            rec.new_items.append((post, code, "vacancy", f"unfilled in {year}; kept for {code}"))
+            rec.count(code, "carried_out")
+        else:
+            rec.count(code, "lapsed")

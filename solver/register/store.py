@@ -1,0 +1,138 @@
+"""The register in SQLite: per cadre the roster position, and every carried vacancy with its history.
+
+One year is written in one transaction, so a run killed at any point leaves the register as it was (SQLite's
+rollback journal). The schema version is SQLite's `user_version`; `MIGRATIONS[k]` takes version k to k+1, and
+a register from a newer Aarakshan is refused instead of guessed at.
+"""
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from ..errors import InputError
+from ..vacancy.carried import Carried, YearState
+from .outcome import YearRecord, closes
+
+MIGRATIONS = [
+    """
+    CREATE TABLE years (year INTEGER PRIMARY KEY, policy TEXT NOT NULL, engine TEXT NOT NULL);
+    CREATE TABLE roster (year INTEGER NOT NULL REFERENCES years(year), post TEXT NOT NULL,
+                         start INTEGER NOT NULL, points INTEGER NOT NULL, PRIMARY KEY (year, post));
+    CREATE TABLE items (id INTEGER PRIMARY KEY, post TEXT NOT NULL, category TEXT NOT NULL,
+                        origin_year INTEGER NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('vacancy', 'reservation')),
+                        closed_year INTEGER);
+    CREATE TABLE events (item_id INTEGER NOT NULL REFERENCES items(id), year INTEGER NOT NULL,
+                         event TEXT NOT NULL CHECK (event IN ('carried', 'filled', 'exchanged', 'dereserved',
+                                                              'lapsed', 'unfilled', 'deferred')),
+                         detail TEXT NOT NULL DEFAULT '');
+    CREATE INDEX events_by_item ON events (item_id, year);
+    CREATE INDEX live_items ON items (closed_year);
+    """,
+]
+VERSION = len(MIGRATIONS)
+
+
+class Register:
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None)
+            self.db.execute("PRAGMA foreign_keys = ON")
+            version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.DatabaseError as e:
+            raise InputError(self.path, None, None, f"not an Aarakshan register: {e}") from None
+        if version > VERSION:
+            raise InputError(self.path, None, None, f"register schema version {version} is newer than this "
+                             f"Aarakshan knows ({VERSION}); upgrade Aarakshan")
+        if version < VERSION:
+            with self._transaction():
+                for k in range(version, VERSION):
+                    for stmt in filter(str.strip, MIGRATIONS[k].split(";")):
+                        self.db.execute(stmt)
+                self.db.execute(f"PRAGMA user_version = {VERSION}")
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _transaction(self):
+        db = self.db
+
+        class Tx:
+            def __enter__(self):
+                db.execute("BEGIN IMMEDIATE")
+
+            def __exit__(self, kind, *_):
+                db.execute("COMMIT" if kind is None else "ROLLBACK")
+        return Tx()
+
+    def policies(self) -> set[str]:
+        return {name for (name,) in self.db.execute("SELECT DISTINCT policy FROM years")}
+
+    def years(self) -> list[int]:
+        return [y for (y,) in self.db.execute("SELECT year FROM years ORDER BY year")]
+
+    def check_year(self, year: int, replace: bool = False) -> None:
+        """A year is solved once, in order; `replace` re-solves the latest one."""
+        years = self.years()
+        if year in years and not replace:
+            raise InputError(self.path, None, None, f"year {year} is already recorded; pass --replace to solve "
+                             "it again")
+        later = [y for y in years if y > year]
+        if later:
+            raise InputError(self.path, None, None, f"years {later} are recorded after {year}: a year can only be "
+                             "solved after the ones before it")
+
+    def state(self, year: int) -> YearState:
+        """What the register knows before `year`: roster positions and the items still live then."""
+        nxt = {post: start for post, start in self.db.execute(
+            "SELECT post, MAX(start + points) FROM roster WHERE year < ? GROUP BY post", (year,))}
+        items = tuple(Carried(*row) for row in self.db.execute(
+            "SELECT id, post, category, origin_year, kind FROM items "
+            "WHERE origin_year < ? AND (closed_year IS NULL OR closed_year >= ?) ORDER BY origin_year, id",
+            (year, year)))
+        return YearState(year, nxt, items)
+
+    def record(self, rec: YearRecord, policy: str, engine: str, replace: bool = False) -> None:
+        """Write one solved year; all of it or nothing."""
+        with self._transaction():
+            if replace:
+                self._forget(rec.year)
+            self.db.execute("INSERT INTO years (year, policy, engine) VALUES (?, ?, ?)", (rec.year, policy, engine))
+            self.db.executemany("INSERT INTO roster (year, post, start, points) VALUES (?, ?, ?, ?)",
+                                [(rec.year, post, s, k) for post, (s, k) in sorted(rec.roster_used.items())])
+            for item, event, detail in rec.events:
+                self._event(item.id, rec.year, event, detail)
+                if closes(item, event):
+                    self.db.execute("UPDATE items SET closed_year = ? WHERE id = ?", (rec.year, item.id))
+            for post, code, kind, detail in rec.new_items:
+                cur = self.db.execute("INSERT INTO items (post, category, origin_year, kind) VALUES (?, ?, ?, ?)",
+                                      (post, code, rec.year, kind))
+                self._event(cur.lastrowid, rec.year, "carried", detail)
+
+    def _event(self, item_id: int, year: int, event: str, detail: str) -> None:
+        self.db.execute("INSERT INTO events (item_id, year, event, detail) VALUES (?, ?, ?, ?)",
+                        (item_id, year, event, detail))
+
+    def _forget(self, year: int) -> None:
+        """Undo a recorded year (the latest): its events, the items it created, the items it closed."""
+        self.db.execute("DELETE FROM events WHERE year = ?", (year,))
+        self.db.execute("DELETE FROM events WHERE item_id IN (SELECT id FROM items WHERE origin_year = ?)", (year,))
+        self.db.execute("DELETE FROM items WHERE origin_year = ?", (year,))
+        self.db.execute("UPDATE items SET closed_year = NULL WHERE closed_year = ?", (year,))
+        self.db.execute("DELETE FROM roster WHERE year = ?", (year,))
+        self.db.execute("DELETE FROM years WHERE year = ?", (year,))
+
+    def history(self):
+        """Every item with its events, for reports: (id, post, category, origin_year, kind, closed_year, events)."""
+        events: dict[int, list] = {}
+        for item_id, year, event, detail in self.db.execute(
+                "SELECT item_id, year, event, detail FROM events ORDER BY year, rowid"):
+            events.setdefault(item_id, []).append((year, event, detail))
+        return [(*row, events.get(row[0], [])) for row in self.db.execute(
+            "SELECT id, post, category, origin_year, kind, closed_year FROM items ORDER BY id")]

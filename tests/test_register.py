@@ -1,0 +1,321 @@
+"""Recruitment years: running rosters, the carry-forward register, exchange after N years, lapse, the ceiling
+with backlog (issue 6). Sources: DoPT OM 02.07.1997 and R.K. Sabharwal 1995 (rosters); Art. 16(4B) and
+T. Devadasan v. Union of India 1964 (backlog and the ceiling); Bihar Act 1991 s.4(6); Manipur Act 1976 s.4-5;
+OM 31.01.2019 (EWS never carried)."""
+import csv
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from typer.testing import CliRunner
+
+from conftest import read_csv, write_csv
+from solver import load_policy, solve
+from solver.cli import app
+from solver.errors import InputError, PolicyConflict
+from solver.io.readers import read_problem
+from solver.register import Register, year_record
+from solver.register.store import VERSION
+from solver.vacancy import Carried, YearState, replacement, roster, running
+from solver.verify import read_allocation, verify
+from strategies import materialise, year_sequences
+
+
+def dump(path):
+    """Every row of every table, to compare registers."""
+    db = sqlite3.connect(path)
+    out = {t: db.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
+           for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    out["version"] = db.execute("PRAGMA user_version").fetchone()
+    db.close()
+    return out
+
+
+def year_folder(root, year, cands, vacs):
+    d = root / str(year)
+    d.mkdir(parents=True)
+    write_csv(d / "candidates.csv", ["id", "rank", "category", "gender"], cands)
+    write_csv(d / "vacancies.csv", ["post", "category", "vacancies"], vacs)
+    return d
+
+
+def simulate(tmp_path, policy, engine="both", *sets):
+    args = ["simulate", "--policy", policy, "--years", str(tmp_path / "years"), "--register",
+            str(tmp_path / "reg.sqlite"), "--out", str(tmp_path / "out"), "--engine", engine]
+    for s in sets:
+        args += ["--set", s]
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 0, r.output
+    return {(int(row["year"]), row["category"]): row for row in read_csv(tmp_path / "out" / "simulation.csv")}
+
+
+def verify_year(tmp_path, policy, year):
+    r = CliRunner().invoke(app, ["verify", "--policy", policy, "--candidates",
+                                 str(tmp_path / "years" / str(year) / "candidates.csv"), "--vacancies",
+                                 str(tmp_path / "years" / str(year) / "vacancies.csv"), "--allocation",
+                                 str(tmp_path / "out" / str(year) / "allocation.csv"), "--register",
+                                 str(tmp_path / "reg.sqlite"), "--year", str(year)])
+    return r
+
+
+# Rosters ---------------------------------------------------------------------------------------------------
+
+def test_running_roster_resumes_at_the_next_point():
+    """DoPT OM 02.07.1997: a running roster resumes each year at the next unused point, so 12 vacancies one
+    year and 8 the next take the same points as 20 at once (OBC 4,8,12,16,19; SC 7,15,20; ST 14)."""
+    pol = load_policy("central-2004")
+    assert running(pol, 1, 12) + running(pol, 13, 8) == roster(pol, 20)
+
+
+def test_running_roster_starts_a_new_cycle_after_the_last_point():
+    pol = load_policy("central-2004", ["roster.points=20"])
+    assert running(pol, 19, 4) == roster(pol, 20)[18:] + roster(pol, 20)[:2]
+
+
+def test_sabharwal_replacement():
+    """R.K. Sabharwal 1995: once the roster is fully operated, points 4, 7 and 8 falling vacant are filled by
+    OBC, SC and OBC, the categories of those points."""
+    assert replacement(load_policy("central-dopt"), [4, 7, 8]) == ["OBC", "SC", "OBC"]
+    r = CliRunner().invoke(app, ["roster", "--policy", "central-dopt", "--vacated", "4,7,8"])
+    assert r.exit_code == 0 and r.stdout.splitlines() == ["point,category", "4,OBC", "7,SC", "8,OBC"]
+
+
+def test_total_rows_follow_the_register_roster_position(tmp_path):
+    """Two years of a 20-post central cadre through the register split exactly as one 20-point roster."""
+    pol = load_policy("central-2004", ['roster.small_cadre="none"', "ceiling.share=1.0"])
+    got = []
+    with Register(tmp_path / "reg.sqlite") as reg:
+        for year, k in ((2020, 12), (2021, 8)):
+            d = year_folder(tmp_path / "years", year, [["A", 1, "UR", "M"]], [["X", "TOTAL", k]])
+            prob = read_problem(pol, d / "candidates.csv", d / "vacancies.csv")
+            sol = solve(pol, prob, "greedy", state=reg.state(year))
+            got.append(sol.result.seats.roster_used["X"])
+            reg.record(year_record(sol.result, year), pol.name, "greedy")
+            if year == 2021:  # points 13-20: UR 13, 17, 18; ST 14; SC 15, 20; OBC 16, 19 (plus 2020's backlog)
+                seats = sol.result.seats
+                current = {c: seats.cap("X", c) - len(seats.carried.get(("X", c), ())) for c in ("UR", "SC", "ST", "OBC")}
+                assert current == {"UR": 3, "SC": 2, "ST": 1, "OBC": 2}
+    assert got == [(1, 12), (13, 8)]
+
+
+# The ceiling with backlog -------------------------------------------------------------------------------------
+
+def devadasan(pol_sets):
+    """28 SC vacancies kept from earlier years join a year of 40 with 20 reserved (SC 6, ST 3, OBC 11): 48."""
+    pol = load_policy("central-dopt", pol_sets)
+    items = tuple(Carried(k, "X", "SC", 2015 + k % 3, "vacancy") for k in range(28))
+    return pol, YearState(2018, {}, items)
+
+
+def test_devadasan_backlog_outside_the_ceiling(tmp_path):
+    """Art. 16(4B) (81st Amendment 2000; DoPT OM 20.07.2000): SC/ST backlog is a separate class, so 48 reserved
+    vacancies (28 carried + 20 current) stand, the ceiling seeing 20 of 40."""
+    pol, state = devadasan([])
+    d = year_folder(tmp_path, 2018, [[f"S{k}", k + 1, "SC", "M"] for k in range(30)],
+                    [["X", "UR", 16], ["X", "SC", 6], ["X", "ST", 3], ["X", "OBC", 11], ["X", "EWS", 4]])
+    sol = solve(pol, read_problem(pol, d / "candidates.csv", d / "vacancies.csv"), "greedy", state=state)
+    seats = sol.result.seats
+    assert sum(seats.cap("X", c) for c in ("SC", "ST", "OBC")) == 48
+    from solver.vacancy.determine import ceiling_use
+    assert ceiling_use(pol, seats, "X") == (20, 40)
+    # Only SC candidates: the best 16 take the open vacancies, the other 14 SC ones (carried oldest first).
+    assert sum(1 for r in sol.result.allocation_rows() if r[2] == "SC") == 14
+    rec = year_record(sol.result, 2018)
+    filled = [item for item, event, _ in rec.events if event == "filled"]
+    assert len(filled) == 14 and [x.origin_year for x in filled] == sorted(x.origin_year for x in filled)
+
+
+def test_devadasan_without_art_16_4b_the_48_break_the_ceiling(tmp_path):
+    """T. Devadasan v. Union of India 1964: counted together, 48 of 68 reserved (71%) is more than half; the
+    policy says refuse, so the year is refused, naming the ceiling and the carried vacancies."""
+    pol, state = devadasan(["ceiling.backlog_counts=true"])
+    d = year_folder(tmp_path, 2018, [["S0", 1, "SC", "M"]],
+                    [["X", "UR", 16], ["X", "SC", 6], ["X", "ST", 3], ["X", "OBC", 11], ["X", "EWS", 4]])
+    with pytest.raises(PolicyConflict, match=r"48 of 68 .*28 of them carried.*50%"):
+        solve(pol, read_problem(pol, d / "candidates.csv", d / "vacancies.csv"), "greedy", state=state)
+
+
+# Simulations ---------------------------------------------------------------------------------------------------
+
+def bihar_years(tmp_path, years=range(2021, 2026)):
+    """A cadre with UR 6, SC 2, ST 1 each year, open and ST candidates only: no SC candidate ever applies."""
+    for y in years:
+        cands = [[f"U{y}-{k}", k + 1, "UR", "M"] for k in range(8)] + \
+                [[f"T{y}-{k}", k + 9, "ST", "M"] for k in range(6)]
+        year_folder(tmp_path / "years", y, cands, [["X", "UR", 6], ["X", "SC", 2], ["X", "ST", 1]])
+
+
+def test_bihar_sc_vacancies_pass_to_st_in_the_fourth_year(tmp_path):
+    """Bihar Act 1991 s.4(6): SC vacancies stay reserved for SC three years, then are exchanged to ST. The two
+    SC vacancies of 2021 wait through 2022 and 2023 and go to ST candidates in 2024; 2022's go in 2025. Both
+    engines agree every year, and verify (reading the register) accepts every year."""
+    bihar_years(tmp_path)
+    table = simulate(tmp_path, "bihar-1991")
+    exchanged = {y: int(table[(y, "SC")]["exchanged"]) for y in range(2021, 2026)}
+    assert exchanged == {2021: 0, 2022: 0, 2023: 0, 2024: 2, 2025: 2}
+    assert {y: int(table[(y, "SC")]["vacancies"]) for y in range(2021, 2026)} == \
+        {2021: 2, 2022: 4, 2023: 6, 2024: 8, 2025: 8}
+    assert all(row["engine_differences"] == "0" for row in table.values())
+    for y in range(2021, 2026):
+        rows = read_csv(tmp_path / "out" / str(y) / "allocation.csv")
+        crossing = [r for r in rows if r["seat_category"] == "SC"]
+        assert all(r["route"] == "exchange" and r["counted_as"] == "ST" for r in crossing)
+        assert len(crossing) == exchanged[y]
+        r = verify_year(tmp_path, "bihar-1991", y)
+        assert r.exit_code == 0, r.output
+    carried = read_csv(tmp_path / "out" / "2024" / "carried.csv")
+    assert [(r["origin_year"], r["event"]) for r in carried if r["event"] == "exchanged"] == [("2021", "exchanged")] * 2
+
+
+def test_verify_rejects_an_exchange_before_the_third_year(tmp_path):
+    """The same 2023 allocation with an ST candidate on a 2021 SC vacancy a year early breaks s.4(6)."""
+    bihar_years(tmp_path, range(2021, 2024))
+    simulate(tmp_path, "bihar-1991", "greedy")
+    path = tmp_path / "out" / "2023" / "allocation.csv"
+    rows = read_csv(path)
+    rows.append({"candidate_id": "T2023-1", "post": "X", "seat_category": "SC", "counted_as": "ST",
+                 "horizontal": "", "route": "exchange", "rank": "10"})
+    write_csv(path, list(rows[0]), [list(r.values()) for r in rows])
+    r = verify_year(tmp_path, "bihar-1991", 2023)
+    assert r.exit_code == 1 and "exchange not allowed" in r.stdout
+
+
+def test_manipur_dereserved_reservations_lapse_after_three_years(tmp_path):
+    """Manipur Act 1976 s.4: reserved vacancies without SC or ST candidates are filled by general candidates
+    after de-reservation and the reservation is carried three recruitment years, then lapses; s.5: current and
+    carried reserved vacancies at most half the year's, the excess carried further."""
+    for y in range(2021, 2026):
+        year_folder(tmp_path / "years", y, [[f"U{y}-{k}", k + 1, "UR", "M"] for k in range(12)],
+                    [["X", "UR", 7], ["X", "SC", 1], ["X", "ST", 2]])
+    table = simulate(tmp_path, "manipur-1976")
+    # 2022: 3 current + 2 carried = 5 of 10 (the third carried reservation waits: ceiling).
+    assert int(table[(2022, "SC")]["vacancies"]) + int(table[(2022, "ST")]["vacancies"]) == 5
+    assert all(row["engine_differences"] == "0" for row in table.values())
+    lapsed = {y: int(table[(y, "SC")]["lapsed"]) + int(table[(y, "ST")]["lapsed"]) for y in range(2021, 2026)}
+    assert lapsed == {2021: 0, 2022: 0, 2023: 0, 2024: 0, 2025: 3}
+    with Register(tmp_path / "reg.sqlite") as reg:
+        first = [h for h in reg.history() if h[3] == 2021]
+    assert len(first) == 3
+    for _id, _post, _code, _origin, kind, closed, events in first:
+        assert kind == "reservation" and closed == 2025
+        assert events[0][1] == "carried" and events[-1][:2] == (2025, "lapsed")
+    for y in range(2021, 2026):
+        assert verify_year(tmp_path, "manipur-1976", y).exit_code == 0
+    # Every de-reserved vacancy went to the open list in merit order.
+    rows = read_csv(tmp_path / "out" / "2021" / "allocation.csv")
+    assert sorted(r["route"] for r in rows) == ["dereserved"] * 3 + ["open_merit"] * 7
+
+
+def test_ews_is_never_carried(tmp_path):
+    """OM 31.01.2019: unfilled EWS vacancies are not carried forward (central practice keeps SC/ST/OBC ones as
+    backlog)."""
+    year_folder(tmp_path / "years", 2021, [["U", 1, "UR", "M"]],
+                [["X", "UR", 1], ["X", "SC", 1], ["X", "EWS", 1]])
+    table = simulate(tmp_path, "central-dopt", "greedy")
+    assert table[(2021, "EWS")]["carried_out"] == "0" and table[(2021, "EWS")]["lapsed"] == "1"
+    assert table[(2021, "SC")]["carried_out"] == "1"
+
+
+# The register file -----------------------------------------------------------------------------------------------
+
+def solve_year(tmp_path, year, *extra, policy="bihar-1991"):
+    d = tmp_path / "years" / str(year)
+    return CliRunner().invoke(app, ["solve", "--policy", policy, "--candidates", str(d / "candidates.csv"),
+                                    "--vacancies", str(d / "vacancies.csv"), "--out", str(tmp_path / "out" / str(year)),
+                                    "--register", str(tmp_path / "reg.sqlite"), "--year", str(year), *extra])
+
+
+def test_a_recorded_year_is_refused_unless_replaced(tmp_path):
+    bihar_years(tmp_path, range(2021, 2024))
+    for y in (2021, 2022, 2023):
+        assert solve_year(tmp_path, y).exit_code == 0
+    before = dump(tmp_path / "reg.sqlite")
+    r = solve_year(tmp_path, 2023)
+    assert r.exit_code == 2 and "already recorded" in r.stderr and "--replace" in r.stderr
+    r = solve_year(tmp_path, 2022, "--replace")
+    assert r.exit_code == 2 and "recorded after 2022" in r.stderr
+    assert dump(tmp_path / "reg.sqlite") == before
+    assert solve_year(tmp_path, 2023, "--replace").exit_code == 0
+    assert dump(tmp_path / "reg.sqlite") == before
+
+
+KILLER = """
+import os, signal, sys
+from solver.register import store
+calls = [0]
+original = store.Register._event
+def dying(self, *args):
+    calls[0] += 1
+    if calls[0] == {k}:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return original(self, *args)
+store.Register._event = dying
+from solver.cli import app
+sys.argv = ["aarakshan"] + {args!r}
+app()
+"""
+
+
+@pytest.mark.parametrize("k", [1, 3])
+def test_a_run_killed_mid_write_leaves_the_register_as_it_was(tmp_path, k):
+    """The year is written in one SQLite transaction: SIGKILL between two of its writes changes nothing, and
+    the year can then be solved normally."""
+    bihar_years(tmp_path, range(2021, 2024))
+    for y in (2021, 2022):
+        assert solve_year(tmp_path, y).exit_code == 0
+    before = dump(tmp_path / "reg.sqlite")
+    d = tmp_path / "years" / "2023"
+    args = ["solve", "--policy", "bihar-1991", "--candidates", str(d / "candidates.csv"), "--vacancies",
+            str(d / "vacancies.csv"), "--out", str(tmp_path / "out" / "2023"), "--register",
+            str(tmp_path / "reg.sqlite"), "--year", "2023"]
+    proc = subprocess.run([sys.executable, "-c", KILLER.format(k=k, args=args)], capture_output=True)
+    assert proc.returncode == -9, proc.stderr.decode()
+    assert dump(tmp_path / "reg.sqlite") == before
+    assert solve_year(tmp_path, 2023).exit_code == 0
+    assert dump(tmp_path / "reg.sqlite") != before
+
+
+def test_schema_is_versioned_and_a_newer_register_is_refused(tmp_path):
+    with Register(tmp_path / "new.sqlite") as reg:
+        assert reg.years() == []
+    assert dump(tmp_path / "new.sqlite")["version"] == (VERSION,)
+    db = sqlite3.connect(tmp_path / "future.sqlite")
+    db.execute(f"PRAGMA user_version = {VERSION + 1}")
+    db.close()
+    with pytest.raises(InputError, match="newer than this Aarakshan"):
+        Register(tmp_path / "future.sqlite")
+    (tmp_path / "junk.sqlite").write_text("not a database, just text " * 100)
+    with pytest.raises(InputError, match="not an Aarakshan register"):
+        Register(tmp_path / "junk.sqlite")
+
+
+@settings(max_examples=int(__import__("os").environ.get("AARAKSHAN_YEAR_EXAMPLES", "400")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(seq=year_sequences())
+def test_years_engines_agree_and_verify_accepts(tmp_path_factory, seq):
+    """Across random multi-year recruitments under every policy that carries vacancies: each year both engines
+    give the same allocation from the same register state, verify (with that state) accepts it, and the
+    register's invariants hold (an item closes at most once, and never before it was offered)."""
+    root = tmp_path_factory.mktemp("years")
+    with Register(root / "reg.sqlite") as reg:
+        for k, inst in enumerate(seq):
+            year = 2020 + k
+            pol, prob = materialise(root / str(year), inst)
+            state = reg.state(year)
+            sols = {e: solve(pol, prob, e, state=state) for e in ("greedy", "cpsat")}
+            a, b = sols["greedy"].result.assignment, sols["cpsat"].result.assignment
+            assert (a.pool == b.pool).all() and (a.adjusted == b.adjusted).all()
+            res = sols["cpsat"].result
+            alloc_path = root / str(year) / "allocation.csv"
+            from solver.result import ALLOCATION_COLUMNS
+            write_csv(alloc_path, ALLOCATION_COLUMNS, res.allocation_rows())
+            assert verify(pol, prob, read_allocation(alloc_path, prob, pol), res.seats) == []
+            rec = year_record(res, year)
+            assert len({item.id for item, e, _ in rec.events}) == len([1 for _, e, _ in rec.events])
+            reg.record(rec, pol.name, "cpsat")
+        for _id, _p, _c, origin, _k, closed, events in reg.history():
+            closing = [e for e in events if e[1] in ("filled", "exchanged", "lapsed")]
+            assert len(closing) <= 1 and all(y >= origin for y, *_ in events)
+            assert closed is None or closed > origin
