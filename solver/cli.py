@@ -263,9 +263,10 @@ def simulate(
     write_simulation(out / "simulation.csv", rows)
     tbl = Table(title=f"{pol.name}: {len(inputs)} years, register {register}")
     for col in rows[0] if rows else []:
-        tbl.add_column(col, justify="left" if col == "category" else "right")
+        tbl.add_column(col.replace("_", " "), justify="left" if col == "category" else "right", overflow="fold")
     for r in rows:
-        tbl.add_row(*map(str, r.values()))
+        if any(v for k, v in r.items() if k not in ("year", "category")):  # (the CSV keeps the all-zero rows)
+            tbl.add_row(*map(str, r.values()))
     Console().print(tbl)
     Console().print(f"per-year outputs in {out}/YEAR/, the table in {out}/simulation.csv")
 

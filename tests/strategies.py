@@ -24,7 +24,7 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
                                            'horizontal.traits=[{name="women", share=0.3}]']), max_size=2,
                           unique=True))
     if not fixed:
-        extra.append('roster.small_cadre="none"')  # no L-shaped roster table (issue 6 note); TOTAL rows use due points
+        extra.append('roster.small_cadre="none"')  # the L-shaped roster is not encoded; TOTAL rows use due points
     if policy_name == "upsc-cse":
         for refused in ("unfilled.dereserve=true", 'horizontal.traits=[{name="women", share=0.3}]'):
             if refused in extra:

@@ -2,16 +2,16 @@
 with backlog (issue 6). Sources: DoPT OM 02.07.1997 and R.K. Sabharwal 1995 (rosters); Art. 16(4B) and
 T. Devadasan v. Union of India 1964 (backlog and the ceiling); Bihar Act 1991 s.4(6); Manipur Act 1976 s.4-5;
 OM 31.01.2019 (EWS never carried)."""
-import csv
 import sqlite3
 import subprocess
 import sys
 
 import pytest
+from conftest import read_csv, write_csv
 from hypothesis import HealthCheck, given, settings
+from strategies import materialise, year_sequences
 from typer.testing import CliRunner
 
-from conftest import read_csv, write_csv
 from solver import load_policy, solve
 from solver.cli import app
 from solver.errors import InputError, PolicyConflict
@@ -20,7 +20,6 @@ from solver.register import Register, year_record
 from solver.register.store import VERSION
 from solver.vacancy import Carried, YearState, replacement, roster, running
 from solver.verify import read_allocation, verify
-from strategies import materialise, year_sequences
 
 
 def dump(path):

@@ -23,7 +23,7 @@ class SeatTable:
     minimums: dict[tuple[str, str, str], int]         # (post, category, trait) -> horizontal minimum
     carried_excess: dict[tuple[str, str], int] = field(default_factory=dict)  # ceiling excess carried forward
     notes: tuple[str, ...] = ()
-    # From the register (issue 6); empty without one.
+    # From the register; empty without one.
     carried: dict[tuple[str, str], tuple[Carried, ...]] = field(default_factory=dict)  # offered this year, oldest first
     exchangeable: dict[tuple[str, str], int] = field(default_factory=dict)  # of them, open to exchange partners
     lapsed: tuple[Carried, ...] = ()
@@ -71,7 +71,8 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
         if row.category == "TOTAL":
             if 2 <= row.vacancies <= 13 and policy.roster.small_cadre == "l_shaped":
                 raise Unsupported(f"post {row.post}: a cadre of {row.vacancies} posts takes the L-shaped roster "
-                                  "(roster.small_cadre), which is not implemented yet (issue 6); give per-category "
+                                  "(roster.small_cadre), which is not encoded: no authoritative copy of the DoPT table was "
+                                  "found (README, 'What is not built yet'); give per-category "
                                   "rows, or --set roster.small_cadre=\"none\" to use the due-point roster")
             start = state.roster_next.get(row.post, 1) if state else 1
             split = Counter(running(policy, start, row.vacancies))
