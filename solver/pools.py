@@ -19,10 +19,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .errors import Unsupported
 from .policy import Policy
 from .problem import Problem
 from .vacancy import SeatTable
 
+COUNTS_EACH = (
+    "horizontal.multi_trait_counts_each = true with several traits in one compartment is refused: the "
+    "procedure and the merit-lexicographic rule disagree there (cap 2, minimums women 1 and pwbd 1, merit "
+    "a (neither) > b (woman) > c (pwbd) > d (woman with a disability): replacing the lowest non-beneficiary "
+    "gives {b, c}, the merit-best set meeting both minimums is {a, d}) and the law does not say which governs. "
+    "Set it to false (each appointee counts for one trait) or give one trait per compartment.")
 OPEN_MERIT, RESERVED, EXCHANGE, FALLBACK, DERESERVED = "open_merit", "reserved", "exchange", "fallback", "dereserved"
 
 
@@ -162,6 +169,8 @@ def build_pools(policy: Policy, problem: Problem, seats: SeatTable) -> Pools:
         carried: dict[str, Pool] = {}
         for prec, code in enumerate([policy.open, *own_first]):
             mins = {t: m for (p, cc, t), m in seats.minimums.items() if p == post and cc == code and m > 0}
+            if len(mins) > 1 and policy.horizontal.multi_trait_counts_each:
+                raise Unsupported(COUNTS_EACH)
             ben = {}
             for t in mins:
                 mask = c.trait(t)

@@ -79,10 +79,10 @@ def _rows(result: Result):
             if caps[k] and last[k] >= 0 and filled[k] >= caps[k]:
                 p = pools[k]
                 ben = [t for t, mask in p.beneficiary.items() if mask[i]]
-                if p.minimums and not ben and i < last[k]:
-                    # Better than someone placed by adjustment: the minimum, not merit, kept this one out.
-                    trait = next(iter(p.minimums))
-                    missed.append(f"displaced from {_what(p)} {where(i, p)} by the minimum for {trait} "
+                if p.minimums and i < last[k]:
+                    # Better than someone placed by adjustment: a minimum, not merit, kept this one out.
+                    traits = " and ".join([t for t in p.minimums if t not in ben] or list(p.minimums))
+                    missed.append(f"displaced from {_what(p)} {where(i, p)} by the minimum for {traits} "
                                   f"(merit cutoff rank {last_merit[k] + 1})")
                 else:
                     missed.append(f"the {_what(p)} cutoff {where(i, p)} (rank {last[k] + 1})")

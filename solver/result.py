@@ -107,14 +107,35 @@ def _holders_by_pool(pool: np.ndarray, n_pools: int) -> list[np.ndarray]:
 
 
 def horizontal_labels(pools: Pools, a: Assignment) -> np.ndarray:
-    """The trait whose minimum each appointee's seat serves: every adjusted appointee, and the best
-    beneficiaries of a compartment up to its minimum."""
+    """The trait whose minimum each appointee's seat serves. Each appointee serves at most one trait, and the
+    seats are matched to the minimums as fully as the holders allow: appointees placed by adjustment first,
+    then the others in merit order, each by an augmenting path (Kuhn 1955) over the traits they count for."""
     out = np.full(len(a.pool), "", dtype=object)
     for p in pools:
-        for trait, minimum in p.minimums.items():
-            holders = np.flatnonzero((a.pool == p.index) & p.beneficiary[trait])
-            out[holders[:minimum]] = trait
-            out[holders[a.adjusted[holders]]] = trait
+        if not p.minimums:
+            continue
+        holders = np.flatnonzero(a.pool == p.index)
+        order = np.r_[holders[a.adjusted[holders]], holders[~a.adjusted[holders]]]
+        seats: dict[str, list[int]] = {t: [] for t in p.minimums}
+
+        def place(i: int, seen: set) -> bool:
+            for t in p.minimums:
+                if not p.beneficiary[t][i] or t in seen:
+                    continue
+                seen.add(t)
+                if len(seats[t]) < p.minimums[t]:
+                    seats[t].append(i)
+                    return True
+                for k, j in enumerate(seats[t]):
+                    if place(j, seen):
+                        seats[t][k] = i
+                        return True
+            return False
+
+        for i in order.tolist():
+            place(i, set())
+        for t, held in seats.items():
+            out[held] = t
     return out
 
 

@@ -13,20 +13,24 @@ SETS = ["ceiling.share=1.0"]
 
 
 @st.composite
-def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=True, fixed=None):
-    """`fixed`: (policy name, settings, posts) shared by the years of one simulation."""
+def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=True, fixed=None, traits=False):
+    """`fixed`: (policy name, settings, posts) shared by the years of one simulation; `traits`: most
+    compartments have minimums for both women and pwbd."""
     policy_name = fixed[0] if fixed else draw(st.sampled_from(POLICIES))
     extra = list(fixed[1]) if fixed else draw(st.lists(st.sampled_from(["migration.relaxed_may_take_open=true",
                                            "horizontal.open_compartment_for_all=false",
                                            "unfilled.dereserve=true",
                                            "migration.upgrade=false",
                                            'migration.upgraded_counts_as="open"',
-                                           'horizontal.traits=[{name="women", share=0.3}]']), max_size=2,
+                                           'horizontal.traits=[{name="women", share=0.3}]',
+                                           'horizontal.traits=[{name="women", share=0.3}, {name="pwbd", share=0.2}]'
+                                           ]), max_size=2,
                           unique=True))
     if not fixed:
         extra.append('roster.small_cadre="none"')  # the L-shaped roster is not encoded; TOTAL rows use due points
     if policy_name == "upsc-cse":
-        for refused in ("unfilled.dereserve=true", 'horizontal.traits=[{name="women", share=0.3}]'):
+        for refused in ("unfilled.dereserve=true", 'horizontal.traits=[{name="women", share=0.3}]',
+                        'horizontal.traits=[{name="women", share=0.3}, {name="pwbd", share=0.2}]'):
             if refused in extra:
                 extra.remove(refused)  # refused with a recommendation list (issue 4 and 5 notes)
     sets = list(fixed[1]) if fixed else SETS + extra
@@ -43,7 +47,8 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
     for k in range(n):
         cat = rng.choices(codes, weights)[0]
         cands.append([f"c{k}", scores[k], cat, rng.choice("MF"),
-                      "true" if rng.random() < 0.15 else "", "true" if rng.random() < 0.15 else ""])
+                      "true" if rng.random() < 0.15 else "", "true" if rng.random() < 0.15 else "",
+                      rng.choice("abcde") if rng.random() < 0.25 else ""])
     posts = list(fixed[2]) if fixed else [f"P{j}" for j in range(draw(st.integers(1, max_posts)))]
     prefs = None
     if allow_prefs and len(posts) > 1 and draw(st.booleans()):
@@ -51,16 +56,18 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
         for cid, *_ in cands:
             ranked = rng.sample(posts, rng.randint(1, len(posts)))
             prefs += [[cid, o, p] for o, p in enumerate(ranked, 1)]
-    horizontal = allow_horizontal and not pol.migration.selection_list and draw(st.booleans())
+    horizontal = allow_horizontal and not pol.migration.selection_list and (traits or draw(st.booleans()))
+    often = 0.8 if traits else 0.35
     vacs = []
     for p in posts:
         if draw(st.booleans()) and rng.random() < 0.3:
-            vacs.append([p, "TOTAL", rng.randint(0, 12), ""])  # split by the roster
+            vacs.append([p, "TOTAL", rng.randint(0, 12), "", ""])  # split by the roster
             continue
         for code in [pol.open, *pol.reserved_codes]:
             v = rng.randint(0, 3)
-            women = rng.randint(0, v) if horizontal and v and rng.random() < 0.4 else ""
-            vacs.append([p, code, v, women])
+            women = rng.randint(0, v) if horizontal and v and rng.random() < often + 0.05 else ""
+            pwbd = rng.randint(0, v) if horizontal and v and rng.random() < often - 0.05 else ""
+            vacs.append([p, code, v, women, pwbd])
     return policy_name, sets, cands, vacs, prefs
 
 
@@ -90,8 +97,9 @@ def materialise(folder, inst, shuffle_seed=None):
     if shuffle_seed is not None:
         random.Random(shuffle_seed).shuffle(cands)
     os.makedirs(folder, exist_ok=True)
-    write_csv(folder / "candidates.csv", ["id", "score", "category", "gender", "creamy_layer", "relaxed"], cands)
-    write_csv(folder / "vacancies.csv", ["post", "category", "vacancies", "women"], vacs)
+    write_csv(folder / "candidates.csv", ["id", "score", "category", "gender", "creamy_layer", "relaxed", "pwbd"],
+              cands)
+    write_csv(folder / "vacancies.csv", ["post", "category", "vacancies", "women", "pwbd"], vacs)
     pp = write_csv(folder / "preferences.csv", ["candidate_id", "order", "post"], prefs) if prefs else None
     pol = load_policy(policy_name, sets)
     return pol, read_problem(pol, folder / "candidates.csv", folder / "vacancies.csv", pp)

@@ -275,3 +275,68 @@ def test_what_if_sweep_reuses_one_problem(tmp_path):
         seen[obc] = {row[1]: row for row in res.cutoffs()}["OBC"]
     assert seen[0.27][2] > seen[0.19][2]          # more OBC appointments
     assert seen[0.27][3] > seen[0.19][3]          # and a later last rank
+
+
+SEVERAL = dict(cand_header=["id", "score", "category", "gender", "pwbd"],
+               vac_header=["post", "category", "vacancies", "women", "pwbd"])
+
+
+@ENGINES
+def test_several_traits_take_the_merit_best_set_meeting_both(run, engine):
+    """Women and PwBD minimums in one compartment, each appointee counting for one (RPwD Act 2016 s.34 with a
+    state women's quota; Rajesh Kumar Daria 2007: fill on merit, adjust only for a shortfall). Two open
+    seats, one for a woman and one for a person with a disability: B (a woman with a disability) can fill
+    only one of them, so the best set meeting both is B and C (B for PwBD, C for women), not A, and not D."""
+    cands = [["A", 90, "UR", "M", ""], ["B", 80, "UR", "F", "b"], ["C", 70, "UR", "F", ""],
+             ["D", 60, "UR", "M", "a"], ["E", 50, "UR", "M", ""]]
+    sol = run("central-dopt", cands, [["X", "UR", 2, 1, 1]], engine=engine, **SEVERAL)
+    rows = rows_by_id(sol.result)
+    assert sorted(rows) == ["B", "C"]
+    assert {rows["B"]["horizontal"], rows["C"]["horizontal"]} == {"women", "pwbd"}
+    assert rows["C"]["route"] == "horizontal_adjustment"
+
+
+@ENGINES
+def test_several_traits_no_removal_for_excess(run, engine):
+    """Anil Kumar Gupta 1995: beneficiaries selected on merit already meet both minimums; nobody is moved."""
+    cands = [["A", 90, "UR", "F", ""], ["B", 80, "UR", "M", "c"], ["C", 70, "UR", "M", ""],
+             ["D", 60, "UR", "F", "a"]]
+    sol = run("central-dopt", cands, [["X", "UR", 3, 1, 1]], engine=engine, **SEVERAL)
+    rows = rows_by_id(sol.result)
+    assert sorted(rows) == ["A", "B", "C"] and all(r["route"] == "open_merit" for r in rows.values())
+
+
+def test_counting_for_each_trait_is_refused_with_the_example(run):
+    """With `multi_trait_counts_each` the procedure and the merit-lexicographic rule differ (see the message);
+    the law does not settle which governs, so the option is refused rather than guessed."""
+    from solver.errors import Unsupported
+    with pytest.raises(Unsupported, match=r"\{b, c\}.*\{a, d\}"):
+        run("central-dopt", [["A", 90, "UR", "M", ""]], [["X", "UR", 2, 1, 1]],
+            sets=["horizontal.multi_trait_counts_each=true"], **SEVERAL)
+
+
+def test_verify_names_a_shortfall_of_one_trait_among_several(tmp_path):
+    """Replace the PwBD appointee by the next man: the women's seat is still served, the PwBD one is not
+    though D was available."""
+    from conftest import write_csv
+    from solver import load_policy
+    from solver.io.readers import read_problem
+    from solver.verify import read_allocation, verify
+    write_csv(tmp_path / "c.csv", SEVERAL["cand_header"],
+              [["A", 90, "UR", "M", ""], ["B", 80, "UR", "F", ""], ["C", 70, "UR", "M", ""], ["D", 60, "UR", "M", "a"]])
+    write_csv(tmp_path / "v.csv", SEVERAL["vac_header"], [["X", "UR", 2, 1, 1]])
+    pol = load_policy("central-dopt")
+    prob = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv")
+    header = ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route", "rank"]
+    write_csv(tmp_path / "a.csv", header, [["B", "X", "UR", "UR", "women", "horizontal_adjustment", 2],
+                                           ["A", "X", "UR", "UR", "", "open_merit", 1]])
+    rules = {v.rule for v in verify(pol, prob, read_allocation(tmp_path / "a.csv", prob, pol))}
+    assert "horizontal shortfall that could have been met" in rules
+    write_csv(tmp_path / "ok.csv", header, [["B", "X", "UR", "UR", "women", "open_merit", 2],
+                                            ["D", "X", "UR", "UR", "pwbd", "horizontal_adjustment", 4]])
+    assert verify(pol, prob, read_allocation(tmp_path / "ok.csv", prob, pol)) == []
+    # C (a man, no disability) in place of B leaves both seats to the minimum's chance: B was better and needed.
+    write_csv(tmp_path / "envy.csv", header, [["C", "X", "UR", "UR", "", "open_merit", 3],
+                                              ["D", "X", "UR", "UR", "pwbd", "horizontal_adjustment", 4]])
+    rules = {v.rule for v in verify(pol, prob, read_allocation(tmp_path / "envy.csv", prob, pol))}
+    assert rules & {"justified envy", "horizontal shortfall that could have been met"}

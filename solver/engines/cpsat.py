@@ -21,11 +21,12 @@ from ortools.sat.python import cp_model
 from ..errors import PolicyConflict, TimeLimit
 from ..pools import Pool, Pools, runs
 from .assignment import Assignment, mark_adjusted
-from .greedy import check_supported
+from .greedy import check_supported, hall_terms, signatures
 
 
 class _Chains:
-    """Admission literals of one pool: one chain, or two (beneficiaries, others) under a horizontal minimum.
+    """Admission literals of one pool: one chain, or under horizontal minimums one per trait signature
+    (which of the pool's traits a candidate counts for; signature 0 = none).
 
     Chains stop at `depth`: whoever a pool admits holds it or a pool they prefer, so no stable assignment
     admits more than the pool's capacity plus the capacity of every pool anyone might prefer to it. Past that
@@ -33,12 +34,11 @@ class _Chains:
 
     def __init__(self, model: cp_model.CpModel, pool: Pool, depth: int):
         self.elig = np.flatnonzero(pool.eligible)
-        self.trait = next(iter(pool.minimums), None)
-        ben = pool.beneficiary[self.trait][self.elig] if self.trait else np.zeros(len(self.elig), dtype=bool)
-        self.groups = [self.elig[ben], self.elig[~ben]] if self.trait else [self.elig]
-        self.truncated = any(len(g) > depth for g in self.groups)
-        self.full_groups = self.groups
-        self.groups = [g[:depth] for g in self.groups]
+        sig = signatures(pool, self.elig)
+        self.sigs = sorted(set(sig.tolist())) if pool.minimums else [0]
+        self.full_groups = [self.elig[sig == s] for s in self.sigs]
+        self.truncated = any(len(g) > depth for g in self.full_groups)
+        self.groups = [g[:depth] for g in self.full_groups]
         self.lits = []
         self.lit_of: dict[int, cp_model.IntVar] = {}
         for g in self.groups:
@@ -57,6 +57,7 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
     groups = [_GroupChain(m, pools, g) for g in pools.shared]
     # Per candidate: eligible pools in preference order; x = reached and admitted.
     x_of: list[dict[int, cp_model.IntVar]] = [dict() for _ in pools]
+    free_of: list[dict[int, object]] = [dict() for _ in pools]  # "no pool i prefers admits i" (1 = always)
     pairs_i, pairs_p = pools.preference_lists()
     starts, ends = runs(pairs_i)
     gain = []  # (list length - rank) of the pool each candidate holds
@@ -73,6 +74,8 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
                 m.add_bool_and([reached, a]).only_enforce_if(x)
                 m.add_bool_or([reached.Not(), a.Not(), x])
             x_of[p][i] = x
+            if pools.pools[p].minimums:
+                free_of[p][i] = 1 if reached is None else reached
             gain.append((len(mine) - k) * x)
             if k + 1 < len(mine):
                 nxt = m.new_bool_var("")
@@ -101,8 +104,8 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
         for lits in ch.lits:
             if lits:
                 m.add_bool_or([lits[-1], full])
-        if ch.trait:
-            _horizontal(m, p, ch, x_of[p.index])
+        if p.minimums:
+            _horizontal(m, p, ch, x_of[p.index], free_of[p.index], p.base - sum(sums[q] for q in p.minus))
     if not pools.merit_only and any(p.minimums for p in pools):
         # Horizontal minimums with ranked preferences admit several stable assignments (a compartment may
         # take a beneficiary who would rather be elsewhere). The rule is the candidate-optimal one, the
@@ -180,38 +183,70 @@ def _depth(pools: Pools, pool: Pool) -> int:
     return pool.base + sum(q.base for q in pools if maybe_preferred(q))
 
 
-def _last_other_better(ch: _Chains) -> np.ndarray:
-    """For each kept beneficiary, the index among all others of the last non-beneficiary ahead of them (-1 none)."""
-    return np.searchsorted(ch.full_groups[1], ch.groups[0]) - 1
+def _horizontal(m: cp_model.CpModel, p: Pool, ch: _Chains, xs: dict, free: dict, capacity) -> None:
+    """Minimum guarantee on the signature chains. For a set Y of the pool's traits let need(Y) be the seats
+    Y's minimums reserve, H(Y) the holders who count for some trait of Y, and F(Y) those free to take the pool
+    (holding nothing they prefer). By Hall's theorem with deficiency, the holders fill all but
+    max_Y (need(Y) - H(Y)) of the minimums' seats, each holder counting once, and no set of the free could
+    fill more than all but D = max(0, max_Y need(Y) - min(capacity, F(Y))). So:
+    - every need(Y) - H(Y) <= D: a shortfall only where nobody free was left to meet it;
+    - a candidate of signature s may be left out while a worse one of signature u is admitted only if taking
+      the first for the second would leave a seat unfilled: need(Y) - H(Y) >= D for some Y that u meets and
+      s does not. With one trait: a non-beneficiary is passed over for a beneficiary only while the
+      compartment holds at most its minimum (no removal for excess), a beneficiary never for a non-beneficiary.
+    Together these make the holders the merit-lexicographic best set meeting the minimums as far as anyone
+    can (Rajesh Kumar Daria 2007; Saurav Yadav 2020; for several traits, the greedy basis of a matroid)."""
+    ys, need, meets = hall_terms(p)
+    held = [sum(xs[i] for i in g.tolist()) for g in ch.groups]
+    h = [sum(held[k] for k, s in enumerate(ch.sigs) if meets[y, s]) for y in range(len(ys))]
+    cap = m.new_int_var(0, p.base, "")
+    m.add(cap == capacity)
+    forced = []
+    for y in range(len(ys)):
+        classes = [k for k, s in enumerate(ch.sigs) if meets[y, s]]
+        if any(len(ch.full_groups[k]) > len(ch.lits[k]) for k in classes):
+            # The chain was cut: at least `capacity` of its first `depth` are free (the rest hold pools they
+            # prefer, whose capacities the depth counts).
+            forced.append(int(need[y]) - cap)
+            continue
+        f = m.new_int_var(0, p.base, "")
+        m.add_min_equality(f, [cap, sum(free[i] for k in classes for i in ch.groups[k].tolist())])
+        forced.append(int(need[y]) - f)
+    d = m.new_int_var(0, int(need.max(initial=0)), "")
+    m.add_max_equality(d, [0, *forced])
+    for y in range(len(ys)):
+        m.add(int(need[y]) - h[y] <= d)
+    tight = {}
 
+    def tight_lit(y: int):
+        if y not in tight:
+            tight[y] = m.new_bool_var("")
+            m.add(int(need[y]) - h[y] >= d).only_enforce_if(tight[y])
+        return tight[y]
 
-def _horizontal(m: cp_model.CpModel, p: Pool, ch: _Chains, xs: dict) -> None:
-    minimum = p.minimums[ch.trait]
-    ben, oth = ch.groups
-    lt, lo = ch.lits
-    count = sum(xs[i] for i in ben.tolist())
-    # Beneficiaries ahead of an admitted non-beneficiary are admitted too (merit still rules). A beneficiary
-    # past the cut chain is never admitted, so neither is a non-beneficiary behind them.
-    for k, j in enumerate(np.searchsorted(ch.full_groups[0], oth) - 1):
-        if j >= len(lt):
-            m.add(lo[k] == 0)
-        elif j >= 0:
-            m.add_implication(lo[k], lt[j])
-    # Reaching below the general cutoff (an adjustment) is allowed only up to the minimum: no removal for excess.
-    extended = m.new_bool_var("")
-    for k, j in enumerate(_last_other_better(ch)):
-        if j >= len(lo):
-            m.add_implication(lt[k], extended)   # a non-beneficiary ahead is past the cut, hence not admitted
-        elif j >= 0:
-            m.add_bool_or([lt[k].Not(), lo[j], extended])
-    m.add(count <= minimum).only_enforce_if(extended)
-    # A shortfall that remaining beneficiaries could meet must be met.
-    met = m.new_bool_var("")
-    m.add(count >= minimum).only_enforce_if(met)
-    if lt:
-        m.add_bool_or([met, lt[-1]])
-        if len(ch.full_groups[0]) > len(lt):
-            m.add(met == 1)  # beneficiaries remain past the cut: the minimum is met
+    for a, s in enumerate(ch.sigs):          # s: left out, better
+        for b, u in enumerate(ch.sigs):      # u: admitted, worse
+            if a == b or not len(ch.groups[b]):
+                continue
+            allowed = [y for y in range(len(ys)) if meets[y, u] and not meets[y, s]]
+            inverted = None
+            if allowed:
+                inverted = m.new_bool_var("")
+                m.add_bool_or([inverted.Not(), *[tight_lit(y) for y in allowed]])
+            lits_s = ch.lits[a]
+            for k, j in enumerate(np.searchsorted(ch.full_groups[a], ch.groups[b]) - 1):
+                if j < 0:
+                    continue
+                lv = ch.lits[b][k]
+                if j >= len(lits_s):        # the better one is past the cut, hence not admitted
+                    if inverted is None:
+                        m.add(lv == 0)
+                    else:
+                        m.add_implication(lv, inverted)
+                elif inverted is None:
+                    m.add_implication(lv, lits_s[j])
+                else:
+                    m.add_bool_or([lv.Not(), lits_s[j], inverted])
 
 
 def _add_hint(m, pools: Pools, chains, x_of, hint: Assignment) -> None:
@@ -223,16 +258,17 @@ def _add_hint(m, pools: Pools, chains, x_of, hint: Assignment) -> None:
     value: list[int] = []
     for p, ch in zip(pools, chains):
         cap = p.capacity(filled)
-        for gi, (g, lits) in enumerate(zip(ch.groups, ch.lits)):
-            held = np.flatnonzero(hint.pool[g] == p.index)
+        last = [g[hint.pool[g] == p.index][-1:] for g in ch.groups]   # each chain's worst holder, if any
+        meets = hall_terms(p)[2] if p.minimums else None
+        for a, (g, lits) in enumerate(zip(ch.groups, ch.lits)):
             if filled[p.index] < cap:
                 upto = len(g)
             else:
-                upto = int(held[-1]) + 1 if len(held) else 0
-                if ch.trait and gi == 0:
-                    others = np.flatnonzero(hint.pool[ch.groups[1]] == p.index)
-                    if len(others):
-                        upto = max(upto, int(np.searchsorted(g, ch.groups[1][others[-1]])))
+                upto = int(np.searchsorted(g, last[a][0])) + 1 if len(last[a]) else 0
+                for b, u in enumerate(ch.sigs):
+                    # a chain admits everyone ahead of a worse holder it may never be passed over for
+                    if b != a and len(last[b]) and not (meets[:, u] & (1 - meets[:, ch.sigs[a]])).any():
+                        upto = max(upto, int(np.searchsorted(g, last[b][0])))
             index += [lit.index for lit in lits]
             value += [1] * min(upto, len(lits)) + [0] * max(0, len(lits) - upto)
     chained = set(index)

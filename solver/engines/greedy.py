@@ -21,9 +21,6 @@ from .assignment import Assignment, mark_adjusted
 
 def check_supported(pools: Pools) -> None:
     for p in pools:
-        if len(p.minimums) > 1:
-            raise Unsupported(f"post {p.post}: minimums for several horizontal traits {sorted(p.minimums)} in one "
-                              "compartment are not implemented yet (issue 4)")
         if p.minimums and pools.shared:
             raise Unsupported("horizontal minimums with a recommendation list are not implemented yet (issues 4, 5)")
 
@@ -36,6 +33,9 @@ def fill_compartment(pool: Pool, free: np.ndarray, cap: int) -> tuple[np.ndarray
 def choose(pool: Pool, avail: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
     """The compartment's choice among `avail` (merit order): the best `cap`, then, only on a shortfall of a
     horizontal minimum, the lowest non-beneficiaries replaced by the best remaining beneficiaries."""
+    if len(pool.minimums) > 1:
+        chosen = _lexmax(pool, avail, cap)
+        return chosen, ~np.isin(chosen, avail[:cap])
     chosen = avail[:cap]
     adjusted = np.zeros(len(chosen), dtype=bool)
     for trait, minimum in pool.minimums.items():
@@ -53,6 +53,55 @@ def choose(pool: Pool, avail: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndar
         order = np.argsort(chosen, kind="stable")
         chosen, adjusted = chosen[order], adjusted[order]
     return chosen, adjusted
+
+
+def _lexmax(pool: Pool, avail: np.ndarray, cap: int) -> np.ndarray:
+    """Several traits in one compartment, each appointee counting for one of them: the merit-best set of `cap`
+    whose beneficiaries can be matched to the minimums' seats as fully as `avail` allows.
+
+    Such sets are the bases of a matroid (a transversal matroid joined with a free one), so going down the
+    merit list and taking whoever keeps the best matching reachable gives the merit-lexicographic best
+    (Edmonds 1971). Reachability is Hall's condition on counts: for every set Y of traits, the seats of Y are
+    at most those already taken by Y-beneficiaries plus the later Y-beneficiaries the remaining seats can take.
+    With one trait this is the minimum-guarantee procedure above, which is kept for its speed."""
+    sig = signatures(pool, avail)
+    ys, need, meets = hall_terms(pool)
+    later = np.cumsum(meets[:, sig][:, ::-1], axis=1)[:, ::-1]   # Y-beneficiaries from position k on
+    later = np.c_[later, np.zeros(len(ys), dtype=np.int64)]
+    total = int(need[-1]) if len(need) else 0
+
+    def reach(taken: np.ndarray, k: int, room: int) -> int:
+        return int(np.min(total - need + taken + np.minimum(room, later[:, k])))
+    target = min(total, reach(np.zeros(len(ys), dtype=np.int64), 0, cap))
+    taken = np.zeros(len(ys), dtype=np.int64)
+    out = []
+    for k in range(len(avail)):
+        if len(out) == cap:
+            break
+        step = meets[:, sig[k]]
+        if min(total, reach(taken + step, k + 1, cap - len(out) - 1)) == target:
+            out.append(avail[k])
+            taken += step
+    return np.array(out, dtype=np.int64)
+
+
+def signatures(pool: Pool, who: np.ndarray) -> np.ndarray:
+    """Bit t set when the candidate counts for the pool's t-th trait (in `pool.minimums` order)."""
+    sig = np.zeros(len(who), dtype=np.int64)
+    for t, trait in enumerate(pool.minimums):
+        sig |= pool.beneficiary[trait][who].astype(np.int64) << t
+    return sig
+
+
+def hall_terms(pool: Pool):
+    """Every non-empty set Y of the pool's traits (as bits, the full set last), the seats Y's minimums
+    reserve, and `meets[y, s]`: whether a candidate of signature s counts for some trait of Y."""
+    mins = list(pool.minimums.values())
+    T = len(mins)
+    ys = np.arange(1, 1 << T)
+    need = np.array([sum(m for t, m in enumerate(mins) if y >> t & 1) for y in ys], dtype=np.int64)
+    meets = ((ys[:, None] & np.arange(1 << T)[None, :]) != 0).astype(np.int64)
+    return ys, need, meets
 
 
 def solve_greedy(pools: Pools, n: int) -> Assignment:

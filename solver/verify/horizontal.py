@@ -9,15 +9,68 @@ from .allocation import Violation
 SRC_HORIZONTAL = "Anil Kumar Gupta 1995; Rajesh Kumar Daria 2007"
 
 
-def beneficiaries(policy, problem, seats, post, code):
-    """Mask of who counts for the compartment's horizontal minimum, or None when it has none."""
+def trait_masks(policy, problem, seats, post, code) -> dict:
+    """Who counts for each horizontal minimum of the compartment (trait -> (minimum, mask))."""
+    out = {}
     for (p, cc, trait), minimum in seats.minimums.items():
         if p == post and cc == code and minimum > 0:
             ben = problem.candidates.trait(trait)
             if code == policy.open and not policy.horizontal.open_compartment_for_all:
                 ben = ben & (problem.candidates.category == policy.open)
-            return ben
-    return None
+            out[trait] = (minimum, ben)
+    return out
+
+
+def beneficiaries(policy, problem, seats, post, code):
+    """Mask of who counts for some horizontal minimum of the compartment, or None when it has none."""
+    masks = trait_masks(policy, problem, seats, post, code)
+    if not masks:
+        return None
+    return np.any([ben for _, ben in masks.values()], axis=0)
+
+
+def matched(people: np.ndarray, masks: dict) -> int:
+    """How many of the minimums' seats `people` can fill, each counting for one trait: by Hall's theorem with
+    deficiency (Ore 1955), the seats less the worst shortfall of any set of traits."""
+    traits = list(masks)
+    worst = 0
+    for y in range(1, 1 << len(traits)):
+        ts = [t for k, t in enumerate(traits) if y >> k & 1]
+        seats = sum(masks[t][0] for t in ts)
+        can = int(np.any([masks[t][1][people] for t in ts], axis=0).sum()) if len(people) else 0
+        worst = max(worst, seats - can)
+    return sum(m for m, _ in masks.values()) - worst
+
+
+def several(masks: dict, post, code, holders, routes, want, ids) -> list[Violation]:
+    """Several traits in one compartment, each appointee counting for one: the holders must fill as many of
+    the minimums' seats as anyone available could, and nobody may be passed over for someone worse unless
+    taking them instead would fill fewer of those seats (the merit-best set meeting the minimums)."""
+    out = []
+    names = " and ".join(masks)
+    anyben = np.any([ben for _, ben in masks.values()], axis=0)
+    have = matched(holders, masks)
+    for i in holders[routes == "horizontal_adjustment"]:
+        if not anyben[i]:
+            out.append(Violation("horizontal adjustment of a non-beneficiary", ids[i], post,
+                                 f"counts for none of {names}", SRC_HORIZONTAL))
+    waiting = np.flatnonzero(want)
+    if have < sum(m for m, _ in masks.values()) and len(holders) > have:
+        for w in waiting[anyben[waiting]]:
+            if matched(np.r_[holders, w], masks) > have:
+                out.append(Violation("horizontal shortfall that could have been met", ids[w], post,
+                                     f"{have} of the {names} seats in {code} filled; rank {w + 1} was available",
+                                     SRC_HORIZONTAL))
+                break
+    sig = sum(ben.astype(np.int64) << k for k, (_, ben) in enumerate(masks.values()))
+    for s in np.unique(sig[waiting]):
+        u = waiting[sig[waiting] == s][0]                   # the best waiting of this signature
+        for t in np.unique(sig[holders]):
+            v = holders[sig[holders] == t].max()            # the worst holder of that signature
+            if u < v and matched(np.r_[holders[holders != v], u], masks) >= have:
+                out.append(Violation("justified envy", ids[u], post, f"rank {u + 1} passed over for rank {v + 1} "
+                                     f"in {code}, who serves the {names} minimums no better", SRC_HORIZONTAL))
+    return out
 
 
 def horizontal(policy, problem, seats, j, code, holders, routes, want, ids) -> list[Violation]:
@@ -26,6 +79,9 @@ def horizontal(policy, problem, seats, j, code, holders, routes, want, ids) -> l
     or by beneficiaries while the compartment holds no more of them than its minimum."""
     out = []
     post = problem.posts[j]
+    masks = trait_masks(policy, problem, seats, post, code)
+    if len(masks) > 1:
+        return several(masks, post, code, holders, routes, want, ids)
     for (p, cc, trait), minimum in seats.minimums.items():
         if p != post or cc != code or minimum <= 0:
             continue
