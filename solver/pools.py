@@ -121,6 +121,25 @@ def runs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return start, np.r_[start[1:], len(keys)]
 
 
+def signatures(pool: Pool, who: np.ndarray) -> np.ndarray:
+    """Bit t set when the candidate counts for the pool's t-th trait (in `pool.minimums` order)."""
+    sig = np.zeros(len(who), dtype=np.int64)
+    for t, trait in enumerate(pool.minimums):
+        sig |= pool.beneficiary[trait][who].astype(np.int64) << t
+    return sig
+
+
+def hall_terms(pool: Pool):
+    """Every non-empty set Y of the pool's traits (as bits, the full set last), the seats Y's minimums
+    reserve, and `meets[y, s]`: whether a candidate of signature s counts for some trait of Y."""
+    mins = list(pool.minimums.values())
+    T = len(mins)
+    ys = np.arange(1, 1 << T)
+    need = np.array([sum(m for t, m in enumerate(mins) if y >> t & 1) for y in ys], dtype=np.int64)
+    meets = ((ys[:, None] & np.arange(1 << T)[None, :]) != 0).astype(np.int64)
+    return ys, need, meets
+
+
 def member_mask(policy: Policy, problem: Problem, code: str) -> np.ndarray:
     """Who may hold a vacancy of reserved category `code` (own members or the policy's extra eligibility),
     less the creamy layer where the category excludes it (central Bill 2004 s.3(1))."""

@@ -19,9 +19,9 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from ..errors import PolicyConflict, TimeLimit
-from ..pools import Pool, Pools, runs
+from ..pools import Pool, Pools, hall_terms, runs, signatures
 from .assignment import Assignment, mark_adjusted
-from .greedy import check_supported, hall_terms, signatures
+from .greedy import check_supported
 
 
 class _Chains:

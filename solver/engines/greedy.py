@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 from ..errors import Unsupported
-from ..pools import Pool, Pools, runs
+from ..pools import Pool, Pools, hall_terms, runs, signatures
 from .assignment import Assignment, mark_adjusted
 
 
@@ -83,25 +83,6 @@ def _lexmax(pool: Pool, avail: np.ndarray, cap: int) -> np.ndarray:
             out.append(avail[k])
             taken += step
     return np.array(out, dtype=np.int64)
-
-
-def signatures(pool: Pool, who: np.ndarray) -> np.ndarray:
-    """Bit t set when the candidate counts for the pool's t-th trait (in `pool.minimums` order)."""
-    sig = np.zeros(len(who), dtype=np.int64)
-    for t, trait in enumerate(pool.minimums):
-        sig |= pool.beneficiary[trait][who].astype(np.int64) << t
-    return sig
-
-
-def hall_terms(pool: Pool):
-    """Every non-empty set Y of the pool's traits (as bits, the full set last), the seats Y's minimums
-    reserve, and `meets[y, s]`: whether a candidate of signature s counts for some trait of Y."""
-    mins = list(pool.minimums.values())
-    T = len(mins)
-    ys = np.arange(1, 1 << T)
-    need = np.array([sum(m for t, m in enumerate(mins) if y >> t & 1) for y in ys], dtype=np.int64)
-    meets = ((ys[:, None] & np.arange(1 << T)[None, :]) != 0).astype(np.int64)
-    return ys, need, meets
 
 
 def solve_greedy(pools: Pools, n: int) -> Assignment:
