@@ -256,7 +256,7 @@ def simulate(
             stage.update("reading inputs...")
             sol, rec = _solve_year(pol, cand, vac, prefs, out / str(year), engine, time_limit, workers, reg, year,
                                    False, stage, quiet=True)
-            for code, row in sorted(rec.table.items(), key=lambda kv: pol.reserved_codes.index(kv[0])):
+            for code, row in rec.table.items():  # reserved categories in policy order, then horizontal seats
                 rows.append({"year": year, "category": code, **row,
                              **({"engine_differences": sol.differences} if engine == "both" else {})})
             progress.advance(task)

@@ -26,10 +26,14 @@ class Candidates:
         return len(self.ids)
 
     def trait(self, name: str) -> np.ndarray:
+        """Who counts for a horizontal trait; `pwbd_a` .. `pwbd_c` and `pwbd_de` are the sub-categories of
+        benchmark disability (RPwD Act 2016 s.34(1): a, b, c, and d with e)."""
         if name == "women":
             return self.female
         if name == "pwbd":
             return self.pwbd != ""
+        if name.startswith("pwbd_"):
+            return np.isin(self.pwbd, list(name[5:]))
         return self.ex_serviceman
 
 

@@ -82,8 +82,8 @@ def _rows(result: Result):
                 if p.minimums and i < last[k]:
                     # Better than someone placed by adjustment: a minimum, not merit, kept this one out.
                     traits = " and ".join([t for t in p.minimums if t not in ben] or list(p.minimums))
-                    missed.append(f"displaced from {_what(p)} {where(i, p)} by the minimum for {traits} "
-                                  f"(merit cutoff rank {last_merit[k] + 1})")
+                    cut = f"merit cutoff rank {last_merit[k] + 1}" if last_merit[k] >= 0 else "no seat left on merit"
+                    missed.append(f"displaced from {_what(p)} {where(i, p)} by the minimum for {traits} ({cut})")
                 else:
                     missed.append(f"the {_what(p)} cutoff {where(i, p)} (rank {last[k] + 1})")
                 if len(missed) == 4 and got < 0:

@@ -82,9 +82,10 @@ CARRIED_COLUMNS = ["item", "post", "category", "origin_year", "kind", "event", "
 def carried_rows(record):
     """The year's register events (carried.csv): what became of each carried vacancy, and the new ones."""
     for item, event, detail in sorted(record.events, key=lambda e: (e[0].origin_year, e[0].id)):
-        yield [item.id, item.post, item.category, item.origin_year, item.kind, event, detail]
-    for post, code, kind, detail in record.new_items:
-        yield ["", post, code, record.year, kind, "carried", detail]
+        yield [item.id, item.post, item.category, item.origin_year, ":".join(filter(None, [item.kind, item.trait])),
+               event, detail]
+    for post, code, kind, detail, *trait in record.new_items:
+        yield ["", post, code, record.year, ":".join([kind, *trait]), "carried", detail]
 
 
 def write_simulation(path: Path, rows: list[dict]) -> None:

@@ -84,10 +84,13 @@ def year_sequences(draw, max_years=4, max_n=14):
     name = draw(st.sampled_from(sorted(YEAR_POLICIES)))
     extra = draw(st.lists(st.sampled_from(["ceiling.backlog_counts=true", "unfilled.dereserve=true",
                                            "unfilled.dereserve=false"]), max_size=1))
+    if draw(st.booleans()):   # horizontal seats carried, PwBD sub-categories interchanged (OM 15.01.2018)
+        extra += ['horizontal.unfilled="carry_forward"', "horizontal.carry_years=2",
+                  'horizontal.traits=[{name="pwbd_a", share=0.34}, {name="pwbd_c", share=0.2}]']
     sets = ['roster.small_cadre="none"', 'ceiling.excess="carry_forward"', *YEAR_POLICIES[name], *extra]
     posts = [f"P{j}" for j in range(draw(st.integers(1, 2)))]
     years = draw(st.integers(2, max_years))
-    return [draw(instances(max_n=max_n, allow_horizontal=False, fixed=(name, sets, posts))) for _ in range(years)]
+    return [draw(instances(max_n=max_n, fixed=(name, sets, posts))) for _ in range(years)]
 
 
 def materialise(folder, inst, shuffle_seed=None):

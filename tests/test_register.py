@@ -318,3 +318,73 @@ def test_years_engines_agree_and_verify_accepts(tmp_path_factory, seq):
             closing = [e for e in events if e[1] in ("filled", "exchanged", "lapsed")]
             assert len(closing) <= 1 and all(y >= origin for y, *_ in events)
             assert closed is None or closed > origin
+
+
+# Carried horizontal seats -----------------------------------------------------------------------------------------
+
+PWBD = ['horizontal.traits=[{name="pwbd_a", share=0.5}]', 'horizontal.unfilled="carry_forward"']
+
+
+def pwbd_year(root, year, disabilities):
+    """Two open vacancies, one of them for PwBD sub-category (a) (share 0.5 here so that a two-post year has
+    one); candidates M1, M2 without disability, then one per listed sub-category."""
+    d = root / "years" / str(year)
+    d.mkdir(parents=True)
+    cands = [[f"M1-{year}", 1, "UR", "M", ""], [f"M2-{year}", 2, "UR", "M", ""]]
+    cands += [[f"P{s}-{year}", 3 + k, "UR", "M", s] for k, s in enumerate(disabilities)]
+    write_csv(d / "candidates.csv", ["id", "rank", "category", "gender", "pwbd"], cands)
+    write_csv(d / "vacancies.csv", ["post", "category", "vacancies"], [["X", "UR", 2]])
+
+
+def test_pwbd_seat_is_carried_interchanged_then_lapses(tmp_path):
+    """OM 15.01.2018 (RPwD Act 2016 s.34): a PwBD sub-category seat nobody of that sub-category could fill is
+    carried to the next recruitment year, where any sub-category may fill it (interchange); unfilled again,
+    it lapses and the vacancy is filled by others.
+    2021: no (a) candidate: the seat is carried. 2022: an (a) and a (c) candidate: (a) takes the year's own
+    seat, (c) the carried one. 2023: nobody with a disability: carried again. 2024: still nobody: it waits
+    (one year of carry). 2025: it lapses."""
+    for year, dis in ((2021, ["c"]), (2022, ["a", "c"]), (2023, []), (2024, []), (2025, [])):
+        pwbd_year(tmp_path, year, dis)
+    sets = [*PWBD]
+    table = simulate(tmp_path, "central-dopt", "both", *sets)
+    assert all(r["engine_differences"] == "0" for r in table.values())
+    chosen = {y: sorted(r["candidate_id"] for r in read_csv(tmp_path / "out" / str(y) / "allocation.csv"))
+              for y in range(2021, 2026)}
+    assert chosen[2021] == ["M1-2021", "M2-2021"]          # (c) does not count for an (a) seat this year
+    assert chosen[2022] == ["Pa-2022", "Pc-2022"]          # both seats served, by adjustment
+    rows = {r["candidate_id"]: r for r in read_csv(tmp_path / "out" / "2022" / "allocation.csv")}
+    assert rows["Pa-2022"]["horizontal"] == "pwbd_a" and rows["Pc-2022"]["horizontal"] == "pwbd"
+    assert all(r["route"] == "horizontal_adjustment" for r in rows.values())
+    with Register(tmp_path / "reg.sqlite") as reg:
+        history = {h[3]: h for h in reg.history()}
+    assert history[2021][4] == "horizontal:pwbd_a" and history[2021][5] == 2022
+    assert [e[1] for e in history[2021][6]] == ["carried", "filled"]
+    assert [(y, e) for y, e, _ in history[2023][6]] == [(2023, "carried"), (2024, "unfilled"), (2025, "lapsed")]
+    for y in range(2021, 2026):
+        r = CliRunner().invoke(app, ["verify", "--policy", "central-dopt", "--candidates",
+                                     str(tmp_path / "years" / str(y) / "candidates.csv"), "--vacancies",
+                                     str(tmp_path / "years" / str(y) / "vacancies.csv"), "--allocation",
+                                     str(tmp_path / "out" / str(y) / "allocation.csv"), "--register",
+                                     str(tmp_path / "reg.sqlite"), "--year", str(y), *sum((["--set", s] for s in sets), [])])
+        assert r.exit_code == 0, (y, r.output)
+
+
+def test_a_version_1_register_migrates_with_its_rows(tmp_path):
+    """Schema migrations are versioned: a register written by schema 1 (before carried horizontal seats)
+    opens under schema 2 with its years, roster and items intact."""
+    from solver.register.store import MIGRATIONS
+    db = sqlite3.connect(tmp_path / "v1.sqlite")
+    db.executescript(MIGRATIONS[0])
+    db.execute("INSERT INTO years VALUES (2020, 'p', 'greedy')")
+    db.execute("INSERT INTO roster VALUES (2020, 'X', 1, 12)")
+    db.execute("INSERT INTO items (post, category, origin_year, kind) VALUES ('X', 'SC', 2020, 'vacancy')")
+    db.execute("INSERT INTO events VALUES (1, 2020, 'carried', 'kept')")
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+    with Register(tmp_path / "v1.sqlite") as reg:
+        assert reg.years() == [2020]
+        state = reg.state(2021)
+    assert state.roster_next == {"X": 13}
+    assert state.items == (Carried(1, "X", "SC", 2020, "vacancy", ""),)
+    assert dump(tmp_path / "v1.sqlite")["version"] == (VERSION,) and VERSION == 2

@@ -86,7 +86,8 @@ class Ceiling(Strict):
 
 
 class Trait(Strict):
-    name: Literal["women", "pwbd", "ex_serviceman"]
+    # pwbd_a .. pwbd_de: the sub-categories of RPwD Act 2016 s.34(1), 1% each in central practice.
+    name: Literal["women", "pwbd", "ex_serviceman", "pwbd_a", "pwbd_b", "pwbd_c", "pwbd_de"]
     share: float = Field(0.0, ge=0, le=1)
 
 
@@ -100,7 +101,11 @@ class Horizontal(Strict):
     rounding: Literal["round", "floor", "ceil"] = "round"
     open_compartment_for_all: bool = True
     multi_trait_counts_each: bool = False
+    # An unfilled horizontal seat reverts to the compartment this year; with "carry_forward" the register
+    # also carries it `carry_years` years, a PwBD sub-category's seat then open to every sub-category
+    # (OM 15.01.2018: interchange in the subsequent recruitment year, then anyone).
     unfilled: Literal["revert", "carry_forward"] = "revert"
+    carry_years: int = Field(1, ge=0)
     traits: list[Trait] = []
 
 

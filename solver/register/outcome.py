@@ -12,7 +12,7 @@ import numpy as np
 
 from ..pools import DERESERVED, EXCHANGE, FALLBACK
 from ..result import Result
-from ..vacancy.carried import Carried, carries, exchangeable
+from ..vacancy.carried import Carried, carried_trait, carries, exchangeable
 
 # Events that end an item's life; "dereserved" ends it only for a kept-vacant post (filled from the open
 # list), while a carried reservation survives its de-reservation (Manipur s.4).
@@ -24,7 +24,8 @@ class YearRecord:
     year: int
     roster_used: dict[str, tuple[int, int]]
     events: list[tuple[Carried, str, str]] = field(default_factory=list)      # (item, event, detail)
-    new_items: list[tuple[str, str, str, str]] = field(default_factory=list)  # (post, category, kind, detail)
+    # (post, category, kind, detail[, trait])
+    new_items: list[tuple] = field(default_factory=list)
     table: dict[str, dict[str, int]] = field(default_factory=dict)            # category -> column -> count
 
     def count(self, code: str, column: str, k: int = 1) -> None:
@@ -35,6 +36,11 @@ class YearRecord:
 TABLE_COLUMNS = ["vacancies", "carried_in", "filled", "exchanged", "dereserved", "carried_out", "lapsed"]
 
 
+def row_name(item: Carried) -> str:
+    """The simulation table's row: the category, or the category and trait of a horizontal seat."""
+    return f"{item.category} {carried_trait(item)}" if item.kind == "horizontal" else item.category
+
+
 def closes(item: Carried, event: str) -> bool:
     return event in CLOSING or (event == "dereserved" and item.kind == "vacancy")
 
@@ -43,12 +49,15 @@ def year_record(result: Result, year: int) -> YearRecord:
     policy, seats, pools = result.policy, result.seats, result.pools
     rec = YearRecord(year, dict(seats.roster_used))
     for item in seats.lapsed:
-        rec.events.append((item, "lapsed", f"older than {policy.unfilled.carry_years} years "
-                                           f"({policy.unfilled.source or 'unfilled.carry_years'})"))
-        rec.count(item.category, "lapsed")
+        if item.kind == "horizontal":
+            why = f"older than {policy.horizontal.carry_years} years (horizontal.carry_years; OM 15.01.2018)"
+        else:
+            why = f"older than {policy.unfilled.carry_years} years ({policy.unfilled.source or 'unfilled.carry_years'})"
+        rec.events.append((item, "lapsed", why))
+        rec.count(row_name(item), "lapsed")
     for item, why in seats.deferred:
         rec.events.append((item, "deferred", why))
-        rec.count(item.category, "carried_out")
+        rec.count(row_name(item), "carried_out")
     assigned = result.assignment.pool
     route_of = np.array([p.route for p in pools.pools] + [""], dtype=object)[assigned]
     for j, post in enumerate(seats.posts):
@@ -65,6 +74,7 @@ def year_record(result: Result, year: int) -> YearRecord:
                     + ["exchanged"] * int(np.isin(taken, [EXCHANGE, FALLBACK]).sum()) \
                     + ["dereserved"] * int((taken == DERESERVED).sum())
                 _settle(rec, policy, post, code, mine + [None] * (q.base - len(mine)), events, year)
+        _horizontal(rec, result, j, post, year)
         for (p, code), k in seats.carried_excess.items():
             if p == post:
                 for _ in range(k):
@@ -94,3 +104,33 @@ def _settle(rec: YearRecord, policy, post, code, slots, events, year) -> None:
             rec.count(code, "carried_out")
         else:
             rec.count(code, "lapsed")
+
+
+def _horizontal(rec: YearRecord, result: Result, j: int, post: str, year: int) -> None:
+    """Carried horizontal seats are served first, oldest first; a seat of this year's minimum nobody could fill
+    is carried when the policy says so (`horizontal.unfilled`)."""
+    policy, seats, pools = result.policy, result.seats, result.pools
+    label = {}
+    for q in pools.pools:
+        if q.post == j and q.phase == 0 and q.minimums:
+            for i in np.flatnonzero(result.assignment.pool == q.index):
+                label.setdefault((q.category, result.horizontal(int(i))), []).append(int(i))
+    carry = policy.horizontal.unfilled == "carry_forward" and policy.horizontal.carry_years > 0
+    for (p, code, trait), minimum in seats.minimums.items():
+        if p != post:
+            continue
+        items = seats.carried_horizontal.get((p, code, trait), ())
+        got = len(label.get((code, trait), ()))
+        name = f"{code} {trait}"
+        rec.count(name, "vacancies", minimum)
+        rec.count(name, "carried_in", len(items))
+        for k, item in enumerate(items):
+            served = k < got
+            rec.events.append((item, "filled" if served else "unfilled", f"in {year} at {post} ({trait})"))
+            rec.count(name, "filled" if served else "carried_out")
+        short = (minimum - len(items)) - max(0, got - len(items))
+        rec.count(name, "filled", max(0, got - len(items)))
+        for _ in range(max(0, short)):
+            if carry:
+                rec.new_items.append((post, code, "horizontal", f"{trait} seat unfilled in {year}", trait))
+            rec.count(name, "carried_out" if carry else "lapsed")

@@ -28,6 +28,20 @@ MIGRATIONS = [
     CREATE INDEX events_by_item ON events (item_id, year);
     CREATE INDEX live_items ON items (closed_year);
     """,
+    # 2: carried horizontal seats (kind 'horizontal', with the trait). SQLite cannot alter a CHECK, so the
+    # table is rebuilt with its rows.
+    """
+    CREATE TABLE items_v2 (id INTEGER PRIMARY KEY, post TEXT NOT NULL, category TEXT NOT NULL,
+                           origin_year INTEGER NOT NULL,
+                           kind TEXT NOT NULL CHECK (kind IN ('vacancy', 'reservation', 'horizontal')),
+                           closed_year INTEGER, trait TEXT NOT NULL DEFAULT '');
+    INSERT INTO items_v2 (id, post, category, origin_year, kind, closed_year)
+        SELECT id, post, category, origin_year, kind, closed_year FROM items;
+    DROP INDEX live_items;
+    DROP TABLE items;
+    ALTER TABLE items_v2 RENAME TO items;
+    CREATE INDEX live_items ON items (closed_year);
+    """,
 ]
 VERSION = len(MIGRATIONS)
 
@@ -37,7 +51,7 @@ class Register:
         self.path = Path(path)
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None)
-            self.db.execute("PRAGMA foreign_keys = ON")
+            # Foreign keys stay off during migrations (a table rebuild would trip them) and on afterwards.
             version = self.db.execute("PRAGMA user_version").fetchone()[0]
         except sqlite3.DatabaseError as e:
             raise InputError(self.path, None, None, f"not an Aarakshan register: {e}") from None
@@ -50,6 +64,7 @@ class Register:
                     for stmt in filter(str.strip, MIGRATIONS[k].split(";")):
                         self.db.execute(stmt)
                 self.db.execute(f"PRAGMA user_version = {VERSION}")
+        self.db.execute("PRAGMA foreign_keys = ON")
 
     def close(self) -> None:
         self.db.close()
@@ -93,7 +108,7 @@ class Register:
         nxt = {post: start for post, start in self.db.execute(
             "SELECT post, MAX(start + points) FROM roster WHERE year < ? GROUP BY post", (year,))}
         items = tuple(Carried(*row) for row in self.db.execute(
-            "SELECT id, post, category, origin_year, kind FROM items "
+            "SELECT id, post, category, origin_year, kind, trait FROM items "
             "WHERE origin_year < ? AND (closed_year IS NULL OR closed_year >= ?) ORDER BY origin_year, id",
             (year, year)))
         return YearState(year, nxt, items)
@@ -110,9 +125,9 @@ class Register:
                 self._event(item.id, rec.year, event, detail)
                 if closes(item, event):
                     self.db.execute("UPDATE items SET closed_year = ? WHERE id = ?", (rec.year, item.id))
-            for post, code, kind, detail in rec.new_items:
-                cur = self.db.execute("INSERT INTO items (post, category, origin_year, kind) VALUES (?, ?, ?, ?)",
-                                      (post, code, rec.year, kind))
+            for post, code, kind, detail, *trait in rec.new_items:
+                cur = self.db.execute("INSERT INTO items (post, category, origin_year, kind, trait) "
+                                      "VALUES (?, ?, ?, ?, ?)", (post, code, rec.year, kind, "".join(trait)))
                 self._event(cur.lastrowid, rec.year, "carried", detail)
 
     def _event(self, item_id: int, year: int, event: str, detail: str) -> None:
@@ -129,10 +144,12 @@ class Register:
         self.db.execute("DELETE FROM years WHERE year = ?", (year,))
 
     def history(self):
-        """Every item with its events, for reports: (id, post, category, origin_year, kind, closed_year, events)."""
+        """Every item with its events, for reports: (id, post, category, origin_year, kind, closed_year, events)
+        (a horizontal item's kind reads "horizontal:TRAIT")."""
         events: dict[int, list] = {}
         for item_id, year, event, detail in self.db.execute(
                 "SELECT item_id, year, event, detail FROM events ORDER BY year, rowid"):
             events.setdefault(item_id, []).append((year, event, detail))
         return [(*row, events.get(row[0], [])) for row in self.db.execute(
-            "SELECT id, post, category, origin_year, kind, closed_year FROM items ORDER BY id")]
+            "SELECT id, post, category, origin_year, kind || CASE WHEN trait = '' THEN '' ELSE ':' || trait END, "
+            "closed_year FROM items ORDER BY id")]

@@ -6,6 +6,9 @@ Two kinds, by what the policy did with an unfilled reserved vacancy:
   partners of its exchange group (Bihar s.4(6): SC<->ST, EBC<->BC after three years).
 - ``reservation``: the post was de-reserved and filled from the open list, and the reservation is carried
   (Manipur Act 1976 s.4): it turns one open vacancy of a later year into one of its category.
+- ``horizontal``: a horizontal minimum's seat nobody could fill (`horizontal.unfilled = "carry_forward"`):
+  one more seat of that minimum in the same compartment later, a PwBD sub-category's seat open to every
+  sub-category (OM 15.01.2018), for `horizontal.carry_years` years.
 
 Both lapse once older than ``unfilled.carry_years`` (None: never). Whether they count against the year's
 ceiling is ``ceiling.backlog_counts`` (Art. 16(4B): SC/ST backlog is a separate class; Manipur s.5 counts it).
@@ -17,7 +20,7 @@ from typing import Literal
 
 from ..policy import Policy
 
-Kind = Literal["vacancy", "reservation"]
+Kind = Literal["vacancy", "reservation", "horizontal"]
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,7 @@ class Carried:
     category: str
     origin_year: int
     kind: Kind
+    trait: str = ""     # horizontal items: the trait whose seat is carried
 
     def age(self, year: int) -> int:
         return year - self.origin_year
@@ -42,7 +46,7 @@ class YearState:
 
 
 def lapses(policy: Policy, item: Carried, year: int) -> bool:
-    years = policy.unfilled.carry_years
+    years = policy.horizontal.carry_years if item.kind == "horizontal" else policy.unfilled.carry_years
     return years is not None and item.age(year) > years
 
 
@@ -56,3 +60,9 @@ def exchangeable(policy: Policy, item: Carried, year: int) -> bool:
 def carries(policy: Policy, code: str) -> bool:
     """Whether an unfilled vacancy of reserved category `code` is carried at all (EWS never is: OM 31.01.2019)."""
     return policy.unfilled.carry_years != 0 and policy.category(code).carry_forward
+
+
+def carried_trait(item: Carried) -> str:
+    """The minimum a carried horizontal seat joins: its own trait, or any PwBD sub-category for a
+    sub-category's seat (OM 15.01.2018: interchange among sub-categories in the subsequent year)."""
+    return "pwbd" if item.trait.startswith("pwbd_") else item.trait

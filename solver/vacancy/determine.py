@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from ..errors import PolicyConflict, Unsupported
 from ..policy import Policy
 from ..problem import Problem
-from .carried import Carried, YearState, exchangeable, lapses
+from .carried import Carried, YearState, carried_trait, exchangeable, lapses
 from .roster import running
 
 
@@ -26,6 +26,7 @@ class SeatTable:
     # From the register; empty without one.
     carried: dict[tuple[str, str], tuple[Carried, ...]] = field(default_factory=dict)  # offered this year, oldest first
     exchangeable: dict[tuple[str, str], int] = field(default_factory=dict)  # of them, open to exchange partners
+    carried_horizontal: dict[tuple[str, str, str], tuple[Carried, ...]] = field(default_factory=dict)
     lapsed: tuple[Carried, ...] = ()
     deferred: tuple[tuple[Carried, str], ...] = ()       # live but not offered this year, with the reason
     roster_used: dict[str, tuple[int, int]] = field(default_factory=dict)  # post -> (first point, points)
@@ -121,10 +122,33 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
         notes.append(f"{post}: {excess} reserved vacancies above the {policy.ceiling.share:.0%} ceiling carried "
                      f"forward and filled as open this year ({policy.ceiling.source})")
     _minimums_from_shares(policy, seats, minimums, notes)
-    if minimums and policy.horizontal.unfilled == "carry_forward":
-        raise Unsupported("horizontal.unfilled = \"carry_forward\" (carrying unfilled horizontal seats) is not "
-                          "implemented yet (issue 4)")
-    return replace(table, carried_excess=carried, notes=tuple(notes))
+    if minimums and policy.horizontal.mode != "compartmentalised":
+        raise Unsupported("horizontal.mode = \"overall\" is not implemented yet (issue 4)")
+    table = replace(table, carried_excess=carried, notes=tuple(notes))
+    if state is not None:
+        table = _carry_in_horizontal(policy, table, state)
+    return table
+
+
+def _carry_in_horizontal(policy: Policy, table: SeatTable, state: YearState) -> SeatTable:
+    """Carried horizontal seats join their compartment's minimum (at most its size); a compartment without
+    vacancies this year keeps them waiting."""
+    minimums = table.minimums
+    carried: dict[tuple[str, str, str], list[Carried]] = {}
+    lapsed, deferred = list(table.lapsed), list(table.deferred)
+    for item in sorted((x for x in state.items if x.kind == "horizontal"), key=lambda x: (x.origin_year, x.id)):
+        if lapses(policy, item, state.year):
+            lapsed.append(item)
+            continue
+        size = table.cap(item.post, item.category) - table.exchangeable.get((item.post, item.category), 0)
+        key = (item.post, item.category, carried_trait(item))
+        if minimums.get(key, 0) >= size:
+            deferred.append((item, f"the {item.category} compartment at {item.post} has no seat for it this year"))
+            continue
+        minimums[key] = minimums.get(key, 0) + 1
+        carried.setdefault(key, []).append(item)
+    return replace(table, carried_horizontal={k: tuple(v) for k, v in carried.items()}, lapsed=tuple(lapsed),
+                   deferred=tuple(deferred))
 
 
 def _carry_in(policy: Policy, problem: Problem, table: SeatTable, state: YearState, notes: list[str]) -> SeatTable:
@@ -141,6 +165,8 @@ def _carry_in(policy: Policy, problem: Problem, table: SeatTable, state: YearSta
     posts = set(problem.posts)
     for item in sorted(state.items, key=lambda x: (x.origin_year, x.id)):
         key = (item.post, item.category)
+        if item.kind == "horizontal":
+            continue  # joins the minimums, once they are known
         if lapses(policy, item, state.year):
             lapsed.append(item)
             if item.kind == "vacancy" and item.post in posts:
@@ -182,8 +208,6 @@ def _minimums_from_shares(policy: Policy, seats, minimums, notes) -> None:
     traits = [t for t in policy.horizontal.traits if t.share > 0]
     if not traits:
         return
-    if policy.horizontal.mode != "compartmentalised":
-        raise Unsupported("horizontal.mode = \"overall\" is not implemented yet (issue 4)")
     given = {(p, c) for (p, c, _) in minimums}
     rnd = {"round": lambda x: math.floor(x + 0.5), "floor": math.floor, "ceil": math.ceil}[policy.horizontal.rounding]
     for (post, code), v in seats.items():

@@ -152,7 +152,11 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
                 for i in np.flatnonzero(want[:worst]):
                     v("justified envy", i, j, f"rank {i + 1} passed over for rank {worst + 1} ({ids[worst]}) "
                       f"on a {code} vacancy", SRC_OPEN if code == policy.open else "merit within the category")
-            out.extend(horizontal(policy, problem, seats, j, code, holders, route_arr[rows], want, ids))
+            # Carried vacancies open to exchange partners are a separate class filled first, on merit (Art.
+            # 16(4B)); the compartment's horizontal minimums apply to the year's own vacancies, held by the rest.
+            by_merit = np.argsort(holders, kind="stable")[seats.exchangeable.get((post, code), 0):]
+            out.extend(horizontal(policy, problem, seats, j, code, holders[by_merit], route_arr[rows][by_merit], want,
+                                  ids))
 
     # Later phases: exchange, fallback and de-reservation only after the own category ran out.
     for r, i in enumerate([] if policy.migration.selection_list else alloc.cand):
