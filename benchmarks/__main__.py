@@ -28,6 +28,7 @@ from benchmarks import code_version
 HERE = Path(__file__).resolve().parent
 INSTANCES = HERE / "instances"
 RESULTS = HERE / "results"
+HORIZONTAL = str(HERE / "policies" / "bihar-horizontal.toml")
 
 # name: (policy, candidates, vacancies, posts, seed, posts ranked by each candidate).
 # Single cadres with nine categories (Maharashtra 2001: open + eight reserved), issues 2 and 3; combined exams
@@ -46,6 +47,10 @@ CATALOGUE = {
     "rrb-2024": ("central-dopt", 1_000_000, 64_197, 1, 2024, 0),
     # JoSAA 2025: 172,782 candidates, 927 programmes, 62,853 seats, 19.4 million choices (benchmarks/josaa.py).
     "josaa-2025": ("central-dopt", 172_782, 62_853, 927, 2025, 112),
+    # Issue 4: women 35% and the four PwBD sub-categories at 1% each in every compartment, 5% of candidates
+    # with a benchmark disability: several traits per compartment, one chain per trait signature in CP-SAT.
+    "bihar-100k-horizontal": (HORIZONTAL, 100_000, 10_000, 1, 101, 0),
+    "bpsc-70-horizontal": (HORIZONTAL, 20_000, 2_035, 30, 70, 30),
 }
 
 app = typer.Typer(add_completion=False, no_args_is_help=True)
@@ -65,7 +70,8 @@ def generate(name: str):
         write(INSTANCES / name, seed)
         con.print(f"{name}: written in {time.perf_counter() - t:.1f} s")
         return
-    write_instance(INSTANCES / name, *gen(load_policy(policy), n, vac, seed=seed, posts=posts, preferences=ranked))
+    write_instance(INSTANCES / name, *gen(load_policy(policy), n, vac, seed=seed, posts=posts, preferences=ranked,
+                                          disabled=0.05 if policy == HORIZONTAL else 0.0))
     con.print(f"{name}: {n:,} candidates, {vac:,} vacancies ({policy}) in {time.perf_counter() - t:.1f} s")
 
 

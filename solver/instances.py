@@ -20,8 +20,9 @@ def category_mix(policy: Policy) -> tuple[list[str], np.ndarray]:
 
 
 def generate(policy: Policy, n: int, vacancies: int, seed: int = 0, posts: int = 1, preferences: int = 0,
-             women_share: float = 0.0):
-    """Columns of candidates.csv, rows of vacancies.csv and (when `preferences`) of preferences.csv."""
+             women_share: float = 0.0, disabled: float = 0.0):
+    """Columns of candidates.csv, rows of vacancies.csv and (when `preferences`) of preferences.csv.
+    `disabled`: share of candidates with a benchmark disability (sub-categories a-e alike)."""
     rng = np.random.default_rng(seed)
     codes, w = category_mix(policy)
     cat = np.array(codes, dtype=object)[rng.choice(len(codes), size=n, p=w)]
@@ -41,6 +42,9 @@ def generate(policy: Policy, n: int, vacancies: int, seed: int = 0, posts: int =
         "creamy_layer": np.where(creamy, "true", ""),
         "relaxed": np.where(relaxed, "true", ""),
     }
+    if disabled:
+        letters = np.array(list("abcde"), dtype=object)[rng.integers(0, 5, n)]
+        cands["pwbd"] = np.where(rng.random(n) < disabled, letters, "")
     post_names = [f"P{k + 1:02d}" for k in range(posts)]
     split = rng.multinomial(vacancies - posts, np.ones(posts) / posts) + 1
     vac_rows = []
