@@ -388,3 +388,23 @@ def test_a_version_1_register_migrates_with_its_rows(tmp_path):
     assert state.roster_next == {"X": 13}
     assert state.items == (Carried(1, "X", "SC", 2020, "vacancy", ""),)
     assert dump(tmp_path / "v1.sqlite")["version"] == (VERSION,) and VERSION == 2
+
+
+def test_a_minimum_larger_than_the_shrunk_compartment_is_cut(tmp_path):
+    """A carried reservation turns one of two open vacancies into SC (Manipur s.4); vacancies.csv asked for two
+    women among the open ones, so the minimum is cut to the one open vacancy left, and both engines agree
+    (found by the multi-year property test: a minimum above capacity made CP-SAT infeasible)."""
+    pol = load_policy("manipur-1976")
+    d = tmp_path / "y"
+    d.mkdir()
+    write_csv(d / "candidates.csv", ["id", "rank", "category", "gender"],
+              [["M", 1, "UR", "M"], ["F1", 2, "UR", "F"], ["F2", 3, "UR", "F"], ["S", 4, "SC", "M"]])
+    write_csv(d / "vacancies.csv", ["post", "category", "vacancies", "women"], [["X", "UR", 2, 2]])
+    prob = read_problem(pol, d / "candidates.csv", d / "vacancies.csv")
+    state = YearState(2022, {}, (Carried(1, "X", "SC", 2021, "reservation"),))
+    sols = [solve(pol, prob, e, state=state) for e in ("greedy", "cpsat")]
+    seats = sols[0].result.seats
+    assert seats.cap("X", "UR") == 1 and seats.minimums[("X", "UR", "women")] == 1
+    assert any("cut from 2 to" in n for n in seats.notes)
+    rows = [sorted(r[0] for r in s.result.allocation_rows()) for s in sols]
+    assert rows[0] == rows[1] == ["F1", "S"]

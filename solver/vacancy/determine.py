@@ -122,6 +122,12 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
         notes.append(f"{post}: {excess} reserved vacancies above the {policy.ceiling.share:.0%} ceiling carried "
                      f"forward and filled as open this year ({policy.ceiling.source})")
     _minimums_from_shares(policy, seats, minimums, notes)
+    for (post, code, trait), m in list(minimums.items()):
+        # Carried vacancies and the ceiling may have shrunk a compartment below a minimum vacancies.csv gave.
+        size = seats.get((post, code), 0) - table.exchangeable.get((post, code), 0)
+        if m > size:
+            minimums[(post, code, trait)] = size
+            notes.append(f"{post}: the {trait} minimum of {code} cut from {m} to the compartment's {size} vacancies")
     if minimums and policy.horizontal.mode != "compartmentalised":
         raise Unsupported("horizontal.mode = \"overall\" is not implemented yet (issue 4)")
     table = replace(table, carried_excess=carried, notes=tuple(notes))
