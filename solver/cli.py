@@ -59,9 +59,7 @@ def solve(
 ):
     """Allocate vacancies and write allocation, decisions, unfilled, cutoffs and summary to OUT."""
     _check_engine(engine)
-    if (register is None) != (year is None):
-        err.print("[bold red]error[/]: --register and --year go together")
-        raise typer.Exit(2)
+    _check_register_args(register, year)
     try:
         pol = load_policy(policy, set_)
         reg = _open_register(register, year, replace, pol) if register is not None else None
@@ -79,6 +77,12 @@ def solve(
 def _check_engine(engine: str) -> None:
     if engine not in ("cpsat", "greedy", "both"):
         err.print(f"[bold red]error[/]: --engine must be cpsat, greedy or both, not {engine!r}")
+        raise typer.Exit(2)
+
+
+def _check_register_args(register, year) -> None:
+    if (register is None) != (year is None):
+        err.print("[bold red]error[/]: --register and --year go together")
         raise typer.Exit(2)
 
 
@@ -111,6 +115,8 @@ def _solve_year(pol, candidates, vacancies, preferences, out, engine, time_limit
         note(f"solved ({sol.result.assignment.status})", sum(v for k, v in sol.timings.items() if k != "total"))
     except AarakshanError as e:
         status.stop()
+        if reg is not None:
+            reg.discard_if_new()
         _fail(e)
     status.update(f"writing outputs and {problem.n:,} reasons to {out}/...")
     t = time.perf_counter()
@@ -120,7 +126,11 @@ def _solve_year(pol, candidates, vacancies, preferences, out, engine, time_limit
     rec = year_record(sol.result, year) if reg is not None else None
     write_outputs(out, sol.result, timings, diff, extra, rec)
     if reg is not None:
-        reg.record(rec, pol.name, engine, replace)
+        try:
+            reg.record(rec, pol.name, engine, replace)
+        except AarakshanError as e:
+            status.stop()
+            _fail(e)
     note("wrote outputs" + (f" and recorded {year} in {reg.path}" if reg is not None else ""), time.perf_counter() - t)
     return sol, rec
 
@@ -155,9 +165,7 @@ def verify(
     from .vacancy import determine_seats
     from .verify import read_allocation, verify as run_verify
 
-    if (register is None) != (year is None):
-        err.print("[bold red]error[/]: --register and --year go together")
-        raise typer.Exit(2)
+    _check_register_args(register, year)
     try:
         pol = load_policy(policy, set_)
         problem = read_problem(pol, candidates, vacancies, preferences, warn=_warn)
@@ -240,6 +248,10 @@ def simulate(
     try:
         pol = load_policy(policy, set_)
         inputs = [(int(d.name), *_year_inputs(d)) for d in folders]
+        # Every year's files are checked before the first is solved: a bad file in year five must not leave
+        # the register holding four years of a run that cannot finish.
+        for _, cand, vac, prefs in inputs:
+            read_problem(pol, cand, vac, prefs, warn=_warn)
         reg = Register(register)
         clash = sorted(set(reg.years()) & {y for y, *_ in inputs})
         if clash or (reg.years() and reg.years()[-1] > inputs[0][0]):

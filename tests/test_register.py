@@ -408,3 +408,24 @@ def test_a_minimum_larger_than_the_shrunk_compartment_is_cut(tmp_path):
     assert any("cut from 2 to" in n for n in seats.notes)
     rows = [sorted(r[0] for r in s.result.allocation_rows()) for s in sols]
     assert rows[0] == rows[1] == ["F1", "S"]
+
+
+def test_a_failed_first_run_leaves_no_register_behind(tmp_path):
+    """Bad input (exit 2) on the first year: no register file is left half-made."""
+    d = year_folder(tmp_path / "years", 2021, [["A", 1, "XX", "M"]], [["X", "UR", 1]])
+    r = CliRunner().invoke(app, ["solve", "--policy", "central-dopt", "--candidates", str(d / "candidates.csv"),
+                                 "--vacancies", str(d / "vacancies.csv"), "--out", str(tmp_path / "o"),
+                                 "--register", str(tmp_path / "reg.sqlite"), "--year", "2021"])
+    assert r.exit_code == 2 and "category" in r.stderr
+    assert not (tmp_path / "reg.sqlite").exists() and not (tmp_path / "o").exists()
+
+
+def test_simulate_checks_every_year_before_solving_any(tmp_path):
+    bihar_years(tmp_path, range(2021, 2024))
+    (tmp_path / "years" / "2023" / "vacancies.csv").write_text("post,category,vacancies\nX,UR,-1\n")
+    r = CliRunner().invoke(app, ["simulate", "--policy", "bihar-1991", "--years", str(tmp_path / "years"),
+                                 "--register", str(tmp_path / "reg.sqlite"), "--out", str(tmp_path / "out")])
+    assert r.exit_code == 2 and "2023" in r.stderr and "line 2" in r.stderr
+    assert not (tmp_path / "out").exists()
+    with Register(tmp_path / "reg.sqlite") as reg:
+        assert reg.years() == []

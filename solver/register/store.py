@@ -49,6 +49,7 @@ VERSION = len(MIGRATIONS)
 class Register:
     def __init__(self, path: str | Path):
         self.path = Path(path)
+        self.created = not self.path.exists()   # so that a run failing before its first record removes it
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None)
             # Foreign keys stay off during migrations (a table rebuild would trip them) and on afterwards.
@@ -113,8 +114,21 @@ class Register:
             (year, year)))
         return YearState(year, nxt, items)
 
+    def discard_if_new(self) -> None:
+        """Remove a register this run created and never wrote a year to."""
+        self.close()
+        if self.created:
+            self.path.unlink(missing_ok=True)
+
     def record(self, rec: YearRecord, policy: str, engine: str, replace: bool = False) -> None:
         """Write one solved year; all of it or nothing."""
+        try:
+            self._record(rec, policy, engine, replace)
+        except sqlite3.Error as e:
+            raise InputError(self.path, None, None, f"could not record {rec.year} (nothing was written): {e}") from None
+        self.created = False
+
+    def _record(self, rec: YearRecord, policy: str, engine: str, replace: bool) -> None:
         with self._transaction():
             if replace:
                 self._forget(rec.year)
