@@ -59,22 +59,33 @@ def year_record(result: Result, year: int) -> YearRecord:
         rec.events.append((item, "deferred", why))
         rec.count(row_name(item), "carried_out")
     assigned = result.assignment.pool
-    route_of = np.array([p.route for p in pools.pools] + [""], dtype=object)[assigned]
+    n_pools = len(pools.pools)
+    # Per phase-0 pool: its own appointees, and the vacancies later phases took from it, by route.
+    own = np.bincount(assigned[assigned >= 0], minlength=n_pools)
+    later = (assigned >= 0) & (result.source_pool != assigned)
+    route_of = np.array([p.route for p in pools.pools], dtype=object)[assigned[later]]
+    took = {kind: np.bincount(result.source_pool[later][np.isin(route_of, routes)], minlength=n_pools)
+            for kind, routes in (("exchanged", [EXCHANGE, FALLBACK]), ("dereserved", [DERESERVED]))}
+    minimums: dict[str, list] = {}
+    for (p, code, trait), m in seats.minimums.items():
+        minimums.setdefault(p, []).append((code, trait, m))
+    phase0: dict[tuple[int, str], list] = {}
+    for q in sorted(pools.pools, key=lambda q: q.precedence):
+        if q.phase == 0:
+            phase0.setdefault((q.post, q.category), []).append(q)
     for j, post in enumerate(seats.posts):
         for code in policy.reserved_codes:
             items = seats.carried.get((post, code), ())
             rec.count(code, "vacancies", seats.cap(post, code))
             rec.count(code, "carried_in", len(items))
-            at = sorted((p for p in pools.pools if p.post == j and p.phase == 0 and p.category == code),
-                        key=lambda p: p.precedence)
-            for q in at:
+            for q in phase0.get((j, code), ()):
                 mine = [x for x in items if exchangeable(policy, x, year) == q.carried]
-                taken = route_of[(result.source_pool == q.index) & (assigned != q.index)]
-                events = ["filled"] * int((assigned == q.index).sum()) \
-                    + ["exchanged"] * int(np.isin(taken, [EXCHANGE, FALLBACK]).sum()) \
-                    + ["dereserved"] * int((taken == DERESERVED).sum())
+                events = ["filled"] * int(own[q.index]) + ["exchanged"] * int(took["exchanged"][q.index]) \
+                    + ["dereserved"] * int(took["dereserved"][q.index])
                 _settle(rec, policy, post, code, mine + [None] * (q.base - len(mine)), events, year)
-        _horizontal(rec, result, j, post, year)
+        if post in minimums:
+            _horizontal(rec, result, [q for code in [policy.open, *policy.reserved_codes]
+                                      for q in phase0.get((j, code), ())], minimums[post], post, year)
         for (p, code), k in seats.carried_excess.items():
             if p == post:
                 for _ in range(k):
@@ -106,20 +117,18 @@ def _settle(rec: YearRecord, policy, post, code, slots, events, year) -> None:
             rec.count(code, "lapsed")
 
 
-def _horizontal(rec: YearRecord, result: Result, j: int, post: str, year: int) -> None:
+def _horizontal(rec: YearRecord, result: Result, phase0: list, minimums: list, post: str, year: int) -> None:
     """Carried horizontal seats are served first, oldest first; a seat of this year's minimum nobody could fill
     is carried when the policy says so (`horizontal.unfilled`)."""
-    policy, seats, pools = result.policy, result.seats, result.pools
+    policy, seats = result.policy, result.seats
     label = {}
-    for q in pools.pools:
-        if q.post == j and q.phase == 0 and q.minimums:
+    for q in phase0:
+        if q.minimums:
             for i in np.flatnonzero(result.assignment.pool == q.index):
                 label.setdefault((q.category, result.horizontal(int(i))), []).append(int(i))
     carry = policy.horizontal.unfilled == "carry_forward" and policy.horizontal.carry_years > 0
-    for (p, code, trait), minimum in seats.minimums.items():
-        if p != post:
-            continue
-        items = seats.carried_horizontal.get((p, code, trait), ())
+    for code, trait, minimum in minimums:
+        items = seats.carried_horizontal.get((post, code, trait), ())
         got = len(label.get((code, trait), ()))
         name = f"{code} {trait}"
         rec.count(name, "vacancies", minimum)
