@@ -60,6 +60,9 @@ def solve(
     """Allocate vacancies and write allocation, decisions, unfilled, cutoffs and summary to OUT."""
     _check_engine(engine)
     _check_register_args(register, year)
+    if replace and register is None:
+        err.print("[bold red]error[/]: --replace re-solves a year of a register: give --register and --year")
+        raise typer.Exit(2)
     try:
         pol = load_policy(policy, set_)
         reg = _open_register(register, year, replace, pol) if register is not None else None
