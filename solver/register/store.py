@@ -7,6 +7,7 @@ a register from a newer Aarakshan is refused instead of guessed at.
 from __future__ import annotations
 
 import sqlite3
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import InputError
@@ -76,16 +77,15 @@ class Register:
     def __exit__(self, *exc):
         self.close()
 
+    @contextmanager
     def _transaction(self):
-        db = self.db
-
-        class Tx:
-            def __enter__(self):
-                db.execute("BEGIN IMMEDIATE")
-
-            def __exit__(self, kind, *_):
-                db.execute("COMMIT" if kind is None else "ROLLBACK")
-        return Tx()
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
 
     def policies(self) -> set[str]:
         return {name for (name,) in self.db.execute("SELECT DISTINCT policy FROM years")}

@@ -187,10 +187,13 @@ def _carry_in(policy: Policy, problem: Problem, table: SeatTable, state: YearSta
         if item.kind == "reservation" and seats[(item.post, policy.open)] == 0:
             deferred.append((item, "no open vacancy this year to carry the reservation into"))
             continue
-        used, total = _ceiling_use(policy, seats, item.post)
-        total += item.kind == "vacancy"
-        counts = policy.ceiling.backlog_counts and policy.category(item.category).in_ceiling
-        if counts and policy.ceiling.excess == "carry_forward" and used + 1 > policy.ceiling.share * total + 1e-9:
+        waits = policy.ceiling.backlog_counts and policy.ceiling.excess == "carry_forward" \
+            and policy.category(item.category).in_ceiling
+        if waits:
+            # (the post's ceiling use is summed only where carried vacancies count against it)
+            used, total = _ceiling_use(policy, seats, item.post)
+            waits = used + 1 > policy.ceiling.share * (total + (item.kind == "vacancy")) + 1e-9
+        if waits:
             deferred.append((item, f"current and carried reserved vacancies would pass the "
                                    f"{policy.ceiling.share:.0%} ceiling ({policy.ceiling.source})"))
             continue
