@@ -47,6 +47,9 @@ class Pool:
     minimums: dict[str, int] = field(default_factory=dict)  # trait -> minimum (phase 0 only)
     beneficiary: dict[str, np.ndarray] = field(default_factory=dict)  # trait -> bool mask counted
     carried: bool = False             # holds the register's carried vacancies open to exchange partners
+    # trait -> who may come in by adjustment, when not every beneficiary may (overall minimums: the open
+    # compartment counts every beneficiary but takes by adjustment only those of no reserved category)
+    incoming: dict[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def category(self) -> str:
@@ -122,11 +125,21 @@ def runs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def signatures(pool: Pool, who: np.ndarray) -> np.ndarray:
-    """Bit t set when the candidate counts for the pool's t-th trait (in `pool.minimums` order)."""
+    """Bit t set when the candidate counts for the pool's t-th trait (in `pool.minimums` order); bit T (the
+    number of traits) when they count but may not come in by adjustment (see `Pool.incoming`)."""
     sig = np.zeros(len(who), dtype=np.int64)
+    fixed = np.zeros(len(who), dtype=bool)
     for t, trait in enumerate(pool.minimums):
-        sig |= pool.beneficiary[trait][who].astype(np.int64) << t
-    return sig
+        ben = pool.beneficiary[trait][who]
+        sig |= ben.astype(np.int64) << t
+        if trait in pool.incoming:
+            fixed |= ben & ~pool.incoming[trait][who]
+    return sig | (fixed.astype(np.int64) << len(pool.minimums))
+
+
+def merit_only_class(pool: Pool, sig) -> bool:
+    """Signature of those who count for the minimums but enter only on merit (bit T of `signatures`)."""
+    return bool(int(sig) >> len(pool.minimums) & 1)
 
 
 def hall_terms(pool: Pool):
@@ -136,7 +149,7 @@ def hall_terms(pool: Pool):
     T = len(mins)
     ys = np.arange(1, 1 << T)
     need = np.array([sum(m for t, m in enumerate(mins) if y >> t & 1) for y in ys], dtype=np.int64)
-    meets = ((ys[:, None] & np.arange(1 << T)[None, :]) != 0).astype(np.int64)
+    meets = ((ys[:, None] & np.arange(2 << T)[None, :]) != 0).astype(np.int64)
     return ys, need, meets
 
 
@@ -166,6 +179,17 @@ def open_mask(policy: Policy, problem: Problem) -> np.ndarray:
     return ~c.relaxed
 
 
+def home(policy: Policy, problem: Problem, seats: SeatTable, post: str) -> np.ndarray:
+    """Per candidate, the compartment at `post` a horizontal adjustment under overall minimums places them in
+    (Anil Kumar Gupta 1995: "adjusted against their respective social reservation categories"): their own
+    reserved category if it has vacancies there, else open ('' when neither admits them)."""
+    out = np.where(open_mask(policy, problem), policy.open, "").astype(object)
+    for code in reversed(policy.reserved_codes):
+        if seats.cap(post, code) - seats.exchangeable.get((post, code), 0) > 0:
+            out[member_mask(policy, problem, code) & (problem.candidates.category == code)] = code
+    return out
+
+
 def build_pools(policy: Policy, problem: Problem, seats: SeatTable) -> Pools:
     post_rank = problem.post_rank
     ranked = post_rank < (1 << 20)
@@ -176,13 +200,15 @@ def build_pools(policy: Policy, problem: Problem, seats: SeatTable) -> Pools:
                 [c.code for c in policy.categories if c.eligible is not None]
     c = problem.candidates
 
-    def add(post, route, phase, prec, sources, elig, base, minus=(), mins=None, ben=None, carried=False):
+    def add(post, route, phase, prec, sources, elig, base, minus=(), mins=None, ben=None, carried=False, inc=None):
         p = Pool(len(pools), post, route, phase, prec, tuple(sources), elig & ranked[:, post], base,
-                 tuple(minus), mins or {}, ben or {}, carried)
+                 tuple(minus), mins or {}, ben or {}, carried, inc or {})
         pools.append(p)
         return p
 
     chain_len = max((len(f.to) for f in policy.fallback), default=0)
+    overall = policy.horizontal.mode == "overall"
+    homes = [home(policy, problem, seats, post) for post in problem.posts] if overall else None
     for j, post in enumerate(problem.posts):
         phase0: dict[str, list[Pool]] = {}
         carried: dict[str, Pool] = {}
@@ -190,10 +216,12 @@ def build_pools(policy: Policy, problem: Problem, seats: SeatTable) -> Pools:
             mins = {t: m for (p, cc, t), m in seats.minimums.items() if p == post and cc == code and m > 0}
             if len(mins) > 1 and policy.horizontal.multi_trait_counts_each:
                 raise Unsupported(COUNTS_EACH)
-            ben = {}
+            ben, inc = {}, {}
             for t in mins:
                 mask = c.trait(t)
-                if code == policy.open and not policy.horizontal.open_compartment_for_all:
+                if overall and code == policy.open:
+                    inc[t] = mask & (homes[j] == policy.open)
+                elif code == policy.open and not policy.horizontal.open_compartment_for_all:
                     mask = mask & (c.category == policy.open)
                 ben[t] = mask
             elig = openm if code == policy.open else members[code]
@@ -205,7 +233,8 @@ def build_pools(policy: Policy, problem: Problem, seats: SeatTable) -> Pools:
                 carried[code] = add(j, RESERVED, 0, 2 * prec - 1, [code], elig, x, carried=True)
                 phase0[code].append(carried[code])
             route = OPEN_MERIT if code == policy.open else RESERVED
-            phase0[code].append(add(j, route, 0, 2 * prec, [code], elig, seats.cap(post, code) - x, (), mins, ben))
+            phase0[code].append(add(j, route, 0, 2 * prec, [code], elig, seats.cap(post, code) - x, (), mins, ben,
+                                    inc=inc))
         used_by: dict[str, list[int]] = {code: [] for code in policy.reserved_codes}
         for g in policy.exchange:
             sources = [code for code in g.categories if not g.after_years or code in carried]

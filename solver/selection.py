@@ -34,7 +34,7 @@ class Selection:
 
 def merged(policy: Policy, problem: Problem, seats: SeatTable) -> tuple[Problem, SeatTable]:
     """One cadre holding every post's vacancies, per category."""
-    if seats.minimums:
+    if seats.minimums or seats.overall:
         raise Unsupported("horizontal minimums together with a recommendation list are not implemented yet (issue 4)")
     if policy.unfilled.dereserve or policy.fallback or any(g.after_years == 0 for g in policy.exchange):
         raise Unsupported("a recommendation list together with same-year exchange, fallback or de-reservation "

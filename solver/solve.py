@@ -10,6 +10,7 @@ from .engines import Assignment
 from .engines.cpsat import solve_cpsat
 from .engines.greedy import solve_greedy
 from .policy import Policy
+from .overall import distribute
 from .pools import build_pools
 from .selection import Selection, allocation_pools, merged
 from .problem import Problem
@@ -54,6 +55,7 @@ def solve(policy: Policy, problem: Problem, engine: str = "cpsat", time_limit: f
         out.timings = _round({"recommendation": sum(first.timings.values()), **out.timings,
                               "total": time.perf_counter() - t0})
         return out
+    seats = distribute(policy, problem, seats)
     pools = build_pools(policy, problem, seats)
     out = solve_pools(policy, problem, seats, pools, engine, time_limit, workers, hint)
     out.timings = _round({"determine_and_pools": time.perf_counter() - t0 - sum(out.timings.values()),

@@ -13,9 +13,10 @@ SETS = ["ceiling.share=1.0"]
 
 
 @st.composite
-def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=True, fixed=None, traits=False):
+def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=True, fixed=None, traits=False,
+              overall=False):
     """`fixed`: (policy name, settings, posts) shared by the years of one simulation; `traits`: most
-    compartments have minimums for both women and pwbd."""
+    compartments have minimums for both women and pwbd; `overall`: women's minimums belong to the post."""
     policy_name = fixed[0] if fixed else draw(st.sampled_from(POLICIES))
     extra = list(fixed[1]) if fixed else draw(st.lists(st.sampled_from(["migration.relaxed_may_take_open=true",
                                            "horizontal.open_compartment_for_all=false",
@@ -23,9 +24,18 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
                                            "migration.upgrade=false",
                                            'migration.upgraded_counts_as="open"',
                                            'horizontal.traits=[{name="women", share=0.3}]',
-                                           'horizontal.traits=[{name="women", share=0.3}, {name="pwbd", share=0.2}]'
+                                           'horizontal.traits=[{name="women", share=0.3}, {name="pwbd", share=0.2}]',
+                                           'horizontal.mode="overall"',
                                            ]), max_size=2,
                           unique=True))
+    if overall:
+        extra = [x for x in extra if "horizontal.traits" not in x and "horizontal.mode" not in x]
+        extra += ['horizontal.mode="overall"', 'horizontal.traits=[{name="women", share=0.3}]']
+        traits = True
+    overall = 'horizontal.mode="overall"' in extra
+    if overall and 'horizontal.traits=[{name="women", share=0.3}, {name="pwbd", share=0.2}]' in extra:
+        extra.remove('horizontal.mode="overall"')  # several overall traits are refused (README)
+        overall = False
     if not fixed:
         extra.append('roster.small_cadre="none"')  # the L-shaped roster is not encoded; TOTAL rows use due points
     if policy_name == "upsc-cse":
@@ -51,7 +61,7 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
                       rng.choice("abcde") if rng.random() < 0.25 else ""])
     posts = list(fixed[2]) if fixed else [f"P{j}" for j in range(draw(st.integers(1, max_posts)))]
     prefs = None
-    if allow_prefs and len(posts) > 1 and draw(st.booleans()):
+    if allow_prefs and len(posts) > 1 and not overall and draw(st.booleans()):
         prefs = []
         for cid, *_ in cands:
             ranked = rng.sample(posts, rng.randint(1, len(posts)))
@@ -66,7 +76,7 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
         for code in [pol.open, *pol.reserved_codes]:
             v = rng.randint(0, 3)
             women = rng.randint(0, v) if horizontal and v and rng.random() < often + 0.05 else ""
-            pwbd = rng.randint(0, v) if horizontal and v and rng.random() < often - 0.05 else ""
+            pwbd = rng.randint(0, v) if horizontal and v and rng.random() < often - 0.05 and not overall else ""
             vacs.append([p, code, v, women, pwbd])
     return policy_name, sets, cands, vacs, prefs
 

@@ -239,8 +239,6 @@ def test_unimplemented_options_are_refused_not_ignored(run):
         run("central-2004", [["A", 1, "UR", "M", "", ""]], [["X", "TOTAL", 8, ""]])
     sol = run("central-2004", [["A", 1, "UR", "M", "", ""]], [["X", "TOTAL", 8, ""]], sets=['roster.small_cadre="none"'])
     assert sol.result.seats.cap("X", "OBC") == 2
-    with pytest.raises(Unsupported, match="overall.*issue 4"):
-        run("central-2004", [["A", 1, "UR", "M", "", ""]], [["X", "UR", 2, 1]], sets=['horizontal.mode="overall"'])
 
 
 @ENGINES

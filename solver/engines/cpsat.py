@@ -19,7 +19,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from ..errors import PolicyConflict, TimeLimit
-from ..pools import Pool, Pools, hall_terms, runs, signatures
+from ..pools import Pool, Pools, hall_terms, merit_only_class, runs, signatures
 from .assignment import Assignment, mark_adjusted
 from .greedy import check_supported
 
@@ -47,6 +47,9 @@ class _Chains:
                 model.add_implication(a, b)
             self.lits.append(lits)
             self.lit_of.update(zip(g.tolist(), lits))
+        self.depth = depth
+        self.merit: dict[int, cp_model.IntVar] = {}     # see _merit_cutoff
+        self.top_free: dict[int, object] = {}            # in the merit top and free
 
 
 def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None, workers: int = 1) -> Assignment:
@@ -200,13 +203,22 @@ def _horizontal(m: cp_model.CpModel, p: Pool, ch: _Chains, xs: dict, free: dict,
     Together these make the holders the merit-lexicographic best set meeting the minimums as far as anyone
     can (Rajesh Kumar Daria 2007; Saurav Yadav 2020; for several traits, the greedy basis of a matroid)."""
     ys, need, meets = hall_terms(p)
+    fixed = [merit_only_class(p, s) and len(g) for s, g in zip(ch.sigs, ch.groups)]
+    if any(fixed):
+        # Those who count but enter only on merit are in exactly when among the merit top: no adjustment
+        # brings them in, and none removes them since they count (one trait: several are refused upstream).
+        _merit_cutoff(m, p, ch, free, capacity)
+        for k, lits in enumerate(ch.lits):
+            if fixed[k]:
+                for i, lit in zip(ch.groups[k].tolist(), lits):
+                    m.add(lit == (ch.merit[i] if i in ch.merit else 0))  # past the depth: outside the top
     held = [sum(xs[i] for i in g.tolist()) for g in ch.groups]
     h = [sum(held[k] for k, s in enumerate(ch.sigs) if meets[y, s]) for y in range(len(ys))]
     if len(ys) == 1:
         # One trait: D > 0 only when every beneficiary is admitted, so "H >= need, or every beneficiary
         # admitted" says the same without the free counts (4 times faster at 100,000 candidates).
         d = 0
-        classes = [k for k, s in enumerate(ch.sigs) if s and len(ch.full_groups[k])]
+        classes = [k for k, s in enumerate(ch.sigs) if s and not merit_only_class(p, s) and len(ch.full_groups[k])]
         if classes:
             met = m.new_bool_var("")
             m.add(h[0] >= int(need[0])).only_enforce_if(met)
@@ -228,7 +240,7 @@ def _horizontal(m: cp_model.CpModel, p: Pool, ch: _Chains, xs: dict, free: dict,
 
     for a, s in enumerate(ch.sigs):          # s: left out, better
         for b, u in enumerate(ch.sigs):      # u: admitted, worse
-            if a == b or not len(ch.groups[b]):
+            if a == b or not len(ch.groups[b]) or fixed[a]:
                 continue
             allowed = [y for y in range(len(ys)) if meets[y, u] and not meets[y, s]]
             inverted = None
@@ -245,10 +257,36 @@ def _horizontal(m: cp_model.CpModel, p: Pool, ch: _Chains, xs: dict, free: dict,
                         m.add(lv == 0)
                     else:
                         m.add_implication(lv, inverted)
-                elif inverted is None:
-                    m.add_implication(lv, lits_s[j])
                 else:
-                    m.add_bool_or([lv.Not(), lits_s[j], inverted])
+                    m.add_bool_or([lv.Not(), lits_s[j], *([inverted] if inverted is not None else [])])
+
+
+def _merit_cutoff(m: cp_model.CpModel, p: Pool, ch: _Chains, free: dict, capacity) -> None:
+    """`ch.merit[i]`: i is among the pool's merit top, the best `capacity` of the eligible who are free to
+    take it (Rajesh Kumar Daria 2007: the compartment is first filled on merit). A monotone chain over the
+    eligible, cut at the pool's depth like the others (the top lies within it)."""
+    elig = ch.elig[:ch.depth].tolist()
+    lits = [m.new_bool_var("") for _ in elig]
+    for a, b in zip(lits[1:], lits[:-1]):
+        m.add_implication(a, b)
+    inside = []
+    for i, g in zip(elig, lits):
+        f = free.get(i, 1)
+        if isinstance(f, int):
+            inside.append(g)
+            continue
+        both = m.new_bool_var("")
+        m.add_bool_and([g, f]).only_enforce_if(both)
+        m.add_bool_or([g.Not(), f.Not(), both])
+        inside.append(both)
+    m.add(sum(inside) <= capacity)
+    everyone = lits[-1] if lits and len(ch.elig) <= ch.depth else None
+    if everyone is None:
+        m.add(sum(inside) >= capacity)
+    else:
+        m.add(sum(inside) >= capacity).only_enforce_if(everyone.Not())
+    ch.merit.update(zip(elig, lits))
+    ch.top_free.update(zip(elig, inside))
 
 
 def _deficiency(m: cp_model.CpModel, p: Pool, ch: _Chains, free: dict, capacity, need, meets):
@@ -264,7 +302,8 @@ def _deficiency(m: cp_model.CpModel, p: Pool, ch: _Chains, free: dict, capacity,
             forced.append(int(need[y]) - cap)
             continue
         f = m.new_int_var(0, p.base, "")
-        m.add_min_equality(f, [cap, sum(free[i] for k in classes for i in ch.groups[k].tolist())])
+        m.add_min_equality(f, [cap, sum(ch.top_free.get(i, 0) if merit_only_class(p, ch.sigs[k]) else free[i]
+                                        for k in classes for i in ch.groups[k].tolist())])
         forced.append(int(need[y]) - f)
     d = m.new_int_var(0, int(need.max(initial=0)), "")
     m.add_max_equality(d, [0, *forced])

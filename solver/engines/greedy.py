@@ -32,7 +32,12 @@ def fill_compartment(pool: Pool, free: np.ndarray, cap: int) -> tuple[np.ndarray
 
 def choose(pool: Pool, avail: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
     """The compartment's choice among `avail` (merit order): the best `cap`, then, only on a shortfall of a
-    horizontal minimum, the lowest non-beneficiaries replaced by the best remaining beneficiaries."""
+    horizontal minimum, the lowest non-beneficiaries replaced by the best remaining beneficiaries. Those who
+    count but may not come in by adjustment (`Pool.incoming`) are in only if the best `cap` include them
+    (such pools exist only where posts are filled in turn: see `solver.overall`)."""
+    if pool.incoming:
+        fixed = np.any([pool.beneficiary[t][avail] & ~inc[avail] for t, inc in pool.incoming.items()], axis=0)
+        avail = avail[~fixed | (np.arange(len(avail)) < cap)]
     if len(pool.minimums) > 1:
         chosen = _lexmax(pool, avail, cap)
         return chosen, ~np.isin(chosen, avail[:cap])

@@ -21,6 +21,9 @@ class SeatTable:
     posts: tuple[str, ...]
     seats: dict[tuple[str, str], int]                 # (post, category) -> vacancies, open code included
     minimums: dict[tuple[str, str, str], int]         # (post, category, trait) -> horizontal minimum
+    # horizontal.mode = "overall": (post, trait) -> minimum of the whole post; `solver.overall` turns it into
+    # compartment minimums before the engines run.
+    overall: dict[tuple[str, str], int] = field(default_factory=dict)
     carried_excess: dict[tuple[str, str], int] = field(default_factory=dict)  # ceiling excess carried forward
     notes: tuple[str, ...] = ()
     # From the register; empty without one.
@@ -128,12 +131,53 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
         if m > size:
             minimums[(post, code, trait)] = size
             notes.append(f"{post}: the {trait} minimum of {code} cut from {m} to the compartment's {size} vacancies")
-    if minimums and policy.horizontal.mode != "compartmentalised":
-        raise Unsupported("horizontal.mode = \"overall\" is not implemented yet (issue 4)")
     table = replace(table, carried_excess=carried, notes=tuple(notes))
+    if policy.horizontal.mode == "overall":
+        return _overall(policy, table, minimums, notes)
     if state is not None:
         table = _carry_in_horizontal(policy, table, state)
     return table
+
+
+def _overall(policy: Policy, table: SeatTable, minimums: dict, notes: list[str]) -> SeatTable:
+    """Overall horizontal reservation (Anil Kumar Gupta 1995, para 18): the minimum belongs to the post, not to
+    each compartment: the sum of vacancies.csv's minimums for the post, or the share of the post's vacancies
+    (carried vacancies open to exchange partners are filled as a class of their own and are left out)."""
+    if policy.horizontal.unfilled == "carry_forward":
+        raise Unsupported("horizontal.unfilled = \"carry_forward\" with horizontal.mode = \"overall\" is not "
+                          "implemented: the register carries a horizontal seat per compartment; use \"revert\"")
+    given: dict[tuple[str, str], int] = {}
+    for (post, _, trait), m in minimums.items():
+        given[(post, trait)] = given.get((post, trait), 0) + m
+    overall: dict[tuple[str, str], int] = {}
+    for post in table.posts:
+        size = sum(v for (p, _), v in table.seats.items() if p == post) - \
+            sum(v for (p, _), v in table.exchangeable.items() if p == post)
+        for t in policy.horizontal.traits:
+            m = given.get((post, t.name), _rounded(policy, t.share * size) if t.share > 0 else 0)
+            if m > size:
+                notes.append(f"{post}: the overall {t.name} minimum cut from {m} to the post's {size} vacancies")
+                m = size
+            if m > 0:
+                overall[(post, t.name)] = m
+        for (p, _, trait), m in minimums.items():
+            if p == post and all(t.name != trait for t in policy.horizontal.traits) and m > 0:
+                overall[(post, trait)] = min(size, given[(post, trait)])
+    several = Counter(p for (p, _) in overall)
+    if any(k > 1 for k in several.values()):
+        raise Unsupported("several horizontal traits with horizontal.mode = \"overall\" are not implemented: "
+                          "an adjustment for one trait may also count for another, and no rule says how the post's "
+                          "minimums then share the appointees; give one trait, or use \"compartmentalised\"")
+    if overall:
+        notes.append("horizontal minimums are overall, per post (Anil Kumar Gupta 1995): " + ", ".join(
+            f"{p} {t} {m}" for (p, t), m in overall.items()))
+    return replace(table, minimums={}, overall=overall, notes=tuple(notes))
+
+
+def _rounded(policy: Policy, x: float) -> int:
+    r = policy.horizontal.rounding
+    return {"round": lambda: math.floor(x + 0.5 + 1e-9), "floor": lambda: math.floor(x + 1e-9),
+            "ceil": lambda: math.ceil(x - 1e-9)}[r]()
 
 
 def _carry_in_horizontal(policy: Policy, table: SeatTable, state: YearState) -> SeatTable:
@@ -217,13 +261,14 @@ def _minimums_from_shares(policy: Policy, seats, minimums, notes) -> None:
     traits = [t for t in policy.horizontal.traits if t.share > 0]
     if not traits:
         return
+    if policy.horizontal.mode == "overall":
+        return
     given = {(p, c) for (p, c, _) in minimums}
-    rnd = {"round": lambda x: math.floor(x + 0.5), "floor": math.floor, "ceil": math.ceil}[policy.horizontal.rounding]
     for (post, code), v in seats.items():
         if (post, code) in given or v == 0:
             continue
         for t in traits:
-            m = min(v, rnd(t.share * v - 1e-9 if policy.horizontal.rounding == "ceil" else t.share * v + 1e-9))
+            m = min(v, _rounded(policy, t.share * v))
             if m > 0:
                 minimums[(post, code, t.name)] = m
     notes.append("horizontal minimums from policy shares: " + ", ".join(f"{t.name} {t.share:.0%}" for t in traits)

@@ -11,7 +11,7 @@ from ..policy import Policy
 from ..problem import Problem
 from ..vacancy.determine import SeatTable, ceiling_use, determine_seats
 from .allocation import Allocation, Violation, may_hold
-from .horizontal import beneficiaries, horizontal
+from .horizontal import horizontal, trait_masks
 from .recommendation import recommendation_list, recommended_as, service_allocation
 
 PHASE = {"open_merit": 0, "reserved": 0, "horizontal_adjustment": 0, "upgrade": 0, "exchange": 1,
@@ -130,6 +130,7 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
 
     keys = np.array([my_key(i) for i in range(n)], dtype=np.int64) if n else np.zeros((0, 3), np.int64)
     route_arr = np.array(alloc.route, dtype=object)
+    phase0 = np.array([PHASE[x] == 0 for x in alloc.route], dtype=bool)
     seat_arr = np.array(alloc.seat, dtype=object)
     for j, post in enumerate([] if policy.migration.selection_list else posts):
         for code in order:
@@ -146,17 +147,16 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
                     v("vacancy left while an eligible candidate wanted it", i, j,
                       f"{cap - len(holders)} {code} vacancies unfilled", SRC_OPEN)
                 continue
-            ben = beneficiaries(policy, problem, seats, post, code)
-            if ben is None and len(holders):
+            # Carried vacancies open to exchange partners are a separate class filled first, on merit (Art.
+            # 16(4B)); the compartment's horizontal minimums apply to the year's own vacancies, held by the rest.
+            by_merit = np.argsort(holders, kind="stable")[seats.exchangeable.get((post, code), 0):]
+            masks = trait_masks(policy, problem, seats, post, code, holders[by_merit], alloc.cand[(alloc.post == j) & phase0])
+            if not masks and len(holders):
                 worst = holders.max()
                 for i in np.flatnonzero(want[:worst]):
                     v("justified envy", i, j, f"rank {i + 1} passed over for rank {worst + 1} ({ids[worst]}) "
                       f"on a {code} vacancy", SRC_OPEN if code == policy.open else "merit within the category")
-            # Carried vacancies open to exchange partners are a separate class filled first, on merit (Art.
-            # 16(4B)); the compartment's horizontal minimums apply to the year's own vacancies, held by the rest.
-            by_merit = np.argsort(holders, kind="stable")[seats.exchangeable.get((post, code), 0):]
-            out.extend(horizontal(policy, problem, seats, j, code, holders[by_merit], route_arr[rows][by_merit], want,
-                                  ids))
+            out.extend(horizontal(masks, post, code, holders[by_merit], route_arr[rows][by_merit], want, ids))
 
     # Later phases: exchange, fallback and de-reservation only after the own category ran out.
     for r, i in enumerate([] if policy.migration.selection_list else alloc.cand):

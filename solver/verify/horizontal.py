@@ -4,29 +4,48 @@ from __future__ import annotations
 
 import numpy as np
 
-from .allocation import Violation
+from .allocation import Violation, may_hold
 
 SRC_HORIZONTAL = "Anil Kumar Gupta 1995; Rajesh Kumar Daria 2007"
 
 
-def trait_masks(policy, problem, seats, post, code) -> dict:
-    """Who counts for each horizontal minimum of the compartment (trait -> (minimum, mask))."""
+def trait_masks(policy, problem, seats, post, code, holders=None, at_post=None) -> dict:
+    """The compartment's horizontal minimums: trait -> (minimum, who counts, who may come in by adjustment,
+    who would add to the count by coming in).
+
+    Compartmentalised: the minimums vacancies.csv or the shares give the compartment. Overall (Anil Kumar
+    Gupta 1995, para 18): what the post's minimum still needs from this compartment once the post's other
+    appointees (`at_post` less `holders`) are counted; every beneficiary counts, and an adjustment places a
+    beneficiary in her own category's compartment (open for one of no reserved category)."""
     out = {}
+    c = problem.candidates
     for (p, cc, trait), minimum in seats.minimums.items():
         if p == post and cc == code and minimum > 0:
-            ben = problem.candidates.trait(trait)
+            ben = c.trait(trait)
             if code == policy.open and not policy.horizontal.open_compartment_for_all:
-                ben = ben & (problem.candidates.category == policy.open)
-            out[trait] = (minimum, ben)
+                ben = ben & (c.category == policy.open)
+            out[trait] = (minimum, ben, ben, ben)
+    for (p, trait), minimum in seats.overall.items():
+        if p == post and holders is not None:
+            ben = c.trait(trait)
+            elsewhere = int(ben[at_post].sum()) - int(ben[holders].sum())
+            incoming = ben & (_home(policy, problem, seats, post) == code)
+            away = np.ones(len(ben), dtype=bool)
+            away[at_post] = False          # one who already serves the post's minimum adds nothing by moving
+            out[trait] = (minimum - elsewhere, ben, incoming, incoming & away)
     return out
 
 
-def beneficiaries(policy, problem, seats, post, code):
-    """Mask of who counts for some horizontal minimum of the compartment, or None when it has none."""
-    masks = trait_masks(policy, problem, seats, post, code)
-    if not masks:
-        return None
-    return np.any([ben for _, ben in masks.values()], axis=0)
+def _home(policy, problem, seats, post) -> np.ndarray:
+    """The compartment an adjustment under overall minimums would place each candidate in, from the policy
+    text: own reserved category where it has vacancies at the post and the candidate may hold them, else
+    open."""
+    c = problem.candidates
+    out = np.where(may_hold(policy, problem, policy.open), policy.open, "").astype(object)
+    for code in policy.reserved_codes:
+        if seats.cap(post, code) - seats.exchangeable.get((post, code), 0) > 0:
+            out[may_hold(policy, problem, code) & (c.category == code)] = code
+    return out
 
 
 def matched(people: np.ndarray, masks: dict) -> int:
@@ -39,7 +58,7 @@ def matched(people: np.ndarray, masks: dict) -> int:
         seats = sum(masks[t][0] for t in ts)
         can = int(np.any([masks[t][1][people] for t in ts], axis=0).sum()) if len(people) else 0
         worst = max(worst, seats - can)
-    return sum(m for m, _ in masks.values()) - worst
+    return sum(m[0] for m in masks.values()) - worst
 
 
 def several(masks: dict, post, code, holders, routes, want, ids) -> list[Violation]:
@@ -48,21 +67,21 @@ def several(masks: dict, post, code, holders, routes, want, ids) -> list[Violati
     taking them instead would fill fewer of those seats (the merit-best set meeting the minimums)."""
     out = []
     names = " and ".join(masks)
-    anyben = np.any([ben for _, ben in masks.values()], axis=0)
+    anyben = np.any([m[1] for m in masks.values()], axis=0)
     have = matched(holders, masks)
     for i in holders[routes == "horizontal_adjustment"]:
         if not anyben[i]:
             out.append(Violation("horizontal adjustment of a non-beneficiary", ids[i], post,
                                  f"counts for none of {names}", SRC_HORIZONTAL))
     waiting = np.flatnonzero(want)
-    if have < sum(m for m, _ in masks.values()) and len(holders) > have:
+    if have < sum(m[0] for m in masks.values()) and len(holders) > have:
         for w in waiting[anyben[waiting]]:
             if matched(np.r_[holders, w], masks) > have:
                 out.append(Violation("horizontal shortfall that could have been met", ids[w], post,
                                      f"{have} of the {names} seats in {code} filled; rank {w + 1} was available",
                                      SRC_HORIZONTAL))
                 break
-    sig = sum(ben.astype(np.int64) << k for k, (_, ben) in enumerate(masks.values()))
+    sig = sum(m[1].astype(np.int64) << k for k, m in enumerate(masks.values()))
     for s in np.unique(sig[waiting]):
         u = waiting[sig[waiting] == s][0]                   # the best waiting of this signature
         for t in np.unique(sig[holders]):
@@ -73,31 +92,27 @@ def several(masks: dict, post, code, holders, routes, want, ids) -> list[Violati
     return out
 
 
-def horizontal(policy, problem, seats, j, code, holders, routes, want, ids) -> list[Violation]:
+def horizontal(masks: dict, post, code, holders, routes, want, ids) -> list[Violation]:
     """Minimum-guarantee semantics inside one compartment (Rajesh Kumar Daria 2007; Saurav Yadav 2020):
     a beneficiary is passed over only by better merit; a non-beneficiary only by better non-beneficiaries,
-    or by beneficiaries while the compartment holds no more of them than its minimum."""
-    out = []
-    post = problem.posts[j]
-    masks = trait_masks(policy, problem, seats, post, code)
+    or by beneficiaries while the compartment holds no more of them than its minimum. One who counts but
+    may not come in by adjustment is passed over only by better merit or by an adjustment."""
     if len(masks) > 1:
         return several(masks, post, code, holders, routes, want, ids)
-    for (p, cc, trait), minimum in seats.minimums.items():
-        if p != post or cc != code or minimum <= 0:
-            continue
-        ben = beneficiaries(policy, problem, seats, post, code)
+    out = []
+    for trait, (minimum, ben, incoming, adds) in masks.items():
         have = int(ben[holders].sum())
         adjusted = holders[routes == "horizontal_adjustment"]
         for i in adjusted:
-            if not ben[i]:
+            if not incoming[i]:
                 out.append(Violation("horizontal adjustment of a non-beneficiary", ids[i], post,
-                                     f"not a {trait} beneficiary", SRC_HORIZONTAL))
+                                     f"not a {trait} beneficiary who may be adjusted into {code}", SRC_HORIZONTAL))
         if len(adjusted) and have > minimum:
             out.append(Violation("removal for excess", ids[adjusted[-1]], post,
                                  f"{have} {trait} beneficiaries exceed the minimum {minimum}, yet "
                                  f"{len(adjusted)} were placed by adjustment", SRC_HORIZONTAL))
         if have < minimum:
-            waiting = np.flatnonzero(want & ben)
+            waiting = np.flatnonzero(want & adds)
             if len(waiting) and (~ben[holders]).any():
                 out.append(Violation("horizontal shortfall that could have been met", ids[waiting[0]], post,
                                      f"{have} of {minimum} {trait} in {code}; rank {waiting[0] + 1} was available",
@@ -105,13 +120,18 @@ def horizontal(policy, problem, seats, j, code, holders, routes, want, ids) -> l
         if not len(holders):
             continue
         worst = holders.max()
-        for i in np.flatnonzero(want[:worst] & ben[:worst]):
+        for i in np.flatnonzero(want[:worst] & incoming[:worst]):
             out.append(Violation("justified envy", ids[i], post, f"{trait} beneficiary rank {i + 1} passed over "
                                  f"for rank {worst + 1} in {code}", SRC_HORIZONTAL))
+        for i in np.flatnonzero(want[:worst] & ben[:worst] & ~incoming[:worst]):
+            # One who counts but enters only on merit belongs in whenever the compartment's merit top (its
+            # best `len(holders)` of those who hold it or want it) includes her: no adjustment removes her.
+            if int((holders < i).sum() + want[:i].sum()) < len(holders):
+                out.append(Violation("justified envy", ids[i], post, f"{trait} beneficiary rank {i + 1} is within "
+                                     f"the merit top of {code} but left out", SRC_HORIZONTAL))
         others = holders[~ben[holders]]
         limit = (int(others.max()) if len(others) else 0) if have <= minimum else int(worst)
         for i in np.flatnonzero(want[:limit] & ~ben[:limit]):
             out.append(Violation("justified envy", ids[i], post, f"rank {i + 1} passed over for rank {limit + 1} in "
                                  f"{code} ({have} {trait} beneficiaries, minimum {minimum})", SRC_HORIZONTAL))
     return out
-
