@@ -29,6 +29,7 @@ HERE = Path(__file__).resolve().parent
 INSTANCES = HERE / "instances"
 RESULTS = HERE / "results"
 HORIZONTAL = str(HERE / "policies" / "bihar-horizontal.toml")
+OVERALL = str(HERE / "policies" / "bihar-overall.toml")
 
 # name: (policy, candidates, vacancies, posts, seed, posts ranked by each candidate).
 # Single cadres with nine categories (Maharashtra 2001: open + eight reserved), issues 2 and 3; combined exams
@@ -51,6 +52,9 @@ CATALOGUE = {
     # with a benchmark disability: several traits per compartment, one chain per trait signature in CP-SAT.
     "bihar-100k-horizontal": (HORIZONTAL, 100_000, 10_000, 1, 101, 0),
     "bpsc-70-horizontal": (HORIZONTAL, 20_000, 2_035, 30, 70, 30),
+    # 20% of candidates are women against a 35% minimum per post, so every post adjusts.
+    "bihar-100k-overall": (OVERALL, 100_000, 10_000, 1, 101, 0),
+    "bihar-100k-20-posts-overall": (OVERALL, 100_000, 10_000, 20, 102, 0),
 }
 
 app = typer.Typer(add_completion=False, no_args_is_help=True)
@@ -71,7 +75,8 @@ def generate(name: str):
         con.print(f"{name}: written in {time.perf_counter() - t:.1f} s")
         return
     write_instance(INSTANCES / name, *gen(load_policy(policy), n, vac, seed=seed, posts=posts, preferences=ranked,
-                                          disabled=0.05 if policy == HORIZONTAL else 0.0))
+                                          disabled=0.05 if policy in (HORIZONTAL, OVERALL) else 0.0,
+                                          female=0.2 if policy == OVERALL else 0.35))
     con.print(f"{name}: {n:,} candidates, {vac:,} vacancies ({policy}) in {time.perf_counter() - t:.1f} s")
 
 

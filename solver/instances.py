@@ -20,9 +20,10 @@ def category_mix(policy: Policy) -> tuple[list[str], np.ndarray]:
 
 
 def generate(policy: Policy, n: int, vacancies: int, seed: int = 0, posts: int = 1, preferences: int = 0,
-             women_share: float = 0.0, disabled: float = 0.0):
+             women_share: float = 0.0, disabled: float = 0.0, female: float = 0.35):
     """Columns of candidates.csv, rows of vacancies.csv and (when `preferences`) of preferences.csv.
-    `disabled`: share of candidates with a benchmark disability (sub-categories a-e alike)."""
+    `disabled`: share of candidates with a benchmark disability (sub-categories a-e alike); `female`: share of
+    women among the candidates."""
     rng = np.random.default_rng(seed)
     codes, w = category_mix(policy)
     cat = np.array(codes, dtype=object)[rng.choice(len(codes), size=n, p=w)]
@@ -30,7 +31,7 @@ def generate(policy: Policy, n: int, vacancies: int, seed: int = 0, posts: int =
     bias = {code: k * 0.15 for k, code in enumerate(codes)}
     score = rng.normal(60, 12, n) - np.vectorize(bias.get)(cat) * 3
     score = np.round(score, 3)
-    female = rng.random(n) < 0.35
+    female = rng.random(n) < female
     creamy = (rng.random(n) < 0.1) & np.isin(cat, [c.code for c in policy.categories if c.creamy_layer_excluded])
     relaxed = (rng.random(n) < 0.05) & (cat != policy.open)
     width = len(str(n))

@@ -29,7 +29,7 @@ import numpy as np
 from .engines.greedy import solve_greedy
 from .errors import Unsupported
 from .policy import Policy
-from .pools import build_pools, home
+from .pools import build_pools, homes, member_mask, with_minimums
 from .problem import Problem
 from .vacancy import SeatTable
 
@@ -50,25 +50,29 @@ def distribute(policy: Policy, problem: Problem, seats: SeatTable) -> SeatTable:
     if problem.preferences is not None:
         raise Unsupported(PREFERENCES)
     mins: dict[tuple[str, str, str], int] = {}
+    members = {code: member_mask(policy, problem, code) for code in policy.reserved_codes}
+    pools = build_pools(policy, problem, seats)
     for post in seats.posts:   # in turn: a post's phase-0 seats depend only on the posts before it
         wanted = {t: m for (p, t), m in seats.overall.items() if p == post}
         if wanted:
-            _place(policy, problem, seats, mins, post, wanted)
+            pools = _place(policy, problem, seats, pools, members, mins, post, wanted)
     mins = {k: m for k, m in mins.items() if m > 0}
     note = "overall horizontal minimums placed in compartments (Anil Kumar Gupta 1995): " + (", ".join(
         f"{p} {code} {t} {m}" for (p, code, t), m in mins.items()) or "every post met them on merit")
     return replace(seats, minimums=mins, notes=(*seats.notes, note))
 
 
-def _place(policy: Policy, problem: Problem, seats: SeatTable, mins: dict, post: str, wanted: dict) -> None:
+def _place(policy: Policy, problem: Problem, seats: SeatTable, pools, members: dict, mins: dict, post: str,
+           wanted: dict):
     """Give the compartments of one post the minimums that meet the post's own, adding one adjustment at a time
     for the best remaining beneficiary, and re-solving until nothing changes (a man an adjustment removes may
     push a counted woman out of another compartment of the post; the minimum given to each compartment that
     was short keeps the women it held)."""
     j = seats.posts.index(post)
-    home_of = home(policy, problem, seats, post)
+    home_of = homes(policy, problem, seats, post, members)
+    codes = [policy.open, *policy.reserved_codes]
     for _ in range(1 + sum(wanted.values())):
-        pools = build_pools(policy, problem, replace(seats, minimums=dict(mins)))
+        pools = with_minimums(policy, problem, pools, replace(seats, minimums=mins), j, members)
         assign = solve_greedy(pools, problem.n).pool
         main = {p.category: p for p in pools if p.post == j and p.phase == 0 and not p.carried}
         here = np.isin(assign, [p.index for p in pools if p.post == j and p.phase == 0])
@@ -81,10 +85,10 @@ def _place(policy: Policy, problem: Problem, seats: SeatTable, mins: dict, post:
             for code, pool in main.items():
                 key = (post, code, trait)
                 mins[key] = max(mins.get(key, 0), int(ben[assign == pool.index].sum()))
-            for i in _waiting(pools, assign, j, ben & (home_of != "")):
+            for i in _waiting(pools, assign, j, ben & (home_of >= 0)):
                 if have >= minimum:
                     break
-                pool = main.get(home_of[i])
+                pool = main.get(codes[home_of[i]])
                 if pool is None or not pool.eligible[i]:
                     continue
                 if sum(m for (p, cc, _), m in mins.items() if p == post and cc == pool.category) >= pool.base:
@@ -93,7 +97,8 @@ def _place(policy: Policy, problem: Problem, seats: SeatTable, mins: dict, post:
                 have += 1
                 grown = True
         if not grown:
-            return
+            return pools
+    return pools
 
 
 def _waiting(pools, assign: np.ndarray, j: int, mask: np.ndarray) -> np.ndarray:

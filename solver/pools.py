@@ -15,7 +15,7 @@ fills: ``base - sum(filled[q] for q in minus)``; both engines and the reports re
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -179,15 +179,50 @@ def open_mask(policy: Policy, problem: Problem) -> np.ndarray:
     return ~c.relaxed
 
 
-def home(policy: Policy, problem: Problem, seats: SeatTable, post: str) -> np.ndarray:
+def homes(policy: Policy, problem: Problem, seats: SeatTable, post: str, members: dict) -> np.ndarray:
     """Per candidate, the compartment at `post` a horizontal adjustment under overall minimums places them in
     (Anil Kumar Gupta 1995: "adjusted against their respective social reservation categories"): their own
-    reserved category if it has vacancies there, else open ('' when neither admits them)."""
-    out = np.where(open_mask(policy, problem), policy.open, "").astype(object)
-    for code in reversed(policy.reserved_codes):
+    reserved category if it has vacancies there, else open. As an index into [open, *reserved codes]; -1 when
+    neither admits them. `members`: `member_mask` per reserved code."""
+    out = np.where(open_mask(policy, problem), 0, -1).astype(np.int8)
+    cat = problem.candidates.category
+    for k, code in enumerate(policy.reserved_codes, 1):
         if seats.cap(post, code) - seats.exchangeable.get((post, code), 0) > 0:
-            out[member_mask(policy, problem, code) & (problem.candidates.category == code)] = code
+            out[members[code] & (cat == code)] = k
     return out
+
+
+def horizontal_fields(policy: Policy, problem: Problem, seats: SeatTable, post: str, code: str,
+                      home: np.ndarray | None) -> tuple[dict, dict, dict]:
+    """A compartment's horizontal minimums, who counts for each, and who may come in by adjustment where not
+    everyone who counts may (`home`: `homes` of the post under overall minimums, else None)."""
+    c = problem.candidates
+    mins = {t: m for (p, cc, t), m in seats.minimums.items() if p == post and cc == code and m > 0}
+    if len(mins) > 1 and policy.horizontal.multi_trait_counts_each:
+        raise Unsupported(COUNTS_EACH)
+    ben, inc = {}, {}
+    for t in mins:
+        mask = c.trait(t)
+        if home is not None and code == policy.open:
+            inc[t] = mask & (home == 0)
+        elif code == policy.open and not policy.horizontal.open_compartment_for_all:
+            mask = mask & (c.category == policy.open)
+        ben[t] = mask
+    return mins, ben, inc
+
+
+def with_minimums(policy: Policy, problem: Problem, pools: Pools, seats: SeatTable, post: int,
+                  members: dict) -> Pools:
+    """The same pools, the horizontal fields of one post's compartments read again from `seats`."""
+    home = homes(policy, problem, seats, problem.posts[post], members) \
+        if policy.horizontal.mode == "overall" else None
+    out = []
+    for p in pools:
+        if p.post == post and p.phase == 0 and not p.carried and p.route in (OPEN_MERIT, RESERVED):
+            mins, ben, inc = horizontal_fields(policy, problem, seats, problem.posts[post], p.category, home)
+            p = replace(p, minimums=mins, beneficiary=ben, incoming=inc)
+        out.append(p)
+    return replace(pools, pools=tuple(out))
 
 
 def build_pools(policy: Policy, problem: Problem, seats: SeatTable) -> Pools:
@@ -208,22 +243,12 @@ def build_pools(policy: Policy, problem: Problem, seats: SeatTable) -> Pools:
 
     chain_len = max((len(f.to) for f in policy.fallback), default=0)
     overall = policy.horizontal.mode == "overall"
-    homes = [home(policy, problem, seats, post) for post in problem.posts] if overall else None
     for j, post in enumerate(problem.posts):
+        home = homes(policy, problem, seats, post, members) if overall else None
         phase0: dict[str, list[Pool]] = {}
         carried: dict[str, Pool] = {}
         for prec, code in enumerate([policy.open, *own_first]):
-            mins = {t: m for (p, cc, t), m in seats.minimums.items() if p == post and cc == code and m > 0}
-            if len(mins) > 1 and policy.horizontal.multi_trait_counts_each:
-                raise Unsupported(COUNTS_EACH)
-            ben, inc = {}, {}
-            for t in mins:
-                mask = c.trait(t)
-                if overall and code == policy.open:
-                    inc[t] = mask & (homes[j] == policy.open)
-                elif code == policy.open and not policy.horizontal.open_compartment_for_all:
-                    mask = mask & (c.category == policy.open)
-                ben[t] = mask
+            mins, ben, inc = horizontal_fields(policy, problem, seats, post, code, home)
             elig = openm if code == policy.open else members[code]
             phase0[code] = []
             x = seats.exchangeable.get((post, code), 0)

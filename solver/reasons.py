@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .engines.assignment import natural_tops
 from .pools import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT
 from .result import Result
 from .selection import MERGED
@@ -57,6 +58,7 @@ def _rows(result: Result):
         if not a.adjusted[i]:
             last_merit[a.pool[i]] = max(last_merit[a.pool[i]], i)
     caps = [p.capacity(filled) for p in pools]
+    tops = {k: (int(t[-1]) if len(t) else -1) for k, t in natural_tops(result.pools, a.pool).items()}
     common = result.pools.common_order
     ci, pi = result.pools.preference_lists()
     starts = np.searchsorted(ci, np.arange(n))
@@ -79,11 +81,14 @@ def _rows(result: Result):
             if caps[k] and last[k] >= 0 and filled[k] >= caps[k]:
                 p = pools[k]
                 ben = [t for t, mask in p.beneficiary.items() if mask[i]]
-                if p.minimums and i < last[k]:
-                    # Better than someone placed by adjustment: a minimum, not merit, kept this one out.
-                    traits = " and ".join([t for t in p.minimums if t not in ben] or list(p.minimums))
+                traits = " and ".join([t for t in p.minimums if t not in ben] or list(p.minimums))
+                if p.minimums and i <= tops[k]:
+                    # Within the merit top, yet out: a minimum, not merit, kept this one out.
                     cut = f"merit cutoff rank {last_merit[k] + 1}" if last_merit[k] >= 0 else "no seat left on merit"
                     missed.append(f"displaced from {_what(p)} {where(i, p)} by the minimum for {traits} ({cut})")
+                elif p.minimums and i < last[k]:
+                    missed.append(f"the {_what(p)} merit cutoff {where(i, p)} (rank {tops[k] + 1}; the seats after "
+                                  f"it went by adjustment to {traits})")
                 else:
                     missed.append(f"the {_what(p)} cutoff {where(i, p)} (rank {last[k] + 1})")
                 if len(missed) == 4 and got < 0:
@@ -108,7 +113,7 @@ def _rows(result: Result):
             }[route]
             text = f"rank {i + 1}: selected {where(i, p)} {how}"
             if missed:
-                text += "; below " + "; ".join(missed[:3])
+                text += "; " + "; ".join(("was " if m.startswith("displaced") else "below ") + m for m in missed[:3])
         elif ends[i] == starts[i]:
             text = f"rank {i + 1}: there is no vacancy this candidate may hold"
         elif missed:

@@ -7,6 +7,7 @@ from conftest import rows_by_id, write_csv
 from solver import load_policy
 from solver.errors import Unsupported
 from solver.io.readers import read_problem
+from solver.reasons import decision_rows
 from solver.verify import read_allocation, verify
 
 ENGINES = pytest.mark.parametrize("engine", ["greedy", "cpsat"])
@@ -29,9 +30,13 @@ def test_shortfall_met_by_the_best_remaining_woman_in_her_own_category(run, engi
     the best remaining woman is x, of no reserved category, so she is adjusted against open, replacing its
     lowest non-beneficiary (s1, who goes on to his SC compartment on merit). Compartmentalised, the same
     table gives the open compartment's women's seat to w (Saurav Yadav 2020) and leaves SC's unfilled."""
-    r = got(run("central-2004", AKG, AKG_V, engine, OVERALL, hint=False))
-    assert r == {"u1": ("UR", "open_merit"), "x": ("UR", "horizontal_adjustment"),
-                 "s1": ("SC", "reserved"), "w": ("SC", "reserved")}
+    sol = run("central-2004", AKG, AKG_V, engine, OVERALL, hint=False)
+    assert got(sol) == {"u1": ("UR", "open_merit"), "x": ("UR", "horizontal_adjustment"),
+                        "s1": ("SC", "reserved"), "w": ("SC", "reserved")}
+    # The reasons tell the one the adjustment displaced (s1) from the one merit alone kept out of open (w).
+    why = {r[0]: r[3] for r in decision_rows(sol.result)}
+    assert "was displaced from open at X by the minimum for women" in why["s1"]
+    assert "below the open merit cutoff at X (rank 2; the seats after it went by adjustment to women)" in why["w"]
     split = got(run("central-2004", AKG, AKG_V, engine, ["ceiling.share=1.0"], hint=False))
     assert split["w"] == ("UR", "horizontal_adjustment") and "x" not in split and "s2" in split
 

@@ -23,18 +23,24 @@ class Assignment:
         return bool(np.array_equal(self.pool, other.pool) and np.array_equal(self.adjusted, other.adjusted))
 
 
-def mark_adjusted(pools: Pools, assign: np.ndarray, adjusted: np.ndarray) -> None:
-    """Who holds a compartment by horizontal adjustment: holders outside its natural merit top, the best
-    `capacity` of those eligible who hold no pool they prefer (Rajesh Kumar Daria 2007: the compartment is
-    filled on merit first). One definition for both engines."""
+def natural_tops(pools: Pools, assign: np.ndarray) -> dict[int, np.ndarray]:
+    """Per pool with horizontal minimums, its natural merit top: the best `capacity` of those eligible who
+    hold no pool they prefer (Rajesh Kumar Daria 2007: the compartment is filled on merit first)."""
     filled = np.bincount(assign[assign >= 0], minlength=len(pools))
+    out = {}
     for pool in pools:
         if not pool.minimums:
             continue
-        cap = pool.capacity(filled)
         elig = np.flatnonzero(pool.eligible)
         free = [i for i in elig if assign[i] < 0 or
                 pools.order_key(pools.pools[assign[i]], int(i)) >= pools.order_key(pool, int(i))]
-        natural = set(free[:cap])
-        for i in elig[assign[elig] == pool.index]:
-            adjusted[i] = int(i) not in natural
+        out[pool.index] = np.array(free[:pool.capacity(filled)], dtype=np.int64)
+    return out
+
+
+def mark_adjusted(pools: Pools, assign: np.ndarray, adjusted: np.ndarray) -> None:
+    """Who holds a compartment by horizontal adjustment: holders outside its natural merit top. One definition
+    for both engines."""
+    for k, natural in natural_tops(pools, assign).items():
+        holders = np.flatnonzero(assign == k)
+        adjusted[holders] = ~np.isin(holders, natural)
