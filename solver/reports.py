@@ -50,6 +50,8 @@ def summary(result: Result, timings: dict, extra: dict | None = None) -> dict:
         "counted_as": dict(sorted(counted.items())),
         "routes": dict(sorted(routes.items())),
         "ceiling": ceiling,
+        # each minimum, what held it and how many came in by adjustment (absent without minimums)
+        **({"horizontal": rows} if (rows := result.horizontal_report()) else {}),
         "model": stats,
         "notes": list(result.seats.notes),
         # Timings vary run to run; they are kept apart so the rest of the file is byte-for-byte stable.

@@ -68,6 +68,28 @@ class Result:
             return "upgrade" if p.category != self.policy.open else "reserved"
         return p.route
 
+    def horizontal_report(self) -> list[dict]:
+        """Each horizontal minimum and how it was met: per compartment, or per post when minimums are overall
+        (counting the beneficiaries on the post's open and own-category seats)."""
+        a, c, posts = self.assignment, self.problem.candidates, self.problem.posts
+        out = []
+        for (post, trait), m in self.seats.overall.items():
+            j = posts.index(post)
+            at = np.flatnonzero(np.isin(a.pool, [p.index for p in self.pools if p.post == j and p.phase == 0]))
+            ben = c.trait(trait)[at]
+            out.append({"post": post, "category": "all", "trait": trait, "minimum": m, "held": int(ben.sum()),
+                        "by_adjustment": int((ben & a.adjusted[at]).sum()), "short": max(0, m - int(ben.sum()))})
+        if self.seats.overall:
+            return out
+        for p in self.pools:
+            holders = np.flatnonzero(a.pool == p.index)
+            for t, m in p.minimums.items():
+                served = holders[self._horizontal[holders] == t]
+                out.append({"post": posts[p.post], "category": p.category, "trait": t, "minimum": m,
+                            "held": len(served), "by_adjustment": int(a.adjusted[served].sum()),
+                            "short": m - len(served)})
+        return out
+
     def allocation_rows(self):
         posts = self.problem.posts
         ids = self.problem.candidates.ids

@@ -8,6 +8,7 @@ from solver import load_policy
 from solver.errors import Unsupported
 from solver.io.readers import read_problem
 from solver.reasons import decision_rows
+from solver.reports import summary
 from solver.verify import read_allocation, verify
 
 ENGINES = pytest.mark.parametrize("engine", ["greedy", "cpsat"])
@@ -33,6 +34,8 @@ def test_shortfall_met_by_the_best_remaining_woman_in_her_own_category(run, engi
     sol = run("central-2004", AKG, AKG_V, engine, OVERALL, hint=False)
     assert got(sol) == {"u1": ("UR", "open_merit"), "x": ("UR", "horizontal_adjustment"),
                         "s1": ("SC", "reserved"), "w": ("SC", "reserved")}
+    assert summary(sol.result, {})["horizontal"] == [{"post": "X", "category": "all", "trait": "women", "minimum": 2,
+                                                      "held": 2, "by_adjustment": 1, "short": 0}]
     # The reasons tell the one the adjustment displaced (s1) from the one merit alone kept out of open (w).
     why = {r[0]: r[3] for r in decision_rows(sol.result)}
     assert "was displaced from open at X by the minimum for women" in why["s1"]

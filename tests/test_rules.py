@@ -227,6 +227,10 @@ def test_women_minimum_from_policy_share(run, engine):
     assert r["S4"]["route"] == "horizontal_adjustment" and "S3" not in r
     assert r["G3"]["route"] == "open_merit"  # the open compartment already has its woman: nobody moves
     assert sol.result.seats.minimums == {("X", "UR", "women"): 1, ("X", "SC", "women"): 1}
+    from solver.reports import summary
+    assert summary(sol.result, {})["horizontal"] == [
+        {"post": "X", "category": "UR", "trait": "women", "minimum": 1, "held": 1, "by_adjustment": 0, "short": 0},
+        {"post": "X", "category": "SC", "trait": "women", "minimum": 1, "held": 1, "by_adjustment": 1, "short": 0}]
     floor = sel(run("central-2004", c, v, engine, ["ceiling.share=1.0", share, 'horizontal.rounding="floor"'],
                     hint=False))
     assert "S4" not in floor and "S3" in floor  # floor(0.9) = 0: no minimum

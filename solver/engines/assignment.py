@@ -23,6 +23,11 @@ class Assignment:
         return bool(np.array_equal(self.pool, other.pool) and np.array_equal(self.adjusted, other.adjusted))
 
 
+def free_for(pools: Pools, assign: np.ndarray, pool, i: int) -> bool:
+    """Candidate i holds no pool they prefer to `pool`."""
+    return assign[i] < 0 or pools.order_key(pools.pools[assign[i]], i) >= pools.order_key(pool, i)
+
+
 def natural_tops(pools: Pools, assign: np.ndarray) -> dict[int, np.ndarray]:
     """Per pool with horizontal minimums, its natural merit top: the best `capacity` of those eligible who
     hold no pool they prefer (Rajesh Kumar Daria 2007: the compartment is filled on merit first)."""
@@ -31,9 +36,7 @@ def natural_tops(pools: Pools, assign: np.ndarray) -> dict[int, np.ndarray]:
     for pool in pools:
         if not pool.minimums:
             continue
-        elig = np.flatnonzero(pool.eligible)
-        free = [i for i in elig if assign[i] < 0 or
-                pools.order_key(pools.pools[assign[i]], int(i)) >= pools.order_key(pool, int(i))]
+        free = [i for i in np.flatnonzero(pool.eligible) if free_for(pools, assign, pool, int(i))]
         out[pool.index] = np.array(free[:pool.capacity(filled)], dtype=np.int64)
     return out
 

@@ -20,7 +20,7 @@ from ortools.sat.python import cp_model
 
 from ..errors import PolicyConflict, TimeLimit
 from ..pools import Pool, Pools, hall_terms, merit_only_class, runs, signatures
-from .assignment import Assignment, mark_adjusted
+from .assignment import Assignment, free_for, mark_adjusted, natural_tops
 from .greedy import check_supported
 
 
@@ -332,6 +332,20 @@ def _add_hint(m, pools: Pools, chains, x_of, hint: Assignment) -> None:
                         upto = max(upto, int(np.searchsorted(g, last[b][0])))
             index += [lit.index for lit in lits]
             value += [1] * min(upto, len(lits)) + [0] * max(0, len(lits) - upto)
+    tops = natural_tops(pools, hint.pool) if any(ch.merit for ch in chains) else {}
+    for p, ch in zip(pools, chains):
+        if not ch.merit:
+            continue
+        # the merit top: everyone up to its last member, or everyone when it is short of the capacity
+        top = tops[p.index]
+        upto = (int(top[-1]) if len(top) else -1) if len(top) >= p.capacity(filled) else 1 << 62
+        for i, g in ch.merit.items():
+            index.append(g.index)
+            value.append(int(i <= upto))
+            both = ch.top_free[i]
+            if both is not g:
+                index.append(both.index)
+                value.append(int(i <= upto and free_for(pools, hint.pool, p, i)))
     chained = set(index)
     for p in pools:
         for i, x in x_of[p.index].items():
