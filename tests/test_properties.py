@@ -110,3 +110,31 @@ def test_verify_rejects_a_removed_appointee(inst):
         setattr(alloc, f, [getattr(alloc, f)[r] for r in keep])
     alloc.cand, alloc.post = alloc.cand[keep], alloc.post[keep]
     assert verify(pol, prob, alloc), "removing the top appointee must break a rule"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances(overall=True, max_n=30))
+def test_verify_rejects_undoing_an_overall_adjustment(inst):
+    """Anil Kumar Gupta 1995: put back the man an overall adjustment displaced (the best unselected man who may
+    hold that vacancy): the post is short of its minimum while the woman who met it waits, and verify must
+    say so."""
+    d = Path(tempfile.mkdtemp())
+    pol, prob = materialise(d, inst)
+    sol = solve(pol, prob, "greedy")
+    write_outputs(d / "out", sol.result, {})
+    alloc = read_allocation(d / "out" / "allocation.csv", prob, pol)
+    rows = [r for r in range(len(alloc.cand)) if alloc.route[r] == "horizontal_adjustment"]
+    if not rows:
+        return
+    from solver.verify.allocation import may_hold
+    r = rows[0]
+    c = prob.candidates
+    taken = set(alloc.cand.tolist())
+    men = [i for i in np.flatnonzero(may_hold(pol, prob, alloc.seat[r]) & ~c.female) if int(i) not in taken]
+    if not men:
+        return
+    alloc.cand = alloc.cand.copy()
+    alloc.cand[r] = men[0]
+    alloc.route[r] = "open_merit" if alloc.seat[r] == pol.open else "reserved"
+    alloc.horizontal[r] = ""
+    assert verify(pol, prob, alloc), "undoing an adjustment the post needed must break a rule"
