@@ -17,13 +17,15 @@ app = typer.Typer(add_completion=False)
 
 
 @app.command()
-def main(name: str, linearization: Optional[int] = None, presolve: bool = False, workers: int = 1):
+def main(name: str, linearization: Optional[int] = None, presolve: bool = False, workers: int = 1,
+         log: bool = typer.Option(False, help="print CP-SAT's search log")):
     from ortools.sat.python import cp_model
 
     import solver.engines.cpsat as engine
     from solver import load_policy
     from solver.engines.greedy import solve_greedy
     from solver.io.readers import read_problem
+    from solver.overall import distribute
     from solver.pools import build_pools
     from solver.vacancy import determine_seats
 
@@ -31,12 +33,13 @@ def main(name: str, linearization: Optional[int] = None, presolve: bool = False,
     pol = load_policy(CATALOGUE[name][0])
     prefs = folder / "preferences.csv"
     prob = read_problem(pol, folder / "candidates.csv", folder / "vacancies.csv", prefs if prefs.exists() else None)
-    pools = build_pools(pol, prob, determine_seats(pol, prob))
+    pools = build_pools(pol, prob, distribute(pol, prob, determine_seats(pol, prob)))
     hint = solve_greedy(pools, prob.n)
 
     class Solver(cp_model.CpSolver):
         def solve(self, model, *args):
             self.parameters.cp_model_presolve = presolve
+            self.parameters.log_search_progress = log
             if linearization is not None:
                 self.parameters.linearization_level = linearization
             return super().solve(model, *args)
