@@ -129,9 +129,6 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
         # With the greedy's hint the search is a walk down the hint; solving the LP relaxation at its nodes was
         # what took the time (horizontal minimums at 100,000 candidates: 87 s with it, 3.8 s without).
         solver.parameters.linearization_level = 0
-        # Probing the model before the walk took a second at 100,000 candidates (its whole time budget), and
-        # the walk does not need it: 3.1 s -> 1.9 s of search on bihar-100k-horizontal.
-        solver.parameters.cp_model_probing_level = 0
     if time_limit:
         solver.parameters.max_time_in_seconds = float(time_limit)
     # Without an objective the model has one solution (one merit list for every pool), so with the greedy's
@@ -140,6 +137,9 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
     # solved for real.
     certify = hint is not None and not m.has_objective()
     if certify:
+        # Probing the model before the walk took a second at 100,000 candidates (its whole time budget), and
+        # a certificate does not need it: 3.1 s -> 1.4 s of search on bihar-100k-horizontal.
+        solver.parameters.cp_model_probing_level = 0
         m.add_assumptions([x if hint.pool[i] == p else x.Not() for p, xs in enumerate(x_of) for i, x in xs.items()])
     status = solver.solve(m)
     wall = solver.wall_time
@@ -318,8 +318,12 @@ def _deficiency(m: cp_model.CpModel, p: Pool, ch: _Chains, free: dict, capacity,
             forced.append(int(need[y]) - cap)
             continue
         f = m.new_int_var(0, p.base, "")
-        m.add_min_equality(f, [cap, sum(ch.top_free.get(i, 0) if merit_only_class(p, ch.sigs[k]) else free[i]
-                                        for k in classes for i in ch.groups[k].tolist())])
+        # (those who enter only on merit are free to take the pool only within its merit top)
+        terms = []
+        for k in classes:
+            who = ch.groups[k].tolist()
+            terms += [ch.top_free.get(i, 0) for i in who] if merit_only_class(p, ch.sigs[k]) else [free[i] for i in who]
+        m.add_min_equality(f, [cap, cp_model.LinearExpr.sum(terms)])
         forced.append(int(need[y]) - f)
     d = m.new_int_var(0, int(need.max(initial=0)), "")
     m.add_max_equality(d, [0, *forced])
