@@ -32,7 +32,7 @@ class Result:
 
     def __post_init__(self):
         self.seat_category, self.source_pool, self.dispositions = attribute(self.policy, self.seats, self.pools, self.assignment)
-        self._horizontal = horizontal_labels(self.pools, self.assignment)
+        self._horizontal = overall_labels(self) if self.seats.overall else horizontal_labels(self.pools, self.assignment)
 
     @property
     def selected(self) -> np.ndarray:
@@ -126,6 +126,19 @@ def _holders_by_pool(pool: np.ndarray, n_pools: int) -> list[np.ndarray]:
     order = sel[np.argsort(pool[sel], kind="stable")]
     bounds = np.searchsorted(pool[order], np.arange(n_pools + 1))
     return [order[bounds[k]:bounds[k + 1]] for k in range(n_pools)]
+
+
+def overall_labels(result: "Result") -> np.ndarray:
+    """Under overall minimums, the appointees who serve a post's minimum: on its open and own-category seats,
+    those placed by adjustment, then the others in merit order, up to the minimum (one trait per post)."""
+    a, c = result.assignment, result.problem.candidates
+    out = np.full(len(a.pool), "", dtype=object)
+    for (post, trait), m in result.seats.overall.items():
+        j = result.problem.posts.index(post)
+        at = np.flatnonzero(np.isin(a.pool, [p.index for p in result.pools if p.post == j and p.phase == 0]))
+        ben = at[c.trait(trait)[at]]
+        out[np.r_[ben[a.adjusted[ben]], ben[~a.adjusted[ben]]][:m]] = trait
+    return out
 
 
 def horizontal_labels(pools: Pools, a: Assignment) -> np.ndarray:

@@ -52,8 +52,9 @@ def test_no_adjustment_when_the_post_meets_its_minimum(run, engine):
     c = [["u1", 90, "UR", "M", "", ""], ["u2", 85, "UR", "M", "", ""], ["w", 80, "SC", "F", "", ""],
          ["x", 60, "UR", "F", "", ""], ["s1", 50, "SC", "M", "", ""]]
     v = [["X", "UR", 2, 1], ["X", "SC", 1, 0]]
-    r = got(run("central-2004", c, v, engine, OVERALL, hint=False))
-    assert r == {"u1": ("UR", "open_merit"), "u2": ("UR", "open_merit"), "w": ("SC", "reserved")}
+    sol = run("central-2004", c, v, engine, OVERALL, hint=False)
+    assert got(sol) == {"u1": ("UR", "open_merit"), "u2": ("UR", "open_merit"), "w": ("SC", "reserved")}
+    assert rows_by_id(sol.result)["w"]["horizontal"] == "women"   # she serves the post's minimum
     split = got(run("central-2004", c, v, engine, ["ceiling.share=1.0"], hint=False))
     assert split["w"] == ("UR", "horizontal_adjustment") and "u2" not in split
 
