@@ -94,9 +94,12 @@ def year_sequences(draw, max_years=4, max_n=14):
     name = draw(st.sampled_from(sorted(YEAR_POLICIES)))
     extra = draw(st.lists(st.sampled_from(["ceiling.backlog_counts=true", "unfilled.dereserve=true",
                                            "unfilled.dereserve=false"]), max_size=1))
-    if draw(st.booleans()):   # horizontal seats carried, PwBD sub-categories interchanged (OM 15.01.2018)
+    kind = draw(st.sampled_from(["none", "carried", "overall"]))
+    if kind == "carried":   # horizontal seats carried, PwBD sub-categories interchanged (OM 15.01.2018)
         extra += ['horizontal.unfilled="carry_forward"', "horizontal.carry_years=2",
                   'horizontal.traits=[{name="pwbd_a", share=0.34}, {name="pwbd_c", share=0.2}]']
+    elif kind == "overall":  # a women's minimum per post (Anil Kumar Gupta 1995), unfilled seats revert
+        extra += ['horizontal.mode="overall"', 'horizontal.traits=[{name="women", share=0.3}]']
     sets = ['roster.small_cadre="none"', 'ceiling.excess="carry_forward"', *YEAR_POLICIES[name], *extra]
     posts = [f"P{j}" for j in range(draw(st.integers(1, 2)))]
     years = draw(st.integers(2, max_years))
