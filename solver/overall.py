@@ -76,26 +76,31 @@ def _place(policy: Policy, problem: Problem, seats: SeatTable, pools, members: d
         assign = solve_greedy(pools, problem.n).pool
         main = {p.category: p for p in pools if p.post == j and p.phase == 0 and not p.carried}
         here = np.isin(assign, [p.index for p in pools if p.post == j and p.phase == 0])
+        ben = {t: problem.candidates.trait(t) for t in wanted}
+        short = {t: m - int(ben[t][here].sum()) for t, m in wanted.items()}
+        short = {t: k for t, k in short.items() if k > 0}
+        if short:
+            # Every compartment keeps the beneficiaries the post needs (the best of each minimum, up to it), so
+            # that an adjustment for one minimum takes a seat from nobody who serves another.
+            for trait, minimum in wanted.items():
+                needed = np.flatnonzero(ben[trait] & here)[:minimum]
+                for code, pool in main.items():
+                    key = (post, code, trait)
+                    mins[key] = max(mins.get(key, 0), int((assign[needed] == pool.index).sum()))
+        # The best remaining beneficiaries of every short minimum, in one merit order (several minimums are
+        # PwBD sub-categories, one per candidate).
         grown = False
-        for trait, minimum in wanted.items():
-            ben = problem.candidates.trait(trait)
-            have = int(ben[here].sum())
-            if have >= minimum:
+        mask = np.any([ben[t] for t in short], axis=0) if short else np.zeros(problem.n, dtype=bool)
+        for i in _waiting(pools, assign, j, mask & (home_of >= 0)):
+            trait = next((t for t in short if ben[t][i] and short[t] > 0), None)
+            pool = main.get(codes[home_of[i]])
+            if trait is None or pool is None or not pool.eligible[i]:
                 continue
-            for code, pool in main.items():
-                key = (post, code, trait)
-                mins[key] = max(mins.get(key, 0), int(ben[assign == pool.index].sum()))
-            for i in _waiting(pools, assign, j, ben & (home_of >= 0)):
-                if have >= minimum:
-                    break
-                pool = main.get(codes[home_of[i]])
-                if pool is None or not pool.eligible[i]:
-                    continue
-                if sum(m for (p, cc, _), m in mins.items() if p == post and cc == pool.category) >= pool.base:
-                    continue
-                mins[(post, pool.category, trait)] += 1
-                have += 1
-                grown = True
+            if sum(m for (p, cc, _), m in mins.items() if p == post and cc == pool.category) >= pool.base:
+                continue
+            mins[(post, pool.category, trait)] += 1
+            short[trait] -= 1
+            grown = True
         if not grown:
             return pools
     return pools
