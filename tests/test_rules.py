@@ -258,6 +258,36 @@ def test_horizontal_minimum_with_preferences(run, engine):
     assert r["M1"]["post"] == "X" and r["M2"]["post"] == "Y" and "M3" not in r
 
 
+def test_freed_open_vacancy_goes_to_who_ranked_the_post_first(run, tmp_path):
+    """CSE Rule 16(2) with UPSC's remaining-vacancy practice: A1's upgrade into OBC frees one open vacancy for
+    the OBC-selected. C, who ranked P0, takes it among the ranked choices; B, of better merit but who did not
+    rank P0, comes only after everyone who ranked a post, and finds it spent. The open vacancy A2's upgrade
+    into SC freed stays empty: no SC-selected candidate is left for it, and B may not take it. verify once
+    called that vacancy one B wanted (found by a soak run of the property tests)."""
+    from conftest import write_csv
+    from solver import load_policy
+    from solver.io.readers import read_problem
+    from solver.reports import write_outputs
+    from solver.verify import read_allocation, verify
+    c = [["A1", 100, "OBC", "M", "", ""], ["A2", 99, "SC", "M", "", ""], ["D", 98, "UR", "M", "", ""],
+         ["B", 97, "OBC", "M", "", ""], ["C", 96, "OBC", "M", "", ""]]
+    v = [["P0", "UR", 3, ""], ["P1", "OBC", 1, ""], ["P2", "SC", 1, ""], ["P3", "OBC", 1, ""]]
+    prefs = [["A1", 1, "P1"], ["A2", 1, "P2"], ["D", 1, "P0"], ["B", 1, "P1"], ["C", 1, "P0"]]
+    for engine in ("greedy", "cpsat"):
+        sol = run("upsc-cse", c, v, engine, ["ceiling.share=1.0"], prefs=prefs, hint=False)
+        r = sel(sol)
+        assert (r["C"]["post"], r["C"]["seat_category"]) == ("P0", "UR")
+        assert (r["B"]["post"], r["B"]["seat_category"]) == ("P3", "OBC")
+        assert [row[4] for row in sol.result.dispositions if row[:2] == ["P0", "UR"]] == [1]
+    write_outputs(tmp_path / "out", sol.result, {})
+    write_csv(tmp_path / "c.csv", ["id", "score", "category", "gender", "creamy_layer", "relaxed"], c)
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "women"], v)
+    write_csv(tmp_path / "p.csv", ["candidate_id", "order", "post"], prefs)
+    pol = load_policy("upsc-cse", ["ceiling.share=1.0"])
+    prob = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv", tmp_path / "p.csv")
+    assert verify(pol, prob, read_allocation(tmp_path / "out" / "allocation.csv", prob, pol)) == []
+
+
 def test_what_if_sweep_reuses_one_problem(tmp_path):
     """The analyst's sweep (README): one validated problem, several policies; a larger OBC share reserves more
     of a TOTAL row for OBC and the OBC cutoff moves down the merit list."""

@@ -71,8 +71,11 @@ def service_allocation(policy, problem, seats, alloc, sel) -> list[Violation]:
             late_i = not ranked[i, j]
             if code == policy.open and not sel_open[i]:
                 # A freed open vacancy: only while upgrades into the category left one, against reserved holders.
+                # Those ahead of i for it: on a post they ranked while this one is unranked for i, or on the
+                # same footing and of better merit (posts nobody ranked are filled after every ranked one).
                 better_same = sum(1 for h, (jj, ss) in seat_of.items()
-                                  if ss == policy.open and sel[h] == sel[i] and h < i)
+                                  if ss == policy.open and sel[h] == sel[i] and h != i
+                                  and (ranked[h, jj], -h) > (not late_i, -i))
                 if better_same >= freed_by[sel[i]]:
                     continue
                 rivals = [h for h in hs if not sel_open[h] and (ranked[h, j], -h) < (not late_i, -i)]
