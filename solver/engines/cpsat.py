@@ -63,6 +63,11 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
     free_of: list[dict[int, object]] = [dict() for _ in pools]  # "no pool i prefers admits i" (1 = always)
     pairs_i, pairs_p = pools.preference_lists()
     starts, ends = runs(pairs_i)
+    # Horizontal minimums with ranked preferences admit several stable assignments (a compartment may take a
+    # beneficiary who would rather be elsewhere). The rule is the candidate-optimal one, the deferred-
+    # acceptance outcome: every candidate does at least as well there as in any other, so it is the unique
+    # maximiser of the summed (list length - rank) of the pools held.
+    objective = not pools.merit_only and any(p.minimums for p in pools)
     gain = []  # (list length - rank) of the pool each candidate holds
     for s, e in zip(starts, ends):
         i = int(pairs_i[s])
@@ -79,16 +84,17 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
             x_of[p][i] = x
             if pools.pools[p].minimums:
                 free_of[p][i] = 1 if reached is None else reached
-            gain.append((len(mine) - k) * x)
+            if objective:
+                gain.append((len(mine) - k) * x)
             if k + 1 < len(mine):
-                nxt = m.new_bool_var("")
                 if reached is None:
-                    m.add(nxt == 1 - a)
+                    nxt = a.Not()
                 else:
+                    nxt = m.new_bool_var("")
                     m.add_bool_and([reached, a.Not()]).only_enforce_if(nxt)
                     m.add_bool_or([reached.Not(), a, nxt])
                 reached = nxt
-    sums = [sum(x_of[p.index].values()) for p in pools]
+    sums = [cp_model.LinearExpr.sum(list(x_of[p.index].values())) for p in pools]
     for g, chain in zip(pools.shared, groups):
         # The bound, and merit within it: whoever it turns away is behind everyone it let in.
         used = sum(sums[k] for k in g.members) + sum(sums[k] for k in g.minus) - sum(sums[k] for k in g.plus)
@@ -109,12 +115,8 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
                 m.add_bool_or([lits[-1], full])
         if p.minimums:
             _horizontal(m, p, ch, x_of[p.index], free_of[p.index], p.base - sum(sums[q] for q in p.minus))
-    if not pools.merit_only and any(p.minimums for p in pools):
-        # Horizontal minimums with ranked preferences admit several stable assignments (a compartment may
-        # take a beneficiary who would rather be elsewhere). The rule is the candidate-optimal one, the
-        # deferred-acceptance outcome: every candidate does at least as well there as in any other, so it is
-        # the unique maximiser of the summed (list length - rank) of the pools held.
-        m.maximize(sum(gain))
+    if objective:
+        m.maximize(cp_model.LinearExpr.sum(gain))
     if hint is not None:
         _add_hint(m, pools, chains, x_of, hint)
     build = time.perf_counter() - t0
