@@ -55,6 +55,9 @@ def solve(
     replace: bool = typer.Option(False, "--replace", help="solve again a year the register already holds"),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="seconds for CP-SAT"),
     workers: int = typer.Option(1, "--workers", help="CP-SAT workers; output is the same for any number"),
+    independent: bool = typer.Option(False, "--independent", help="CP-SAT solves without the greedy's answer "
+                                     "(slower): with --engine both, agreement is then evidence, where by "
+                                     "default CP-SAT certifies the greedy's answer"),
     set_: list[str] = SetOpt,
 ):
     """Allocate vacancies and write allocation, decisions, unfilled, cutoffs and summary to OUT."""
@@ -70,7 +73,7 @@ def solve(
         _fail(e)
     with err.status("reading inputs...") as status:
         sol, _ = _solve_year(pol, candidates, vacancies, preferences, out, engine, time_limit, workers, reg, year,
-                             replace, status)
+                             replace, status, hint=not independent)
     _print_summary(sol.result, out, sol.differences if sol.other is not None else None)
     if sol.result.assignment.status == "time_limit":
         err.print("[yellow]time limit reached before CP-SAT proved the answer; the greedy answer was written[/]")
@@ -101,7 +104,7 @@ def _open_register(path: Path, year: int, replace: bool, pol):
 
 
 def _solve_year(pol, candidates, vacancies, preferences, out, engine, time_limit, workers, reg, year, replace,
-                status, quiet=False):
+                status, quiet=False, hint=True):
     """Read, solve, write the outputs atomically, then record the year in the register (one transaction):
     a run stopped before the end leaves the register as it was."""
     from .register import year_record
@@ -114,7 +117,7 @@ def _solve_year(pol, candidates, vacancies, preferences, out, engine, time_limit
         note(f"read {problem.n:,} candidates", read_s)
         status.update(f"solving {problem.n:,} candidates with {engine}...")
         state = reg.state(year) if reg is not None else None
-        sol = run_solve(pol, problem, engine, time_limit=time_limit, workers=workers, state=state)
+        sol = run_solve(pol, problem, engine, time_limit=time_limit, workers=workers, state=state, hint=hint)
         note(f"solved ({sol.result.assignment.status})", sum(v for k, v in sol.timings.items() if k != "total"))
     except AarakshanError as e:
         status.stop()
@@ -321,7 +324,7 @@ def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
     Console().print(f"inputs written to {inputs}/ (policy models/bihar-1991.toml)")
     solve(policy="bihar-1991", candidates=inputs / "candidates.csv", vacancies=inputs / "vacancies.csv",
           out=out, preferences=None, engine=engine, register=None, year=None, replace=False, time_limit=None,
-          workers=1, set_=[])
+          workers=1, independent=False, set_=[])
 
 
 def main():  # pragma: no cover

@@ -38,6 +38,19 @@ def test_solve_both_writes_every_file_and_an_empty_diff(tmp_path):
     assert sum(d["selected"] == "true" for d in decisions) == 80
 
 
+def test_independent_cpsat_agrees_with_the_certified_answer(tmp_path):
+    """--independent: CP-SAT solves without the greedy's answer, so --engine both compares two solves, and the
+    allocation is the one the default run (CP-SAT certifying the greedy's answer) writes."""
+    inp = instance(tmp_path)
+    r = CliRunner().invoke(app, solve_args(inp, tmp_path / "i", "--engine", "both", "--independent"))
+    assert r.exit_code == 0, r.output
+    s = json.loads((tmp_path / "i" / "summary.json").read_text())
+    assert s["model"]["hinted"] is False and s["differences"] == 0
+    assert CliRunner().invoke(app, solve_args(inp, tmp_path / "d")).exit_code == 0
+    assert json.loads((tmp_path / "d" / "summary.json").read_text())["model"]["hinted"] is True
+    assert (tmp_path / "i" / "allocation.csv").read_bytes() == (tmp_path / "d" / "allocation.csv").read_bytes()
+
+
 def test_same_output_for_any_number_of_workers(tmp_path):
     """SPEC.md: same input, same output byte for byte whatever --workers is (summary.json's timings aside)."""
     inp = instance(tmp_path, n=1500, vac=200)
