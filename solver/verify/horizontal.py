@@ -29,10 +29,14 @@ def trait_masks(policy, problem, seats, post, code, holders=None, at_post=None) 
         if p == post and holders is not None:
             ben = c.trait(trait)
             elsewhere = int(ben[at_post].sum()) - int(ben[holders].sum())
-            incoming = ben & (_home(policy, problem, seats, post) == code)
+            home = _home(policy, problem, seats, post) == code
+            # Into open only those of no reserved category there; a reserved compartment may keep by adjustment
+            # any beneficiary it admits (one a removed appointee pushed out), but the post's shortfall is met
+            # in each beneficiary's own compartment.
+            incoming = ben & home if code == policy.open else ben
             away = np.ones(len(ben), dtype=bool)
             away[at_post] = False          # one who already serves the post's minimum adds nothing by moving
-            out[trait] = (minimum - elsewhere, ben, incoming, incoming & away)
+            out[trait] = (max(0, minimum - elsewhere), ben, incoming, ben & home & away)
     return out
 
 
