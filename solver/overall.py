@@ -33,7 +33,6 @@ from .pools import build_pools, homes, member_mask, with_minimums
 from .problem import Problem
 from .vacancy import SeatTable
 
-
 PREFERENCES = (
     "horizontal.mode = \"overall\" with a preferences file is refused: the open compartment counts a woman of "
     "a reserved category only while she is within its merit top (she entered on merit, and her own compartment "

@@ -2,8 +2,8 @@
 is met by the best remaining beneficiaries, each adjusted against her own category (Anil Kumar Gupta v.
 State of U.P. 1995, para 18). Every example runs under both engines (CP-SAT without the greedy's hint)."""
 import pytest
-
 from conftest import rows_by_id, write_csv
+
 from solver import load_policy
 from solver.errors import Unsupported
 from solver.io.readers import read_problem
