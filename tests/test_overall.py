@@ -151,3 +151,22 @@ def test_overall_refusals_name_the_reason(run):
         run("central-2004", AKG, AKG_V, "greedy", [*OVERALL, 'horizontal.unfilled="carry_forward"'])
     with pytest.raises(Unsupported, match="recommendation list"):
         run("upsc-cse", AKG, AKG_V, "greedy", OVERALL)
+
+
+def test_cpsat_solves_unaided_when_the_greedy_answer_breaks_a_rule(run):
+    """The certificate's fallback: given an assignment that breaks stability (the open seat handed to the worse
+    of two men), CP-SAT cannot find cutoffs for it, says `hint_rejected`, and solves the model unaided."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from solver.engines.cpsat import solve_cpsat
+    sol = run("central-2004", AKG, AKG_V, "greedy", OVERALL)
+    pools, a = sol.result.pools, sol.result.assignment
+    ids = list(sol.result.problem.candidates.ids)
+    u1, u2 = ids.index("u1"), ids.index("u2")
+    wrong = a.pool.copy()
+    wrong[u1], wrong[u2] = wrong[u2], wrong[u1]          # u2 (rank 6) on u1's open seat
+    out = solve_cpsat(pools, len(ids), hint=replace(a, pool=wrong))
+    assert out.stats.get("hint_rejected") is True
+    assert np.array_equal(out.pool, a.pool)
