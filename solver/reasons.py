@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .engines.assignment import natural_tops
-from .pools import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT
+from .pools import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT, homes, member_mask
 from .result import Result
 from .selection import MERGED
 
@@ -60,6 +60,7 @@ def _rows(result: Result):
     caps = [p.capacity(filled) for p in pools]
     tops = {k: (int(t[-1]) if len(t) else -1) for k, t in natural_tops(result.pools, a.pool).items()}
     common = result.pools.common_order
+    unmet = _unmet_overall(result)
     ci, pi = result.pools.preference_lists()
     starts = np.searchsorted(ci, np.arange(n))
     ends = np.searchsorted(ci, np.arange(n), side="right")
@@ -98,6 +99,8 @@ def _rows(result: Result):
             notes.append("availed a relaxed standard, so may not take an open vacancy")
         if c.creamy[i] and c.category[i] != result.policy.open:
             notes.append("creamy layer, so competes as open only")
+        if got < 0:
+            notes += [why for mask, why in unmet if mask[i]]
         if got >= 0:
             p = pools[got]
             route = result.route(i)
@@ -124,3 +127,32 @@ def _rows(result: Result):
         if notes:
             text += " (" + "; ".join(notes) + ")"
         yield [c.ids[i], "true" if got >= 0 else "false", posts[pools[got].post] if got >= 0 else "", text]
+
+
+def _unmet_overall(result: Result) -> list[tuple[np.ndarray, str]]:
+    """Under overall minimums (Anil Kumar Gupta 1995), why a beneficiary left out of a post that is short of
+    its minimum was not adjusted in: an adjustment goes to her own category's compartment, and every seat of
+    it holds a beneficiary already (or she may hold none there). (mask of those it concerns, reason)"""
+    if not result.seats.overall:
+        return []
+    policy, problem, seats = result.policy, result.problem, result.seats
+    members = {code: member_mask(policy, problem, code) for code in policy.reserved_codes}
+    codes = [policy.open, *policy.reserved_codes]
+    ranked = problem.post_rank < (1 << 20)
+    out = []
+    for row in result.horizontal_report():
+        if row["short"] <= 0:
+            continue
+        post, trait = row["post"], row["trait"]
+        j = problem.posts.index(post)
+        home = homes(policy, problem, seats, post, members)
+        ben = problem.candidates.trait(trait) & ranked[:, j]
+        head = f"the {trait} minimum at {post} is {row['short']} short"
+        out.append((ben & (home < 0), f"{head}, but no vacancy there is one this candidate may hold"))
+        for k, code in enumerate(codes):
+            size = seats.cap(post, code) - seats.exchangeable.get((post, code), 0)
+            rest = f"every {code} seat at {post} is held by a {trait} beneficiary" if size else \
+                f"there is no {code} vacancy at {post}"
+            out.append((ben & (home == k), f"{head}, but an adjustment goes to the candidate's own category, "
+                        f"{code}, and {rest}"))
+    return out

@@ -170,3 +170,15 @@ def test_cpsat_solves_unaided_when_the_greedy_answer_breaks_a_rule(run):
     out = solve_cpsat(pools, len(ids), hint=replace(a, pool=wrong))
     assert out.stats.get("hint_rejected") is True
     assert np.array_equal(out.pool, a.pool)
+
+
+def test_reason_names_why_a_woman_of_a_short_post_was_not_adjusted(run):
+    """The post needs two women and has one; the only woman left is of SC, where an adjustment would place her
+    (Anil Kumar Gupta 1995: against her own category), and SC's one seat already holds a woman."""
+    c = [["u1", 90, "UR", "M", "", ""], ["s1", 85, "SC", "F", "", ""], ["x1", 80, "SC", "F", "", ""]]
+    v = [["X", "UR", 1, 1], ["X", "SC", 1, 1]]
+    sol = run("central-2004", c, v, "greedy", OVERALL)
+    why = {r[0]: r[3] for r in decision_rows(sol.result)}
+    assert "the women minimum at X is 1 short, but an adjustment goes to the candidate's own category, SC, and " \
+           "every SC seat at X is held by a women beneficiary" in why["x1"]
+    assert summary(sol.result, {})["horizontal"][0]["short"] == 1
