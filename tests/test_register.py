@@ -429,3 +429,17 @@ def test_simulate_checks_every_year_before_solving_any(tmp_path):
     assert not (tmp_path / "out").exists()
     with Register(tmp_path / "reg.sqlite") as reg:
         assert reg.years() == []
+
+
+def test_simulate_reports_overall_minimums_per_post(tmp_path):
+    """Overall minimums (Anil Kumar Gupta 1995) are the post's: simulation.csv has one row per year for "all
+    women" (the minimum, how many served it, how many seats nobody could fill), not rows per compartment."""
+    for y, women in ((2021, 1), (2022, 0)):
+        cands = [[f"U{y}-{k}", k + 1, "UR", "M"] for k in range(4)] + \
+                [[f"W{y}-{k}", k + 5, "SC", "F"] for k in range(women)] + [[f"S{y}", 5 + women, "SC", "M"]]
+        year_folder(tmp_path / "years", y, cands, [["X", "UR", 2], ["X", "SC", 1]])
+    table = simulate(tmp_path, "central-dopt", "both", 'horizontal.mode="overall"',
+                     'horizontal.traits=[{name="women", share=0.34}]', "ceiling.share=1.0")
+    assert {k[1] for k in table} >= {"all women"} and not any(" women" in k[1] and k[1] != "all women" for k in table)
+    row = {y: table[(y, "all women")] for y in (2021, 2022)}
+    assert [(r["vacancies"], r["filled"], r["lapsed"]) for r in row.values()] == [("1", "1", "0"), ("1", "0", "1")]

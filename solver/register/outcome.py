@@ -73,6 +73,7 @@ def year_record(result: Result, year: int) -> YearRecord:
     for q in sorted(pools.pools, key=lambda q: q.precedence):
         if q.phase == 0:
             phase0.setdefault((q.post, q.category), []).append(q)
+    overall = result.horizontal_report() if seats.overall else []
     for j, post in enumerate(seats.posts):
         for code in policy.reserved_codes:
             items = seats.carried.get((post, code), ())
@@ -83,7 +84,9 @@ def year_record(result: Result, year: int) -> YearRecord:
                 events = ["filled"] * int(own[q.index]) + ["exchanged"] * int(took["exchanged"][q.index]) \
                     + ["dereserved"] * int(took["dereserved"][q.index])
                 _settle(rec, policy, post, code, mine + [None] * (q.base - len(mine)), events, year)
-        if post in minimums:
+        if seats.overall:
+            _overall(rec, [row for row in overall if row["post"] == post])
+        elif post in minimums:
             _horizontal(rec, result, [q for code in [policy.open, *policy.reserved_codes]
                                       for q in phase0.get((j, code), ())], minimums[post], post, year)
         for (p, code), k in seats.carried_excess.items():
@@ -143,3 +146,13 @@ def _horizontal(rec: YearRecord, result: Result, phase0: list, minimums: list, p
             if carry:
                 rec.new_items.append((post, code, "horizontal", f"{trait} seat unfilled in {year}", trait))
             rec.count(name, "carried_out" if carry else "lapsed")
+
+
+def _overall(rec: YearRecord, rows: list[dict]) -> None:
+    """Overall minimums are the post's (Anil Kumar Gupta 1995): one row per trait, "all women"; a seat nobody
+    could fill reverts to the compartments (carrying is refused with overall minimums)."""
+    for row in rows:
+        name = f"all {row['trait']}"
+        rec.count(name, "vacancies", row["minimum"])
+        rec.count(name, "filled", row["minimum"] - row["short"])
+        rec.count(name, "lapsed", row["short"])
