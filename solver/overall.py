@@ -79,15 +79,15 @@ def _place(policy: Policy, problem: Problem, seats: SeatTable, pools, members: d
         short = {t: m - int(ben[t][here].sum()) for t, m in wanted.items()}
         short = {t: k for t, k in short.items() if k > 0}
         if short:
-            # Every compartment keeps the beneficiaries the post needs (the best of each minimum, up to it), so
-            # that an adjustment for one minimum takes a seat from nobody who serves another.
+            # Every compartment keeps the beneficiaries the post needs (the best, up to the minimum): a man an
+            # adjustment removes, moving down, may not push one of them out.
             for trait, minimum in wanted.items():
                 needed = np.flatnonzero(ben[trait] & here)[:minimum]
                 for code, pool in main.items():
                     key = (post, code, trait)
                     mins[key] = max(mins.get(key, 0), int((assign[needed] == pool.index).sum()))
-        # The best remaining beneficiaries of every short minimum, in one merit order (several minimums are
-        # PwBD sub-categories, one per candidate).
+        # The best remaining beneficiaries, in merit order (one minimum per post: several overall traits are
+        # refused when seats are determined).
         grown = False
         mask = np.any([ben[t] for t in short], axis=0) if short else np.zeros(problem.n, dtype=bool)
         for i in _waiting(pools, assign, j, mask & (home_of >= 0)):
