@@ -56,7 +56,8 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
     check_supported(pools)
     t0 = time.perf_counter()
     m = cp_model.CpModel()
-    chains = [_Chains(m, p, _depth(pools, p)) for p in pools]
+    overlap = _overlaps(pools)
+    chains = [_Chains(m, p, _depth(pools, p, overlap)) for p in pools]
     groups = [_GroupChain(m, pools, g) for g in pools.shared]
     # Per candidate: eligible pools in preference order; x = reached and admitted.
     x_of: list[dict[int, cp_model.IntVar]] = [dict() for _ in pools]
@@ -196,10 +197,24 @@ def _admitted(m: cp_model.CpModel, own, shared: list):
     return a
 
 
-def _depth(pools: Pools, pool: Pool) -> int:
-    """Capacity of the pool plus that of every pool some candidate may prefer to it (bases bound capacities)."""
+def _overlaps(pools: Pools) -> np.ndarray | None:
+    """Which pairs of pools some candidate is eligible for both of. Only where pools are filled one by one
+    (no preferences, no shared bound: a bound may turn away one its pool's own chain admits): eligibility then
+    depends on a candidate's category and flags alone, so few distinct columns need comparing."""
+    if not pools.merit_only or not len(pools):
+        return None
+    kinds = np.unique(np.stack([p.eligible for p in pools], axis=1), axis=0).astype(np.int64)
+    return (kinds.T @ kinds) > 0
+
+
+def _depth(pools: Pools, pool: Pool, overlap: np.ndarray | None = None) -> int:
+    """Capacity of the pool plus that of every pool some candidate may prefer to it (bases bound capacities):
+    whoever the pool admits holds it or a pool they prefer, so only pools that share an eligible candidate
+    with it count."""
     def maybe_preferred(q: Pool) -> bool:
         if q.index == pool.index or q.phase > pool.phase:
+            return False
+        if overlap is not None and not overlap[q.index, pool.index]:
             return False
         if q.phase < pool.phase or not pools.common_order:
             return True
