@@ -11,7 +11,7 @@ from ..policy import Policy
 from ..problem import Problem
 from ..vacancy.determine import SeatTable, ceiling_use, determine_seats
 from .allocation import Allocation, Violation, may_hold
-from .horizontal import horizontal, trait_masks
+from .horizontal import homes, horizontal, trait_masks
 from .recommendation import recommendation_list, recommended_as, service_allocation
 
 PHASE = {"open_merit": 0, "reserved": 0, "horizontal_adjustment": 0, "upgrade": 0, "exchange": 1,
@@ -133,6 +133,8 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
     phase0 = np.array([PHASE[x] == 0 for x in alloc.route], dtype=bool)
     seat_arr = np.array(alloc.seat, dtype=object)
     for j, post in enumerate([] if policy.migration.selection_list else posts):
+        home = homes(policy, problem, seats, post, may) if seats.overall else None
+        at_post = alloc.cand[(alloc.post == j) & phase0]
         for code in order:
             cap = seats.cap(post, code)
             rows = np.flatnonzero((alloc.post == j) & (seat_arr == code) & np.isin(route_arr,
@@ -150,7 +152,7 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
             # Carried vacancies open to exchange partners are a separate class filled first, on merit (Art.
             # 16(4B)); the compartment's horizontal minimums apply to the year's own vacancies, held by the rest.
             by_merit = np.argsort(holders, kind="stable")[seats.exchangeable.get((post, code), 0):]
-            masks = trait_masks(policy, problem, seats, post, code, holders[by_merit], alloc.cand[(alloc.post == j) & phase0])
+            masks = trait_masks(policy, problem, seats, post, code, holders[by_merit], at_post, home)
             if not masks and len(holders):
                 worst = holders.max()
                 for i in np.flatnonzero(want[:worst]):

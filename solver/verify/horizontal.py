@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from .allocation import Violation, may_hold
+from .allocation import Violation
 
 SRC_HORIZONTAL = "Anil Kumar Gupta 1995; Rajesh Kumar Daria 2007"
 
 
-def trait_masks(policy, problem, seats, post, code, holders=None, at_post=None) -> dict:
+def trait_masks(policy, problem, seats, post, code, holders=None, at_post=None, home=None) -> dict:
     """The compartment's horizontal minimums: trait -> (minimum, who counts, who may come in by adjustment,
     who would add to the count by coming in).
 
     Compartmentalised: the minimums vacancies.csv or the shares give the compartment. Overall (Anil Kumar
     Gupta 1995, para 18): what the post's minimum still needs from this compartment once the post's other
     appointees (`at_post` less `holders`) are counted; every beneficiary counts, and an adjustment places a
-    beneficiary in her own category's compartment (open for one of no reserved category)."""
+    beneficiary in her own category's compartment (open for one of no reserved category): `home`, from
+    `homes`, per post."""
     out = {}
     c = problem.candidates
     for (p, cc, trait), minimum in seats.minimums.items():
@@ -29,26 +30,26 @@ def trait_masks(policy, problem, seats, post, code, holders=None, at_post=None) 
         if p == post and holders is not None:
             ben = c.trait(trait)
             elsewhere = int(ben[at_post].sum()) - int(ben[holders].sum())
-            home = _home(policy, problem, seats, post) == code
+            mine = home == code
             # Into open only those of no reserved category there; a reserved compartment may keep by adjustment
             # any beneficiary it admits (one a removed appointee pushed out), but the post's shortfall is met
             # in each beneficiary's own compartment.
-            incoming = ben & home if code == policy.open else ben
+            incoming = ben & mine if code == policy.open else ben
             away = np.ones(len(ben), dtype=bool)
             away[at_post] = False          # one who already serves the post's minimum adds nothing by moving
-            out[trait] = (max(0, minimum - elsewhere), ben, incoming, ben & home & away)
+            out[trait] = (max(0, minimum - elsewhere), ben, incoming, ben & mine & away)
     return out
 
 
-def _home(policy, problem, seats, post) -> np.ndarray:
+def homes(policy, problem, seats, post, may: dict) -> np.ndarray:
     """The compartment an adjustment under overall minimums would place each candidate in, from the policy
     text: own reserved category where it has vacancies at the post and the candidate may hold them, else
-    open."""
+    open. `may`: `may_hold` per code."""
     c = problem.candidates
-    out = np.where(may_hold(policy, problem, policy.open), policy.open, "").astype(object)
+    out = np.where(may[policy.open], policy.open, "").astype(object)
     for code in policy.reserved_codes:
         if seats.cap(post, code) - seats.exchangeable.get((post, code), 0) > 0:
-            out[may_hold(policy, problem, code) & (c.category == code)] = code
+            out[may[code] & (c.category == code)] = code
     return out
 
 
