@@ -248,7 +248,7 @@ def _horizontal(m: cp_model.CpModel, p: Pool, ch: _Chains, xs: dict, free: dict,
             if fixed[k]:
                 for i, lit in zip(ch.groups[k].tolist(), lits):
                     m.add(lit == (ch.merit[i] if i in ch.merit else 0))  # past the depth: outside the top
-    held = [sum(xs[i] for i in g.tolist()) for g in ch.groups]
+    held = [cp_model.LinearExpr.sum([xs[i] for i in g.tolist()]) for g in ch.groups]
     h = [sum(held[k] for k, s in enumerate(ch.sigs) if meets[y, s]) for y in range(len(ys))]
     if len(ys) == 1:
         # One trait: D > 0 only when every beneficiary is admitted, so "H >= need, or every beneficiary
@@ -315,12 +315,13 @@ def _merit_cutoff(m: cp_model.CpModel, p: Pool, ch: _Chains, free: dict, capacit
         m.add_bool_and([g, f]).only_enforce_if(both)
         m.add_bool_or([g.Not(), f.Not(), both])
         inside.append(both)
-    m.add(sum(inside) <= capacity)
+    total = cp_model.LinearExpr.sum(inside)
+    m.add(total <= capacity)
     everyone = lits[-1] if lits and len(ch.elig) <= ch.depth else None
     if everyone is None:
-        m.add(sum(inside) >= capacity)
+        m.add(total >= capacity)
     else:
-        m.add(sum(inside) >= capacity).only_enforce_if(everyone.Not())
+        m.add(total >= capacity).only_enforce_if(everyone.Not())
     ch.merit.update(zip(elig, lits))
     ch.top_free.update(zip(elig, inside))
 
