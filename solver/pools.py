@@ -16,20 +16,14 @@ fills: ``base - sum(filled[q] for q in minus)``; both engines and the reports re
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from itertools import combinations
 
 import numpy as np
 
-from .errors import Unsupported
 from .policy import Policy
 from .problem import Problem
 from .vacancy import SeatTable
 
-COUNTS_EACH = (
-    "horizontal.multi_trait_counts_each = true with several traits in one compartment is refused: the "
-    "procedure and the merit-lexicographic rule disagree there (cap 2, minimums women 1 and pwbd 1, merit "
-    "a (neither) > b (woman) > c (pwbd) > d (woman with a disability): replacing the lowest non-beneficiary "
-    "gives {b, c}, the merit-best set meeting both minimums is {a, d}) and the law does not say which governs. "
-    "Set it to false (each appointee counts for one trait) or give one trait per compartment.")
 OPEN_MERIT, RESERVED, EXCHANGE, FALLBACK, DERESERVED = "open_merit", "reserved", "exchange", "fallback", "dereserved"
 
 
@@ -50,6 +44,7 @@ class Pool:
     # trait -> who may come in by adjustment, when not every beneficiary may (overall minimums: the open
     # compartment counts every beneficiary but takes by adjustment only those of no reserved category)
     incoming: dict[str, np.ndarray] = field(default_factory=dict)
+    counts_each: bool = False         # several traits, an appointee counting for every trait they have
 
     @property
     def category(self) -> str:
@@ -153,6 +148,22 @@ def hall_terms(pool: Pool):
     return ys, need, meets
 
 
+def exchanges(classes: list) -> list[tuple[tuple, tuple]]:
+    """The exchanges that decide whether a compartment whose appointees count for every trait they have holds
+    its best set: one or two signature classes out (each class's worst holder), as many other classes in
+    (each one's best waiting candidate). Within a class the holders are a merit prefix, so these are the only
+    moves to look at: the set is the best one (first most of the minimums' seats filled, then merit-
+    lexicographic) exactly when no such exchange improves it. Checked against every set of small random
+    instances (tests/test_counts_each.py); exchanges of one alone do not suffice: merit a (neither) > b
+    (woman) > c (pwbd) > d (both), two seats, minimums 1 and 1: {b, c} is stuck, {a, d} is best."""
+    out = []
+    for k in (1, 2):
+        for outs in combinations(classes, k):
+            rest = [c for c in classes if c not in outs]
+            out += [(outs, ins) for ins in combinations(rest, k)]
+    return out
+
+
 def member_mask(policy: Policy, problem: Problem, code: str) -> np.ndarray:
     """Who may hold a vacancy of reserved category `code` (own members or the policy's extra eligibility),
     less the creamy layer where the category excludes it (central Bill 2004 s.3(1))."""
@@ -198,8 +209,6 @@ def horizontal_fields(policy: Policy, problem: Problem, seats: SeatTable, post: 
     everyone who counts may (`home`: `homes` of the post under overall minimums, else None)."""
     c = problem.candidates
     mins = {t: m for (p, cc, t), m in seats.minimums.items() if p == post and cc == code and m > 0}
-    if len(mins) > 1 and policy.horizontal.multi_trait_counts_each:
-        raise Unsupported(COUNTS_EACH)
     ben, inc = {}, {}
     for t in mins:
         mask = c.trait(t)
@@ -220,7 +229,8 @@ def with_minimums(policy: Policy, problem: Problem, pools: Pools, seats: SeatTab
     for p in pools:
         if p.post == post and p.phase == 0 and not p.carried and p.route in (OPEN_MERIT, RESERVED):
             mins, ben, inc = horizontal_fields(policy, problem, seats, problem.posts[post], p.category, home)
-            p = replace(p, minimums=mins, beneficiary=ben, incoming=inc)
+            p = replace(p, minimums=mins, beneficiary=ben, incoming=inc,
+                        counts_each=policy.horizontal.multi_trait_counts_each and len(mins) > 1)
         out.append(p)
     return replace(pools, pools=tuple(out))
 
@@ -236,8 +246,9 @@ def build_pools(policy: Policy, problem: Problem, seats: SeatTable) -> Pools:
     c = problem.candidates
 
     def add(post, route, phase, prec, sources, elig, base, minus=(), mins=None, ben=None, carried=False, inc=None):
+        each = policy.horizontal.multi_trait_counts_each and len(mins or {}) > 1
         p = Pool(len(pools), post, route, phase, prec, tuple(sources), elig & ranked[:, post], base,
-                 tuple(minus), mins or {}, ben or {}, carried, inc or {})
+                 tuple(minus), mins or {}, ben or {}, carried, inc or {}, each)
         pools.append(p)
         return p
 

@@ -57,6 +57,10 @@ class Result:
     def horizontal(self, i: int) -> str:
         return self._horizontal[i]
 
+    def serves(self, i: int) -> list[str]:
+        """The traits whose minimums appointee i's seat serves (several when appointees count for each)."""
+        return [t for t in self._horizontal[i].split(";") if t]
+
     def route(self, i: int) -> str:
         if self.assignment.adjusted[i]:
             return "horizontal_adjustment"
@@ -84,7 +88,7 @@ class Result:
         for p in self.pools:
             holders = np.flatnonzero(a.pool == p.index)
             for t, m in p.minimums.items():
-                served = holders[self._horizontal[holders] == t]
+                served = holders[[t in self.serves(int(i)) for i in holders]]
                 out.append({"post": posts[p.post], "category": p.category, "trait": t, "minimum": m,
                             "held": len(served), "by_adjustment": int(a.adjusted[served].sum()),
                             "short": m - len(served)})
@@ -142,7 +146,8 @@ def overall_labels(result: "Result") -> np.ndarray:
 
 
 def horizontal_labels(pools: Pools, a: Assignment) -> np.ndarray:
-    """The trait whose minimum each appointee's seat serves. Each appointee serves at most one trait, and the
+    """The trait whose minimum each appointee's seat serves (where appointees count for each trait they have,
+    every such trait up to its minimum's seats, ';'-separated). Otherwise each serves at most one trait, and the
     seats are matched to the minimums as fully as the holders allow: appointees placed by adjustment first,
     then the others in merit order, each by an augmenting path (Kuhn 1955) over the traits they count for."""
     out = np.full(len(a.pool), "", dtype=object)
@@ -151,6 +156,12 @@ def horizontal_labels(pools: Pools, a: Assignment) -> np.ndarray:
             continue
         holders = np.flatnonzero(a.pool == p.index)
         order = np.r_[holders[a.adjusted[holders]], holders[~a.adjusted[holders]]]
+        if p.counts_each:
+            # each appointee serves every minimum they count for, up to its seats: adjustments first
+            for t, m in p.minimums.items():
+                for i in order[p.beneficiary[t][order]][:m]:
+                    out[i] = f"{out[i]};{t}" if out[i] else t
+            continue
         seats: dict[str, list[int]] = {t: [] for t in p.minimums}
 
         def place(i: int, seen: set) -> bool:

@@ -14,11 +14,14 @@ SETS = ["ceiling.share=1.0"]
 
 @st.composite
 def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=True, fixed=None, traits=False,
-              overall=False):
+              overall=False, each=False):
     """`fixed`: (policy name, settings, posts) shared by the years of one simulation; `traits`: most
-    compartments have minimums for both women and pwbd; `overall`: women's minimums belong to the post."""
+    compartments have minimums for both women and pwbd; `overall`: women's minimums belong to the post;
+    `each`: several traits per compartment, each appointee counting for every trait they have (without
+    preferences, where the option is refused), sometimes with PwBD sub-categories beside pwbd."""
     # (minimums with a recommendation list are refused: README)
-    policy_name = fixed[0] if fixed else draw(st.sampled_from([x for x in POLICIES if not overall or x != "upsc-cse"]))
+    policy_name = fixed[0] if fixed else draw(st.sampled_from([x for x in POLICIES
+                                                               if not (overall or each) or x != "upsc-cse"]))
     extra = list(fixed[1]) if fixed else draw(st.lists(st.sampled_from(["migration.relaxed_may_take_open=true",
                                            "horizontal.open_compartment_for_all=false",
                                            "unfilled.dereserve=true",
@@ -33,6 +36,12 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
         extra = [x for x in extra if "horizontal.traits" not in x and "horizontal.mode" not in x]
         extra += ['horizontal.mode="overall"', 'horizontal.traits=[{name="women", share=0.3}]']
         traits = True
+    if each:
+        extra = [x for x in extra if "horizontal.traits" not in x and "horizontal.mode" not in x]
+        extra += ["horizontal.multi_trait_counts_each=true", *draw(st.lists(st.just(
+            'horizontal.traits=[{name="women", share=0.4}, {name="pwbd_a", share=0.3}, {name="pwbd_b", share=0.3}]'),
+            max_size=1))]
+        traits, allow_prefs = True, False
     overall = 'horizontal.mode="overall"' in extra
     if overall and 'horizontal.traits=[{name="women", share=0.3}, {name="pwbd", share=0.2}]' in extra:
         extra.remove('horizontal.mode="overall"')  # several overall traits are refused (README)

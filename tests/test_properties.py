@@ -56,6 +56,15 @@ def test_several_traits_engines_agree_and_verify_accepts(inst):
 
 
 @PROFILE
+@given(instances(each=True, max_n=30))
+def test_counting_each_engines_agree_and_verify_accepts(inst):
+    """Several traits per compartment, each appointee counting for every trait they have (issue 4's
+    definition: most of the minimums' seats served, then merit-lexicographic): the greedy's exchanges and the
+    CP-SAT model agree, and verify accepts (posts filled in turn; with preferences the option is refused)."""
+    _agree_and_verify(inst)
+
+
+@PROFILE
 @given(instances(overall=True, max_n=30))
 def test_overall_minimums_engines_agree_and_verify_accepts(inst):
     """Overall women's minimums per post (Anil Kumar Gupta 1995, para 18): the reduction to compartment

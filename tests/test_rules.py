@@ -337,15 +337,6 @@ def test_several_traits_no_removal_for_excess(run, engine):
     assert sorted(rows) == ["A", "B", "C"] and all(r["route"] == "open_merit" for r in rows.values())
 
 
-def test_counting_for_each_trait_is_refused_with_the_example(run):
-    """With `multi_trait_counts_each` the procedure and the merit-lexicographic rule differ (see the message);
-    the law does not settle which governs, so the option is refused rather than guessed."""
-    from solver.errors import Unsupported
-    with pytest.raises(Unsupported, match=r"\{b, c\}.*\{a, d\}"):
-        run("central-dopt", [["A", 90, "UR", "M", ""]], [["X", "UR", 2, 1, 1]],
-            sets=["horizontal.multi_trait_counts_each=true"], **SEVERAL)
-
-
 def test_verify_names_a_shortfall_of_one_trait_among_several(tmp_path):
     """Replace the PwBD appointee by the next man: the women's seat is still served, the PwBD one is not
     though D was available."""

@@ -19,7 +19,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from ..errors import PolicyConflict, TimeLimit
-from ..pools import Pool, Pools, hall_terms, merit_only_class, runs, signatures
+from ..pools import Pool, Pools, exchanges, hall_terms, merit_only_class, runs, signatures
 from .assignment import Assignment, free_for, mark_adjusted, natural_tops
 from .greedy import check_supported
 
@@ -238,6 +238,9 @@ def _horizontal(m: cp_model.CpModel, p: Pool, ch: _Chains, xs: dict, free: dict,
       compartment holds at most its minimum (no removal for excess), a beneficiary never for a non-beneficiary.
     Together these make the holders the merit-lexicographic best set meeting the minimums as far as anyone
     can (Rajesh Kumar Daria 2007; Saurav Yadav 2020; for several traits, the greedy basis of a matroid)."""
+    if p.counts_each:
+        _counting_each(m, p, ch, xs, free)
+        return
     ys, need, meets = hall_terms(p)
     fixed = [merit_only_class(p, s) and len(g) for s, g in zip(ch.sigs, ch.groups)]
     if any(fixed):
@@ -295,6 +298,71 @@ def _horizontal(m: cp_model.CpModel, p: Pool, ch: _Chains, xs: dict, free: dict,
                         m.add_implication(lv, inverted)
                 else:
                     m.add_bool_or([lv.Not(), lits_s[j], *([inverted] if inverted is not None else [])])
+
+
+def _counting_each(m: cp_model.CpModel, p: Pool, ch: _Chains, xs: dict, free: dict) -> None:
+    """Each appointee counting for every trait they have (`multi_trait_counts_each`): the holders are the set
+    that fills the most of the minimums' seats, then the merit-lexicographic best (issue 4's definition;
+    the greedy's `_best_counting_each`). The chains keep each signature class's holders a merit prefix of
+    those free to take the pool, so it is enough that no exchange of `solver.pools.exchanges` improves the
+    set: with w(c) the rank of class c's worst holder and b(c) that of its best free non-holder, an exchange
+    taking classes O out and I in is possible when each w(c) and b(c) exists, fills g more seats of the
+    minimums (g from the counts' distance to each minimum), and is better on merit when
+    min b(I) < min w(O). Forbidden: possible with g > 0, or with g = 0 and better on merit."""
+    mins = list(p.minimums.values())
+    big = int(ch.elig[-1]) + 2 if len(ch.elig) else 1
+    worst, best, has_w, has_b = {}, {}, {}, {}
+    for k, g in enumerate(ch.groups):
+        if not len(g):
+            continue
+        who = g.tolist()
+        worst[k] = m.new_int_var(0, big, "")
+        m.add_max_equality(worst[k], [0, *[(i + 1) * xs[i] for i in who]])
+        best[k] = m.new_int_var(1, 3 * big, "")
+        # rank + 1 for one free and not held, pushed past `big` otherwise (holding implies free)
+        m.add_min_equality(best[k], [(i + 1) + big * (1 - free.get(i, 1) + xs[i]) for i in who])
+        has_w[k], has_b[k] = m.new_bool_var(""), m.new_bool_var("")
+        m.add(worst[k] <= 0).only_enforce_if(has_w[k].Not())
+        m.add(best[k] >= big).only_enforce_if(has_b[k].Not())
+    count = [cp_model.LinearExpr.sum([xs[i] for k, g in enumerate(ch.groups) if ch.sigs[k] >> t & 1
+                                      for i in g.tolist()]) for t in range(len(mins))]
+    at_most: dict[tuple[int, int], cp_model.IntVar] = {}
+
+    def le(t: int, j: int):
+        """count[t] <= mins[t] + j"""
+        if (t, j) not in at_most:
+            lit = at_most[t, j] = m.new_bool_var("")
+            m.add(count[t] <= mins[t] + j).only_enforce_if(lit)
+            m.add(count[t] >= mins[t] + j + 1).only_enforce_if(lit.Not())
+        return at_most[t, j]
+
+    for outs, ins in exchanges(sorted(worst)):
+        gain = 0
+        for t in range(len(mins)):
+            d = sum(ch.sigs[k] >> t & 1 for k in ins) - sum(ch.sigs[k] >> t & 1 for k in outs)
+            # seats of minimum t filled more (fewer) by raising (lowering) its count by |d|
+            gain += sum(le(t, -j) for j in range(1, d + 1)) - sum(le(t, j) for j in range(-d))
+        when = [has_w[k] for k in outs] + [has_b[k] for k in ins]
+        _unless(m, when, gain, 0)
+        if isinstance(gain, int) and gain < 0:
+            continue
+        first_out = worst[outs[0]]
+        if len(outs) > 1:
+            first_out = m.new_int_var(0, big, "")
+            m.add_min_equality(first_out, [worst[k] for k in outs])
+        for k in ins:
+            ahead = m.new_bool_var("")
+            m.add(best[k] >= first_out).only_enforce_if(ahead.Not())
+            _unless(m, [*when, ahead], gain, -1)
+
+
+def _unless(m: cp_model.CpModel, when: list, expr, bound: int) -> None:
+    """expr <= bound wherever every literal of `when` holds (expr may be a plain number)."""
+    if isinstance(expr, int):
+        if expr > bound:
+            m.add_bool_or([w.Not() for w in when])
+    else:
+        m.add(expr <= bound).only_enforce_if(when)
 
 
 def _merit_cutoff(m: cp_model.CpModel, p: Pool, ch: _Chains, free: dict, capacity) -> None:
@@ -361,13 +429,14 @@ def _add_hint(m, pools: Pools, chains, x_of, hint: Assignment) -> None:
     for p, ch in zip(pools, chains):
         cap = p.capacity(filled)
         last = [g[hint.pool[g] == p.index][-1:] for g in ch.groups]   # each chain's worst holder, if any
-        meets = hall_terms(p)[2] if p.minimums else None
+        # (under counts-for-each the classes' cutoffs are left to the solver beyond each one's last holder)
+        meets = hall_terms(p)[2] if p.minimums and not p.counts_each else None
         for a, (g, lits) in enumerate(zip(ch.groups, ch.lits)):
             if filled[p.index] < cap:
                 upto = len(g)
             else:
                 upto = int(np.searchsorted(g, last[a][0])) + 1 if len(last[a]) else 0
-                for b, u in enumerate(ch.sigs):
+                for b, u in enumerate(ch.sigs if meets is not None else ()):
                     # a chain admits everyone ahead of a worse holder it may never be passed over for
                     if b != a and len(last[b]) and not (meets[:, u] & (1 - meets[:, ch.sigs[a]])).any():
                         upto = max(upto, int(np.searchsorted(g, last[b][0])))

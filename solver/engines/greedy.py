@@ -15,14 +15,24 @@ import time
 import numpy as np
 
 from ..errors import Unsupported
-from ..pools import Pool, Pools, hall_terms, runs, signatures
+from ..pools import Pool, Pools, exchanges, hall_terms, runs, signatures
 from .assignment import Assignment, mark_adjusted
+
+
+COUNTS_EACH_WITH_PREFERENCES = (
+    "horizontal.multi_trait_counts_each = true with a preferences file is refused: a compartment's best set, "
+    "each appointee counting for every trait they have, is not substitutable (two seats, minimums women 1 and "
+    "pwbd 1, merit a (neither) > b (woman) > c (pwbd) > d (both): from a, b, c, d it takes a and d, from a, b, c "
+    "it takes b and c, dropping a when d leaves), so candidates proposing down their lists need not reach a "
+    "stable allocation. Without preferences posts are filled in turn and the rule is well defined.")
 
 
 def check_supported(pools: Pools) -> None:
     for p in pools:
         if p.minimums and pools.shared:
             raise Unsupported("horizontal minimums with a recommendation list are not implemented yet (issues 4, 5)")
+        if p.counts_each and not pools.merit_only:
+            raise Unsupported(COUNTS_EACH_WITH_PREFERENCES)
 
 
 def fill_compartment(pool: Pool, free: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
@@ -38,6 +48,9 @@ def choose(pool: Pool, avail: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndar
     if pool.incoming:
         fixed = np.any([pool.beneficiary[t][avail] & ~inc[avail] for t, inc in pool.incoming.items()], axis=0)
         avail = avail[~fixed | (np.arange(len(avail)) < cap)]
+    if pool.counts_each:
+        chosen = _best_counting_each(pool, avail, cap)
+        return chosen, ~np.isin(chosen, avail[:cap])
     if len(pool.minimums) > 1:
         chosen = _lexmax(pool, avail, cap)
         return chosen, ~np.isin(chosen, avail[:cap])
@@ -88,6 +101,50 @@ def _lexmax(pool: Pool, avail: np.ndarray, cap: int) -> np.ndarray:
             out.append(avail[k])
             taken += step
     return np.array(out, dtype=np.int64)
+
+
+def _best_counting_each(pool: Pool, avail: np.ndarray, cap: int) -> np.ndarray:
+    """Several traits in one compartment, each appointee counting for every trait they have (policy option
+    `multi_trait_counts_each`): of the sets of `min(cap, len(avail))`, first those filling the most of the
+    minimums' seats (sum over traits of min(minimum, count)), then the merit-lexicographic best among them.
+
+    The procedure of replacing the lowest non-beneficiaries trait by trait can stop short of it (merit a
+    (neither) > b (woman) > c (pwbd) > d (both), two seats, minimums 1 and 1: it gives {b, c}; the best set
+    is {a, d}), and issue 4 makes the merit-lexicographic rule the definition. Such sets are not the bases
+    of a matroid, so the greedy down the merit list does not apply; instead, from the compartment's merit
+    top, make the best improving exchange of `solver.pools.exchanges` until none improves. Every class's
+    holders stay a merit prefix, so the state is one count per class."""
+    size = min(cap, len(avail))
+    sig = signatures(pool, avail)
+    classes = np.unique(sig)
+    where = [np.flatnonzero(sig == s) for s in classes]            # positions in `avail`, merit order
+    held = np.array([int((w < size).sum()) for w in where])
+    mins = np.array(list(pool.minimums.values()))
+    bits = (classes[:, None] >> np.arange(len(mins))[None, :]) & 1   # class x trait
+    moves = exchanges(list(range(len(classes))))
+    if not moves:
+        return avail[:size]
+    outs = np.zeros((len(moves), len(classes)), dtype=bool)
+    ins = np.zeros_like(outs)
+    for k, (o, i) in enumerate(moves):
+        outs[k, list(o)] = True
+        ins[k, list(i)] = True
+    delta = (ins.astype(np.int64) - outs) @ bits                     # move x trait: change of each count
+    big = len(avail)
+    while True:
+        worst = np.array([w[h - 1] if h else -1 for w, h in zip(where, held)])
+        best = np.array([w[h] if h < len(w) else big for w, h in zip(where, held)])
+        cov = held @ bits
+        gain = (np.minimum(mins, cov + delta) - np.minimum(mins, cov)).sum(axis=1)
+        possible = ~(outs & (worst < 0)).any(axis=1) & ~(ins & (best >= big)).any(axis=1)
+        first_in = np.where(ins, best, big).min(axis=1)
+        first_out = np.where(outs, worst, big).min(axis=1)
+        better = possible & ((gain > 0) | ((gain == 0) & (first_in < first_out)))
+        if not better.any():
+            break
+        k = np.lexsort((first_in, -gain, ~better))[0]
+        held += ins[k].astype(np.int64) - outs[k]
+    return avail[np.sort(np.concatenate([w[:h] for w, h in zip(where, held)]))]
 
 
 def solve_greedy(pools: Pools, n: int) -> Assignment:

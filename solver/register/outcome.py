@@ -128,7 +128,8 @@ def _horizontal(rec: YearRecord, result: Result, phase0: list, minimums: list, p
     for q in phase0:
         if q.minimums:
             for i in np.flatnonzero(result.assignment.pool == q.index):
-                label.setdefault((q.category, result.horizontal(int(i))), []).append(int(i))
+                for t in result.serves(int(i)):
+                    label.setdefault((q.category, t), []).append(int(i))
     carry = policy.horizontal.unfilled == "carry_forward" and policy.horizontal.carry_years > 0
     for code, trait, minimum in minimums:
         items = seats.carried_horizontal.get((post, code, trait), ())

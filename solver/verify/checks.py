@@ -158,7 +158,8 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
                 for i in np.flatnonzero(want[:worst]):
                     v("justified envy", i, j, f"rank {i + 1} passed over for rank {worst + 1} ({ids[worst]}) "
                       f"on a {code} vacancy", SRC_OPEN if code == policy.open else "merit within the category")
-            out.extend(horizontal(masks, post, code, holders[by_merit], route_arr[rows][by_merit], want, ids))
+            out.extend(horizontal(masks, post, code, holders[by_merit], route_arr[rows][by_merit], want, ids,
+                                  policy.horizontal.multi_trait_counts_each))
 
     # Later phases: exchange, fallback and de-reservation only after the own category ran out.
     for r, i in enumerate([] if policy.migration.selection_list else alloc.cand):

@@ -2,6 +2,8 @@
 Saurav Yadav 2020)."""
 from __future__ import annotations
 
+from itertools import combinations
+
 import numpy as np
 
 from .allocation import Violation
@@ -97,11 +99,60 @@ def several(masks: dict, post, code, holders, routes, want, ids) -> list[Violati
     return out
 
 
-def horizontal(masks: dict, post, code, holders, routes, want, ids) -> list[Violation]:
+def each(masks: dict, post, code, holders, routes, want, ids) -> list[Violation]:
+    """Several traits, each appointee counting for every trait they have (`multi_trait_counts_each`): the
+    holders must fill as many of the minimums' seats (the sum over traits of min(minimum, count)) as any set
+    of as many of the available could, and be the merit-lexicographic best such set (issue 4's definition).
+    Checked by exchanges, candidates grouped by the traits they have: nobody waiting is better than the worst
+    holder of the same traits, and no exchange of one or two holders (each the worst of their group) for as
+    many waiting (each the best of another group) fills more of the seats, or as many with better merit."""
+    out = []
+    names = " and ".join(masks)
+    mins = np.array([m[0] for m in masks.values()])
+    ben = np.array([m[1] for m in masks.values()])
+    anyben = ben.any(axis=0)
+    for i in holders[routes == "horizontal_adjustment"]:
+        if not anyben[i]:
+            out.append(Violation("horizontal adjustment of a non-beneficiary", ids[i], post,
+                                 f"counts for none of {names}", SRC_HORIZONTAL))
+    group = (ben.astype(np.int64) << np.arange(len(mins))[:, None]).sum(axis=0)
+    waiting = np.flatnonzero(want)
+    worst = {g: int(holders[group[holders] == g].max()) for g in np.unique(group[holders])}
+    best = {g: int(waiting[group[waiting] == g].min()) for g in np.unique(group[waiting])}
+    for g in worst.keys() & best.keys():
+        if best[g] < worst[g]:
+            out.append(Violation("justified envy", ids[best[g]], post, f"rank {best[g] + 1} passed over for rank "
+                                 f"{worst[g] + 1} in {code}, who counts for the same of {names}", SRC_HORIZONTAL))
+    count = ben[:, holders].sum(axis=1)
+    filled = int(np.minimum(mins, count).sum())
+    seen = set()
+    for k in (1, 2):
+        for outs in combinations(sorted(worst), k):
+            for ins in combinations(sorted(best.keys() - set(outs)), k):
+                d = sum((g >> np.arange(len(mins))) & 1 for g in ins) - sum((g >> np.arange(len(mins))) & 1 for g in outs)
+                gain = int(np.minimum(mins, count + d).sum()) - filled
+                u, v = min(best[g] for g in ins), min(worst[g] for g in outs)
+                if gain > 0 and ("short", u) not in seen:
+                    seen.add(("short", u))
+                    out.append(Violation("horizontal shortfall that could have been met", ids[u], post,
+                                         f"{filled} of the {int(mins.sum())} {names} seats in {code} filled, each "
+                                         f"appointee counting for every trait; rank {u + 1} was available",
+                                         SRC_HORIZONTAL))
+                elif gain == 0 and u < v and ("envy", u) not in seen:
+                    seen.add(("envy", u))
+                    out.append(Violation("justified envy", ids[u], post, f"rank {u + 1} passed over for rank {v + 1} "
+                                         f"in {code}: exchanging them fills as many of the {names} seats",
+                                         SRC_HORIZONTAL))
+    return out
+
+
+def horizontal(masks: dict, post, code, holders, routes, want, ids, counts_each: bool = False) -> list[Violation]:
     """Minimum-guarantee semantics inside one compartment (Rajesh Kumar Daria 2007; Saurav Yadav 2020):
     a beneficiary is passed over only by better merit; a non-beneficiary only by better non-beneficiaries,
     or by beneficiaries while the compartment holds no more of them than its minimum. One who counts but
     may not come in by adjustment is passed over only by better merit or by an adjustment."""
+    if len(masks) > 1 and counts_each:
+        return each(masks, post, code, holders, routes, want, ids)
     if len(masks) > 1:
         return several(masks, post, code, holders, routes, want, ids)
     out = []
