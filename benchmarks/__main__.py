@@ -30,6 +30,7 @@ INSTANCES = HERE / "instances"
 RESULTS = HERE / "results"
 HORIZONTAL = str(HERE / "policies" / "bihar-horizontal.toml")
 OVERALL = str(HERE / "policies" / "bihar-overall.toml")
+EACH = str(HERE / "policies" / "bihar-each.toml")
 
 # name: (policy, candidates, vacancies, posts, seed, posts ranked by each candidate).
 # Single cadres with nine categories (Maharashtra 2001: open + eight reserved), issues 2 and 3; combined exams
@@ -55,6 +56,9 @@ CATALOGUE = {
     # 20% of candidates are women against a 35% minimum per post, so every post adjusts.
     "bihar-100k-overall": (OVERALL, 100_000, 10_000, 1, 101, 0),
     "bihar-100k-20-posts-overall": (OVERALL, 100_000, 10_000, 20, 102, 0),
+    # bihar-100k-horizontal's candidates with each appointee counting for every trait they have.
+    "bihar-100k-each": (EACH, 100_000, 10_000, 1, 101, 0),
+    "bihar-100k-20-posts-each": (EACH, 100_000, 10_000, 20, 102, 0),
 }
 
 app = typer.Typer(add_completion=False, no_args_is_help=True)
@@ -75,7 +79,7 @@ def generate(name: str):
         con.print(f"{name}: written in {time.perf_counter() - t:.1f} s")
         return
     write_instance(INSTANCES / name, *gen(load_policy(policy), n, vac, seed=seed, posts=posts, preferences=ranked,
-                                          disabled=0.05 if policy in (HORIZONTAL, OVERALL) else 0.0,
+                                          disabled=0.05 if policy in (HORIZONTAL, OVERALL, EACH) else 0.0,
                                           female=0.2 if policy == OVERALL else 0.35))
     con.print(f"{name}: {n:,} candidates, {vac:,} vacancies ({policy}) in {time.perf_counter() - t:.1f} s")
 
