@@ -83,6 +83,9 @@ def _rows(result: Result):
                 p = pools[k]
                 ben = [t for t, mask in p.beneficiary.items() if mask[i]]
                 traits = " and ".join([t for t in p.minimums if t not in ben] or list(p.minimums))
+                if p.counts_each:
+                    # the best set may trade a beneficiary of one trait for one who serves several
+                    traits = " and ".join(p.minimums) + ", each appointee counting for every trait they have"
                 if p.minimums and i <= tops[k]:
                     # Within the merit top, yet out: a minimum, not merit, kept this one out.
                     cut = f"merit cutoff rank {last_merit[k] + 1}" if last_merit[k] >= 0 else "no seat left on merit"
@@ -112,7 +115,7 @@ def _rows(result: Result):
                 "fallback": f"against {_article(p.sources[0])} {p.sources[0]} vacancy passed down the fallback chain",
                 "dereserved": f"against a de-reserved {result.seat_category[i]} vacancy",
                 "horizontal_adjustment": f"against {_article(p.category)} {p.category} vacancy by horizontal "
-                                         f"adjustment for {result.horizontal(i)}",
+                                         f"adjustment for {' and '.join(result.serves(i))}",
             }[route]
             text = f"rank {i + 1}: selected {where(i, p)} {how}"
             if missed:
