@@ -18,7 +18,7 @@ from solver import load_policy
 from solver.engines.greedy import choose
 from solver.errors import Unsupported
 from solver.io.readers import read_problem
-from solver.pools import Pool
+from solver.pools import Pool, exchanges
 from solver.reasons import decision_rows
 from solver.reports import summary
 from solver.verify import read_allocation, verify
@@ -127,8 +127,29 @@ def test_exchanges_characterise_the_best_set(case):
                 dict(zip(names, mins)), ben, counts_each=True)
     assert tuple(choose(pool, np.arange(n), cap)[0].tolist()) == best
     ids = [f"c{i}" for i in range(n)]
+    moves = exchanges(sorted(set(sig)))
     for s in itertools.combinations(range(n), min(cap, n)):
         holders = np.array(s, dtype=np.int64)
         want = ~np.isin(np.arange(n), holders)
         found = each(masks, "X", "UR", holders, np.full(len(s), "open_merit", dtype=object), want, ids)
         assert (found == []) == (s == best), (s, best, found)
+        assert _stuck(s, sig, mins, moves) == (s == best), (s, best)
+
+
+def _stuck(s: tuple, sig: list[int], mins: list[int], moves: list) -> bool:
+    """No improving exchange among `moves` (the pruned list CP-SAT and the greedy use), each class's holders a
+    merit prefix."""
+    worst = {g: max(i for i in s if sig[i] == g) for g in {sig[i] for i in s}}
+    out = [i for i in range(len(sig)) if i not in s]
+    best = {g: min(i for i in out if sig[i] == g) for g in {sig[i] for i in out}}
+    if any(best[g] < worst[g] for g in worst.keys() & best.keys()):
+        return False
+    count = [sum(sig[i] >> t & 1 for i in s) for t in range(len(mins))]
+    for outs, ins in moves:
+        if not (set(outs) <= worst.keys() and set(ins) <= best.keys()):
+            continue
+        d = [sum(g >> t & 1 for g in ins) - sum(g >> t & 1 for g in outs) for t in range(len(mins))]
+        gain = sum(min(m, c + x) - min(m, c) for m, c, x in zip(mins, count, d))
+        if gain > 0 or (gain == 0 and min(best[g] for g in ins) < min(worst[g] for g in outs)):
+            return False
+    return True

@@ -305,27 +305,61 @@ def _counting_each(m: cp_model.CpModel, p: Pool, ch: _Chains, xs: dict, free: di
     that fills the most of the minimums' seats, then the merit-lexicographic best (issue 4's definition;
     the greedy's `_best_counting_each`). The chains keep each signature class's holders a merit prefix of
     those free to take the pool, so it is enough that no exchange of `solver.pools.exchanges` improves the
-    set: with w(c) the rank of class c's worst holder and b(c) that of its best free non-holder, an exchange
-    taking classes O out and I in is possible when each w(c) and b(c) exists, fills g more seats of the
-    minimums (g from the counts' distance to each minimum), and is better on merit when
-    min b(I) < min w(O). Forbidden: possible with g > 0, or with g = 0 and better on merit."""
+    set. An exchange taking classes O out (each one's worst holder) and I in (each one's best free non-holder)
+    is possible when all of those exist; it fills g more seats of the minimums (g from each count's distance
+    to its minimum); it is better on merit when some class of I has a free non-holder ahead of a holder of
+    every class of O. Forbidden: possible with g > 0, or with g = 0 and better on merit.
+    "Ahead" is clauses along the chains, as in `_horizontal`: for classes u, v, `ahead[u, v]` must hold when
+    some holder of v has a free non-holder of u before him, stated over the smaller of the two classes with
+    a prefix "some free non-holder so far" per class and a suffix "some holder from here on". (A maximum over
+    ranks per class took 336 s of search on twenty posts of 100,000 candidates; these clauses, 55 s.)"""
     mins = list(p.minimums.values())
-    big = int(ch.elig[-1]) + 2 if len(ch.elig) else 1
-    worst, best, has_w, has_b = {}, {}, {}, {}
-    for k, g in enumerate(ch.groups):
-        if not len(g):
-            continue
-        who = g.tolist()
-        worst[k] = m.new_int_var(0, big, "")
-        m.add_max_equality(worst[k], [0, *[(i + 1) * xs[i] for i in who]])
-        best[k] = m.new_int_var(1, 3 * big, "")
-        # rank + 1 for one free and not held, pushed past `big` otherwise (holding implies free)
-        m.add_min_equality(best[k], [(i + 1) + big * (1 - free.get(i, 1) + xs[i]) for i in who])
-        has_w[k], has_b[k] = m.new_bool_var(""), m.new_bool_var("")
-        m.add(worst[k] <= 0).only_enforce_if(has_w[k].Not())
-        m.add(best[k] >= big).only_enforce_if(has_b[k].Not())
-    count = [cp_model.LinearExpr.sum([xs[i] for k, g in enumerate(ch.groups) if ch.sigs[k] >> t & 1
-                                      for i in g.tolist()]) for t in range(len(mins))]
+    classes = [k for k, g in enumerate(ch.groups) if len(g)]
+    waiting_so_far, has_w = {}, {}
+    for k in classes:
+        chain = []
+        for i in ch.groups[k].tolist():
+            w = m.new_bool_var("")
+            f = free.get(i, 1)
+            m.add_bool_or([w, xs[i], *([f.Not()] if not isinstance(f, int) else [])])
+            if chain:
+                m.add_implication(chain[-1], w)
+            chain.append(w)
+        waiting_so_far[k] = chain
+        has_w[k] = m.new_bool_var("")
+        for i in ch.groups[k].tolist():
+            m.add_implication(xs[i], has_w[k])
+    of = {ch.sigs[k]: k for k in classes}
+    moves = [([of[s] for s in o], [of[s] for s in i]) for o, i in exchanges(list(of))]
+    held_from: dict[int, list] = {}     # per class, "some holder at or after this member" (built when needed)
+
+    def later_holder(k: int) -> list:
+        if k not in held_from:
+            chain = [m.new_bool_var("") for _ in ch.groups[k]]
+            for pos, i in enumerate(ch.groups[k].tolist()):
+                m.add_implication(xs[i], chain[pos])
+                if pos:
+                    m.add_implication(chain[pos], chain[pos - 1])
+            held_from[k] = chain
+        return held_from[k]
+
+    ahead = {}
+    for u, v in sorted({(u, v) for outs, ins in moves for u in ins for v in outs}):
+        lit = ahead[u, v] = m.new_bool_var("")
+        gu, gv = ch.groups[u], ch.groups[v]
+        if len(gv) <= len(gu):
+            # per holder of v: a free non-holder of u before him
+            for i, j in zip(gv.tolist(), (np.searchsorted(gu, gv) - 1).tolist()):
+                if j >= 0:
+                    m.add_bool_or([xs[i].Not(), waiting_so_far[u][j].Not(), lit])
+        else:
+            # per member of u: a free non-holder of u so far and a holder of v after him (the smaller class)
+            after = later_holder(v)
+            for j, k in enumerate(np.searchsorted(gv, gu).tolist()):
+                if k < len(gv):
+                    m.add_bool_or([waiting_so_far[u][j].Not(), after[k].Not(), lit])
+    count = [cp_model.LinearExpr.sum([xs[i] for k in classes if ch.sigs[k] >> t & 1
+                                      for i in ch.groups[k].tolist()]) for t in range(len(mins))]
     at_most: dict[tuple[int, int], cp_model.IntVar] = {}
 
     def le(t: int, j: int):
@@ -336,24 +370,18 @@ def _counting_each(m: cp_model.CpModel, p: Pool, ch: _Chains, xs: dict, free: di
             m.add(count[t] >= mins[t] + j + 1).only_enforce_if(lit.Not())
         return at_most[t, j]
 
-    for outs, ins in exchanges(sorted(worst)):
+    for outs, ins in moves:
         gain = 0
         for t in range(len(mins)):
             d = sum(ch.sigs[k] >> t & 1 for k in ins) - sum(ch.sigs[k] >> t & 1 for k in outs)
             # seats of minimum t filled more (fewer) by raising (lowering) its count by |d|
             gain += sum(le(t, -j) for j in range(1, d + 1)) - sum(le(t, j) for j in range(-d))
-        when = [has_w[k] for k in outs] + [has_b[k] for k in ins]
+        when = [has_w[k] for k in outs] + [waiting_so_far[k][-1] for k in ins]
         _unless(m, when, gain, 0)
         if isinstance(gain, int) and gain < 0:
             continue
-        first_out = worst[outs[0]]
-        if len(outs) > 1:
-            first_out = m.new_int_var(0, big, "")
-            m.add_min_equality(first_out, [worst[k] for k in outs])
         for k in ins:
-            ahead = m.new_bool_var("")
-            m.add(best[k] >= first_out).only_enforce_if(ahead.Not())
-            _unless(m, [*when, ahead], gain, -1)
+            _unless(m, [*when, *[ahead[k, o] for o in outs]], gain, -1)
 
 
 def _unless(m: cp_model.CpModel, when: list, expr, bound: int) -> None:

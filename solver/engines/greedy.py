@@ -121,14 +121,15 @@ def _best_counting_each(pool: Pool, avail: np.ndarray, cap: int) -> np.ndarray:
     held = np.array([int((w < size).sum()) for w in where])
     mins = np.array(list(pool.minimums.values()))
     bits = (classes[:, None] >> np.arange(len(mins))[None, :]) & 1   # class x trait
-    moves = exchanges(list(range(len(classes))))
+    moves = exchanges(classes.tolist())
     if not moves:
         return avail[:size]
+    of = {int(s): k for k, s in enumerate(classes)}
     outs = np.zeros((len(moves), len(classes)), dtype=bool)
     ins = np.zeros_like(outs)
     for k, (o, i) in enumerate(moves):
-        outs[k, list(o)] = True
-        ins[k, list(i)] = True
+        outs[k, [of[s] for s in o]] = True
+        ins[k, [of[s] for s in i]] = True
     delta = (ins.astype(np.int64) - outs) @ bits                     # move x trait: change of each count
     big = len(avail)
     while True:
