@@ -36,11 +36,12 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
         extra = [x for x in extra if "horizontal.traits" not in x and "horizontal.mode" not in x]
         extra += ['horizontal.mode="overall"', 'horizontal.traits=[{name="women", share=0.3}]']
         traits = True
-    if each:
+    if each and not fixed:
         extra = [x for x in extra if "horizontal.traits" not in x and "horizontal.mode" not in x]
         extra += ["horizontal.multi_trait_counts_each=true", *draw(st.lists(st.just(
             'horizontal.traits=[{name="women", share=0.4}, {name="pwbd_a", share=0.3}, {name="pwbd_b", share=0.3}]'),
             max_size=1))]
+    if each:
         traits, allow_prefs = True, False
     overall = 'horizontal.mode="overall"' in extra
     if overall and 'horizontal.traits=[{name="women", share=0.3}, {name="pwbd", share=0.2}]' in extra:
@@ -104,16 +105,19 @@ def year_sequences(draw, max_years=4, max_n=14):
     name = draw(st.sampled_from(sorted(YEAR_POLICIES)))
     extra = draw(st.lists(st.sampled_from(["ceiling.backlog_counts=true", "unfilled.dereserve=true",
                                            "unfilled.dereserve=false"]), max_size=1))
-    kind = draw(st.sampled_from(["none", "carried", "overall"]))
+    kind = draw(st.sampled_from(["none", "carried", "overall", "each"]))
     if kind == "carried":   # horizontal seats carried, PwBD sub-categories interchanged (OM 15.01.2018)
         extra += ['horizontal.unfilled="carry_forward"', "horizontal.carry_years=2",
                   'horizontal.traits=[{name="pwbd_a", share=0.34}, {name="pwbd_c", share=0.2}]']
     elif kind == "overall":  # a women's minimum per post (Anil Kumar Gupta 1995), unfilled seats revert
         extra += ['horizontal.mode="overall"', 'horizontal.traits=[{name="women", share=0.3}]']
+    elif kind == "each":     # women and PwBD, each appointee counting for both, unfilled seats carried
+        extra += ["horizontal.multi_trait_counts_each=true", 'horizontal.unfilled="carry_forward"',
+                  'horizontal.traits=[{name="women", share=0.4}, {name="pwbd", share=0.3}]']
     sets = ['roster.small_cadre="none"', 'ceiling.excess="carry_forward"', *YEAR_POLICIES[name], *extra]
     posts = [f"P{j}" for j in range(draw(st.integers(1, 2)))]
     years = draw(st.integers(2, max_years))
-    return [draw(instances(max_n=max_n, fixed=(name, sets, posts))) for _ in range(years)]
+    return [draw(instances(max_n=max_n, fixed=(name, sets, posts), each=kind == "each")) for _ in range(years)]
 
 
 def materialise(folder, inst, shuffle_seed=None):
