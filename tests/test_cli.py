@@ -137,3 +137,25 @@ def test_failed_write_leaves_nothing_behind(tmp_path, monkeypatch):
     assert r.exit_code != 0 and isinstance(r.exception, RuntimeError)
     assert not out.exists() or not any(out.iterdir())
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".aarakshan-")]
+
+
+def test_counting_each_trait_end_to_end(tmp_path):
+    """`--set horizontal.multi_trait_counts_each=true` with women's and PwBD minimums: both engines agree
+    (CP-SAT solving unaided), the seat of a woman with a disability is labelled with both traits, and
+    `aarakshan verify` accepts the allocation written; with counting for one it names violations."""
+    inp = write_instance(tmp_path / "in", *generate(load_policy("bihar-1991"), 800, 100, seed=3, disabled=0.2,
+                                                    female=0.3)[:2])
+    sets = ["--set", "horizontal.multi_trait_counts_each=true", "--set",
+            'horizontal.traits=[{name="women", share=0.35}, {name="pwbd", share=0.2}]']
+    r = CliRunner().invoke(app, solve_args(inp, tmp_path / "o", "--engine", "both", "--independent", *sets))
+    assert r.exit_code == 0, r.output
+    s = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert s["differences"] == 0
+    assert any(h["by_adjustment"] for h in s["horizontal"])
+    labels = {row["horizontal"] for row in read_csv(tmp_path / "o" / "allocation.csv")}
+    assert "women;pwbd" in labels
+    verify = ["verify", "--policy", "bihar-1991", "--candidates", str(inp / "candidates.csv"), "--vacancies",
+              str(inp / "vacancies.csv"), "--allocation", str(tmp_path / "o" / "allocation.csv")]
+    assert CliRunner().invoke(app, verify + sets).exit_code == 0
+    # read as counting for one, a seat serving both minimums leaves one of them short
+    assert CliRunner().invoke(app, verify + sets[2:]).exit_code == 1
