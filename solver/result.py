@@ -94,6 +94,29 @@ class Result:
                             "short": m - len(served)})
         return out
 
+    def procedure_differences(self) -> list[dict]:
+        """Where appointees count for each trait they have: the compartments whose best set (issue 4's
+        definition) differs from what the procedure as written would select from the same candidates
+        (`solver.engines.greedy.procedure`), with who only the procedure would select and who only the rule
+        does. For the reader who must answer "why not the procedure?"."""
+        if getattr(self, "_procedure", None) is not None:
+            return self._procedure
+        from .engines.assignment import available
+        from .engines.greedy import procedure
+        a, ids, out = self.assignment, self.problem.candidates.ids, []
+        filled = a.filled(len(self.pools))
+        for p in self.pools:
+            if not p.counts_each:
+                continue
+            written = procedure(p, available(self.pools, a.pool, p), p.capacity(filled))[0]
+            held = np.flatnonzero(a.pool == p.index)
+            if not np.array_equal(written, held):
+                out.append({"post": self.problem.posts[p.post], "category": p.category,
+                            "procedure_only": [ids[i] for i in np.setdiff1d(written, held)],
+                            "rule_only": [ids[i] for i in np.setdiff1d(held, written)]})
+        self._procedure = out
+        return out
+
     def allocation_rows(self):
         posts = self.problem.posts
         ids = self.problem.candidates.ids

@@ -45,6 +45,9 @@ def test_counting_each_takes_the_merit_best_set_meeting_both(run, engine):
         "a": ("open_merit", ""), "d": ("horizontal_adjustment", "women;pwbd")}
     assert [(h["trait"], h["held"], h["by_adjustment"], h["short"]) for h in summary(sol.result, {})["horizontal"]] \
         == [("women", 1, 1, 0), ("pwbd", 1, 1, 0)]
+    # the procedure as written (replace the lowest who counts for nothing) would have chosen b and c
+    assert summary(sol.result, {})["procedure_differs"] == [
+        {"post": "X", "category": "UR", "procedure_only": ["b", "c"], "rule_only": ["a", "d"]}]
     why = {r[0]: r[3] for r in decision_rows(sol.result)}
     assert "displaced from open at X by the minimum for women and pwbd, each appointee counting" in why["b"]
     assert why["d"].endswith("by horizontal adjustment for women and pwbd")

@@ -52,7 +52,7 @@ def test_several_traits_engines_agree_and_verify_accepts(inst):
     """Women and PwBD minimums in the same compartments, each appointee counting for one (the merit-best set
     meeting the minimums as far as anyone can; Rajesh Kumar Daria 2007): the greedy basis and the CP-SAT
     model agree, and verify accepts, with and without preferences."""
-    _agree_and_verify(inst)
+    _available_is_free_for(_agree_and_verify(inst)[3].result)
 
 
 @PROFILE
@@ -61,7 +61,16 @@ def test_counting_each_engines_agree_and_verify_accepts(inst):
     """Several traits per compartment, each appointee counting for every trait they have (issue 4's
     definition: most of the minimums' seats served, then merit-lexicographic): the greedy's exchanges and the
     CP-SAT model agree, and verify accepts (posts filled in turn; with preferences the option is refused)."""
-    _agree_and_verify(inst)
+    _available_is_free_for(_agree_and_verify(inst)[3].result)
+
+
+def _available_is_free_for(result):
+    """Who is free to take each pool, vectorised (`available`), is `free_for` candidate by candidate."""
+    from solver.engines.assignment import available, free_for
+    pools, assign = result.pools, result.assignment.pool
+    for p in pools:
+        assert available(pools, assign, p).tolist() == \
+            [int(i) for i in np.flatnonzero(p.eligible) if free_for(pools, assign, p, int(i))]
 
 
 @PROFILE
@@ -79,6 +88,7 @@ def _agree_and_verify(inst):
     assert np.array_equal(g.result.assignment.adjusted, c.result.assignment.adjusted)
     write_outputs(d / "out", g.result, {})
     assert verify(pol, prob, read_allocation(d / "out" / "allocation.csv", prob, pol)) == []
+    return d, pol, prob, g, c
 
 
 @PROFILE

@@ -54,16 +54,26 @@ def choose(pool: Pool, avail: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndar
     if len(pool.minimums) > 1:
         chosen = _lexmax(pool, avail, cap)
         return chosen, ~np.isin(chosen, avail[:cap])
+    return procedure(pool, avail, cap)
+
+
+def procedure(pool: Pool, avail: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
+    """The minimum-guarantee procedure as written (Rajesh Kumar Daria 2007): the best `cap` of `avail`, then,
+    trait by trait, on a shortfall the lowest appointees who count for none of the compartment's minimums
+    replaced by the best remaining beneficiaries. With one trait this is the rule; with several, each
+    appointee counting for every trait they have, it can stop short of the merit-best set (see
+    `_best_counting_each`), and `Result.procedure_differences` reports where."""
     chosen = avail[:cap]
     adjusted = np.zeros(len(chosen), dtype=bool)
+    counts = np.any([pool.beneficiary[t] for t in pool.minimums], axis=0) if pool.minimums else None
     for trait, minimum in pool.minimums.items():
         ben = pool.beneficiary[trait]
         have = int(ben[chosen].sum())
         if have >= minimum:
             continue
-        rest = avail[cap:]
+        rest = avail[~np.isin(avail, chosen)]
         incoming = rest[ben[rest]][: minimum - have]
-        outgoing = chosen[~ben[chosen]][::-1][: len(incoming)]
+        outgoing = chosen[~counts[chosen]][::-1][: len(incoming)]
         incoming = incoming[: len(outgoing)]
         keep = ~np.isin(chosen, outgoing)
         chosen = np.concatenate([chosen[keep], incoming])
