@@ -14,6 +14,7 @@ of beneficiaries, and must admit every beneficiary while it holds fewer.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import numpy as np
 from ortools.sat.python import cp_model
@@ -53,7 +54,73 @@ class _Chains:
 
 
 def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None, workers: int = 1) -> Assignment:
+    """The stable assignment the model defines. Where posts are filled in turn (`Pools.merit_only`: one order
+    of posts for everyone, no shared bound) the model is solved in that turn, one (phase, post) group of
+    pools at a time with the earlier groups' result fixed: every candidate prefers an earlier group, so a
+    later group's constraints never restrict an earlier one (any input has a stable completion), and the
+    whole model's one solution is the groups' in sequence. Each group's model is the same model, its chains
+    cut at a depth that counts only the group's own pools. With preferences the model is solved whole."""
     check_supported(pools)
+    turns = _turns(pools)
+    if turns is None:
+        return _solve_model(pools, n, hint, time_limit, workers)
+    t0 = time.perf_counter()
+    assign = np.full(n, -1, dtype=np.int64)
+    filled = np.zeros(len(pools), dtype=np.int64)
+    stats = {"build_seconds": 0.0, "solve_seconds": 0.0, "variables": 0, "constraints": 0,
+             "hinted": hint is not None, "groups": len(turns)}
+    status = "optimal"
+    for members in turns:
+        sub = _group(pools, members, assign < 0, filled)
+        sub_hint = None
+        if hint is not None:
+            local = np.full(len(pools) + 1, -1, dtype=np.int64)
+            local[members] = np.arange(len(members))
+            sub_hint = Assignment(local[hint.pool], hint.adjusted, "greedy")
+        left = None if time_limit is None else max(0.01, time_limit - (time.perf_counter() - t0))
+        a = _solve_model(sub, n, sub_hint, left, workers)
+        for key in ("build_seconds", "solve_seconds", "variables", "constraints"):
+            stats[key] += a.stats[key]
+        if a.stats.get("hint_rejected"):
+            stats["hint_rejected"] = True
+        if a.status == "time_limit":
+            return Assignment(hint.pool, hint.adjusted, "time_limit", stats)
+        if a.status == "feasible":
+            status = "feasible"
+        got = a.pool >= 0
+        assign[got] = np.asarray(members)[a.pool[got]]
+        filled[members] = np.bincount(a.pool[got], minlength=len(members))
+    adjusted = np.zeros(n, dtype=bool)
+    mark_adjusted(pools, assign, adjusted)
+    stats["seconds"] = time.perf_counter() - t0
+    return Assignment(assign, adjusted, status, stats)
+
+
+def _turns(pools: Pools) -> list[list[int]] | None:
+    """The (phase, post) groups of pools in the order they are filled, when posts are filled in turn and
+    there is more than one group; else None."""
+    if not pools.merit_only:
+        return None
+    keys = sorted({(p.phase, p.post) for p in pools})
+    if len(keys) < 2:
+        return None
+    return [[p.index for p in pools if (p.phase, p.post) == key] for key in keys]
+
+
+def _group(pools: Pools, members: list[int], free: np.ndarray, filled: np.ndarray) -> Pools:
+    """One group's pools as a problem of their own: only those the earlier groups left unplaced are eligible,
+    and capacities taken by the earlier groups' fills are constants."""
+    local = {k: j for j, k in enumerate(members)}
+    out = []
+    for j, k in enumerate(members):
+        p = pools.pools[k]
+        taken = sum(int(filled[q]) for q in p.minus if q not in local)
+        out.append(replace(p, index=j, eligible=p.eligible & free, base=max(0, p.base - taken),
+                           minus=tuple(local[q] for q in p.minus if q in local)))
+    return replace(pools, pools=tuple(out))
+
+
+def _solve_model(pools: Pools, n: int, hint, time_limit: float | None, workers: int) -> Assignment:
     t0 = time.perf_counter()
     m = cp_model.CpModel()
     overlap = _overlaps(pools)
