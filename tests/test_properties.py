@@ -172,3 +172,18 @@ def test_greedy_answer_satisfies_the_model(inst):
     unaided = solve(pol, prob, "cpsat", hint=False).result.assignment
     assert not hinted.stats.get("hint_rejected")
     assert np.array_equal(hinted.pool, unaided.pool) and np.array_equal(hinted.adjusted, unaided.adjusted)
+
+
+@settings(PROFILE, max_examples=max(1, PROFILE.max_examples // 4))
+@given(instances(allow_prefs=False, max_n=30))
+def test_solving_in_turn_is_the_whole_model(inst):
+    """Posts filled in turn: CP-SAT solved one (phase, post) group at a time, earlier groups fixed, gives the
+    one solution of the whole model solved at once (solver.engines.cpsat.solve_cpsat)."""
+    from solver.engines.cpsat import _solve_model, _turns
+    d = Path(tempfile.mkdtemp())
+    pol, prob = materialise(d, inst)
+    res = solve(pol, prob, "cpsat", hint=False).result
+    whole = _solve_model(res.pools, prob.n, None, None, 1)
+    assert np.array_equal(res.assignment.pool, whole.pool)
+    assert np.array_equal(res.assignment.adjusted, whole.adjusted)
+    assert ("groups" in res.assignment.stats) == (_turns(res.pools) is not None)
