@@ -175,10 +175,10 @@ def test_greedy_answer_satisfies_the_model(inst):
 
 
 @settings(PROFILE, max_examples=max(1, PROFILE.max_examples // 4))
-@given(instances(allow_prefs=False, max_n=30))
+@given(instances(max_n=30))
 def test_solving_in_turn_is_the_whole_model(inst):
-    """Posts filled in turn: CP-SAT solved one (phase, post) group at a time, earlier groups fixed, gives the
-    one solution of the whole model solved at once (solver.engines.cpsat.solve_cpsat)."""
+    """CP-SAT solved one group at a time, earlier groups fixed ((phase, post) where posts are filled in turn,
+    a phase with preferences), gives the solution of the whole model solved at once (solve_cpsat)."""
     from solver.engines.cpsat import _solve_model, _turns
     d = Path(tempfile.mkdtemp())
     pol, prob = materialise(d, inst)

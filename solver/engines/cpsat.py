@@ -54,12 +54,12 @@ class _Chains:
 
 
 def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None, workers: int = 1) -> Assignment:
-    """The stable assignment the model defines. Where posts are filled in turn (`Pools.merit_only`: one order
-    of posts for everyone, no shared bound) the model is solved in that turn, one (phase, post) group of
-    pools at a time with the earlier groups' result fixed: every candidate prefers an earlier group, so a
-    later group's constraints never restrict an earlier one (any input has a stable completion), and the
-    whole model's one solution is the groups' in sequence. Each group's model is the same model, its chains
-    cut at a depth that counts only the group's own pools. With preferences the model is solved whole."""
+    """The stable assignment the model defines, solved in the turn the pools are filled (`_turns`): one group at
+    a time with the earlier groups' result fixed. Every candidate prefers an earlier group, so a later group's
+    constraints never restrict an earlier one (any input has a stable completion), and the whole model's
+    solution is the groups' in sequence. Each group's model is the same model, its chains cut at a depth that
+    counts only the group's own pools. Where posts are filled in turn (`Pools.merit_only`) a group is a
+    (phase, post); with preferences, a phase; with a recommendation list's shared bounds, the whole model."""
     check_supported(pools)
     turns = _turns(pools)
     if turns is None:
@@ -97,14 +97,17 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
 
 
 def _turns(pools: Pools) -> list[list[int]] | None:
-    """The (phase, post) groups of pools in the order they are filled, when posts are filled in turn and
-    there is more than one group; else None."""
-    if not pools.merit_only:
+    """The groups of pools in the order they are filled, when there is more than one: (phase, post) where
+    posts are filled in turn, else phase (every candidate prefers an earlier phase: exchange, fallback and
+    de-reservation fill only what the phases before them left). None with a shared bound (a recommendation
+    list), which ties pools across groups."""
+    if pools.shared:
         return None
-    keys = sorted({(p.phase, p.post) for p in pools})
+    key = (lambda p: (p.phase, p.post)) if pools.merit_only else (lambda p: (p.phase,))
+    keys = sorted({key(p) for p in pools})
     if len(keys) < 2:
         return None
-    return [[p.index for p in pools if (p.phase, p.post) == key] for key in keys]
+    return [[p.index for p in pools if key(p) == k] for k in keys]
 
 
 def _group(pools: Pools, members: list[int], free: np.ndarray, filled: np.ndarray) -> Pools:
