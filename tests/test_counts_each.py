@@ -71,6 +71,26 @@ def test_counting_each_shortfall_met_as_far_as_anyone_can(run, engine):
     assert sorted(rows) == ["b", "c"] and rows["c"]["horizontal"] == "women;pwbd"
 
 
+@ENGINES
+@pytest.mark.parametrize("for_all", [True, False])
+def test_counting_each_open_compartment_for_all_or_general_only(run, engine, for_all):
+    """RULES.md option (Saurav Yadav 2020 for "open to all"): s, an SC woman with a disability, is in the open
+    merit top. Open to all, she serves both of open's minimums and nobody is adjusted. Read for the general
+    category only, she counts for neither there: d, a general woman with a disability, serves both, and s
+    takes her own SC seat."""
+    cands = [["a", 90, "UR", "M", ""], ["s", 85, "SC", "F", "a"], ["b", 80, "UR", "F", ""],
+             ["c", 70, "UR", "M", "b"], ["d", 60, "UR", "F", "c"]]
+    sets = EACH + [f"horizontal.open_compartment_for_all={str(for_all).lower()}", "ceiling.share=1.0"]
+    rows = rows_by_id(run("central-dopt", cands, [["X", "UR", 2, 1, 1], ["X", "SC", 1, 0, 0]], engine, sets, CH,
+                          VH, hint=False).result)
+    got = {k: (r["seat_category"], r["route"], r["horizontal"]) for k, r in rows.items()}
+    if for_all:
+        assert got == {"a": ("UR", "open_merit", ""), "s": ("UR", "open_merit", "women;pwbd")}
+    else:
+        assert got == {"a": ("UR", "open_merit", ""), "d": ("UR", "horizontal_adjustment", "women;pwbd"),
+                       "s": ("SC", "reserved", "")}
+
+
 def test_counting_each_with_preferences_is_refused(run):
     """Not substitutable (see the message), so deferred acceptance need not reach a stable allocation."""
     with pytest.raises(Unsupported, match="not substitutable"):
