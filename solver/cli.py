@@ -115,9 +115,11 @@ def _solve_year(pol, candidates, vacancies, preferences, out, engine, time_limit
         problem = read_problem(pol, candidates, vacancies, preferences, warn=_warn)
         read_s = time.perf_counter() - t
         note(f"read {problem.n:,} candidates", read_s)
-        status.update(f"solving {problem.n:,} candidates with {engine}...")
+        doing = f"solving {problem.n:,} candidates with {engine}"
+        status.update(doing + "...")
         state = reg.state(year) if reg is not None else None
-        sol = run_solve(pol, problem, engine, time_limit=time_limit, workers=workers, state=state, hint=hint)
+        sol = run_solve(pol, problem, engine, time_limit=time_limit, workers=workers, state=state, hint=hint,
+                        progress=lambda what: status.update(f"{doing}: {what}..."))
         note(f"solved ({sol.result.assignment.status})", sum(v for k, v in sol.timings.items() if k != "total"))
     except AarakshanError as e:
         status.stop()

@@ -34,8 +34,9 @@ class Solution:
 
 
 def solve(policy: Policy, problem: Problem, engine: str = "cpsat", time_limit: float | None = None,
-          workers: int = 1, hint: bool = True, state: YearState | None = None) -> Solution:
-    """`state`: the register's view before the year (roster positions, carried vacancies), if any."""
+          workers: int = 1, hint: bool = True, state: YearState | None = None, progress=None) -> Solution:
+    """`state`: the register's view before the year (roster positions, carried vacancies), if any;
+    `progress`: called with a short text as the engines move on (the command line's status line)."""
     t0 = time.perf_counter()
     seats = determine_seats(policy, problem, state=state)
     if policy.migration.selection_list:
@@ -45,35 +46,41 @@ def solve(policy: Policy, problem: Problem, engine: str = "cpsat", time_limit: f
         # The recommendation list is itself a single-cadre recruitment: same engines, same chain.
         mprob, mseats = merged(policy, problem, seats)
         first = solve_pools(policy, mprob, mseats, build_pools(policy, mprob, mseats), engine, time_limit, workers,
-                            hint)
+                            hint, progress)
         stage = first.result
         sel = Selection(np.where(stage.selected, stage.seat_category, ""),
                         np.array([stage.route(i) if stage.selected[i] else "" for i in range(problem.n)], dtype=object),
                         stage)
         pools = allocation_pools(policy, problem, seats, sel)
-        out = solve_pools(policy, problem, seats, pools, engine, time_limit, workers, hint)
+        out = solve_pools(policy, problem, seats, pools, engine, time_limit, workers, hint, progress)
         out.timings = _round({"recommendation": sum(first.timings.values()), **out.timings,
                               "total": time.perf_counter() - t0})
         return out
     seats = distribute(policy, problem, seats)
     pools = build_pools(policy, problem, seats)
-    out = solve_pools(policy, problem, seats, pools, engine, time_limit, workers, hint)
+    out = solve_pools(policy, problem, seats, pools, engine, time_limit, workers, hint, progress)
     out.timings = _round({"determine_and_pools": time.perf_counter() - t0 - sum(out.timings.values()),
                           **out.timings})
     return out
 
 
-def solve_pools(policy: Policy, problem: Problem, seats, pools, engine: str, time_limit, workers, hint) -> Solution:
+def solve_pools(policy: Policy, problem: Problem, seats, pools, engine: str, time_limit, workers, hint,
+                progress=None) -> Solution:
     timings: dict = {}
     greedy: Assignment | None = None
     if engine in ("greedy", "both") or (engine == "cpsat" and hint):
+        if progress is not None:
+            progress("greedy")
         t = time.perf_counter()
         greedy = solve_greedy(pools, problem.n)
         timings["greedy"] = time.perf_counter() - t
     if engine == "greedy":
         return Solution(Result(policy, problem, seats, pools, greedy, "greedy"), None, timings)
+    if progress is not None:
+        progress("CP-SAT")
     t = time.perf_counter()
-    cp = solve_cpsat(pools, problem.n, hint=greedy if hint else None, time_limit=time_limit, workers=workers)
+    cp = solve_cpsat(pools, problem.n, hint=greedy if hint else None, time_limit=time_limit, workers=workers,
+                     progress=progress)
     timings["cpsat"] = time.perf_counter() - t
     main = Result(policy, problem, seats, pools, cp, "cpsat")
     other = Result(policy, problem, seats, pools, greedy, "greedy") if engine == "both" else None

@@ -159,3 +159,17 @@ def test_counting_each_trait_end_to_end(tmp_path):
     assert CliRunner().invoke(app, verify + sets).exit_code == 0
     # read as counting for one, a seat serving both minimums leaves one of them short
     assert CliRunner().invoke(app, verify + sets[2:]).exit_code == 1
+
+
+def test_solve_reports_progress_per_group(tmp_path):
+    """Long runs say where they are: the greedy, then each group CP-SAT solves in turn (the status line)."""
+    from solver import solve
+    from solver.io.readers import read_problem
+    inp = instance(tmp_path, n=300, vac=40)
+    pol = load_policy("bihar-1991")
+    seen = []
+    sol = solve(pol, read_problem(pol, inp / "candidates.csv", inp / "vacancies.csv"), "cpsat", progress=seen.append)
+    groups = sol.result.assignment.stats["groups"]
+    assert seen[:2] == ["greedy", "CP-SAT"]
+    assert seen[2:] == [s for s in seen[2:] if s.startswith("CP-SAT, group ")] and len(seen) == 2 + groups
+    assert seen[-1].startswith(f"CP-SAT, group {groups} of {groups} (phase ")

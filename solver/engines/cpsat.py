@@ -53,7 +53,8 @@ class _Chains:
         self.top_free: dict[int, object] = {}            # in the merit top and free
 
 
-def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None, workers: int = 1) -> Assignment:
+def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None, workers: int = 1,
+                progress=None) -> Assignment:
     """The stable assignment the model defines, solved in the turn the pools are filled (`_turns`): one group at
     a time with the earlier groups' result fixed. Every candidate prefers an earlier group, so a later group's
     constraints never restrict an earlier one (any input has a stable completion), and the whole model's
@@ -70,7 +71,11 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
     stats = {"build_seconds": 0.0, "solve_seconds": 0.0, "variables": 0, "constraints": 0,
              "hinted": hint is not None, "groups": len(turns)}
     status = "optimal"
-    for members in turns:
+    for k, members in enumerate(turns):
+        if progress is not None:
+            p = pools.pools[members[0]]
+            progress(f"CP-SAT, group {k + 1} of {len(turns)} (phase {p.phase}"
+                     + (f", post {p.post + 1})" if pools.merit_only else ")"))
         sub = _group(pools, members, assign < 0, filled)
         sub_hint = None
         if hint is not None:
