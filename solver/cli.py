@@ -153,7 +153,7 @@ def _print_summary(result, out: Path, differences) -> None:
     msg = f"{int(result.selected.sum()):,} of {len(result.selected):,} candidates selected; files in {out}/"
     if differences is not None:
         msg += f"; engines differ on {differences} candidates (diff.csv)"
-    if result.policy.horizontal.multi_trait_counts_each and (odd := result.procedure_differences()):
+    if result.policy.horizontal.multi_trait_counts_each and (odd := result.procedure_differences):
         msg += (f"; in {len(odd)} compartments the procedure as written would choose otherwise "
                 "(summary.json: procedure_differs)")
     Console().print(msg)

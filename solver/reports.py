@@ -53,7 +53,7 @@ def summary(result: Result, timings: dict, extra: dict | None = None) -> dict:
         # each minimum, what held it and how many came in by adjustment (absent without minimums)
         **({"horizontal": rows} if (rows := result.horizontal_report()) else {}),
         # counting for each trait: compartments where the procedure as written would have chosen otherwise
-        **({"procedure_differs": result.procedure_differences()}
+        **({"procedure_differs": result.procedure_differences}
            if result.policy.horizontal.multi_trait_counts_each else {}),
         "model": stats,
         "notes": list(result.seats.notes),

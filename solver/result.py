@@ -3,6 +3,7 @@ what it counts against, by which route, and what became of every unfilled vacanc
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -94,13 +95,12 @@ class Result:
                             "short": m - len(served)})
         return out
 
+    @cached_property
     def procedure_differences(self) -> list[dict]:
         """Where appointees count for each trait they have: the compartments whose best set (issue 4's
         definition) differs from what the procedure as written would select from the same candidates
         (`solver.engines.greedy.procedure`), with who only the procedure would select and who only the rule
         does. For the reader who must answer "why not the procedure?"."""
-        if getattr(self, "_procedure", None) is not None:
-            return self._procedure
         from .engines.assignment import available
         from .engines.greedy import procedure
         a, ids, out = self.assignment, self.problem.candidates.ids, []
@@ -114,7 +114,6 @@ class Result:
                 out.append({"post": self.problem.posts[p.post], "category": p.category,
                             "procedure_only": [ids[i] for i in np.setdiff1d(written, held)],
                             "rule_only": [ids[i] for i in np.setdiff1d(held, written)]})
-        self._procedure = out
         return out
 
     def allocation_rows(self):

@@ -83,7 +83,7 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
             local[members] = np.arange(len(members))
             sub_hint = Assignment(local[hint.pool], hint.adjusted, "greedy")
         left = None if time_limit is None else max(0.01, time_limit - (time.perf_counter() - t0))
-        a = _solve_model(sub, n, sub_hint, left, workers)
+        a = _solve_model(sub, n, sub_hint, left, workers, adjust=False)
         for key in ("build_seconds", "solve_seconds", "variables", "constraints"):
             stats[key] += a.stats[key]
         if a.stats.get("hint_rejected"):
@@ -128,7 +128,10 @@ def _group(pools: Pools, members: list[int], free: np.ndarray, filled: np.ndarra
     return replace(pools, pools=tuple(out))
 
 
-def _solve_model(pools: Pools, n: int, hint, time_limit: float | None, workers: int) -> Assignment:
+def _solve_model(pools: Pools, n: int, hint, time_limit: float | None, workers: int,
+                 adjust: bool = True) -> Assignment:
+    """The model of `pools`, built and solved. `adjust`: mark who came in by horizontal adjustment (a group
+    solved in turn leaves that to the whole assignment)."""
     t0 = time.perf_counter()
     m = cp_model.CpModel()
     overlap = _overlaps(pools)
@@ -245,7 +248,8 @@ def _solve_model(pools: Pools, n: int, hint, time_limit: float | None, workers: 
         for i, x in x_of[p.index].items():
             if solver.boolean_value(x):
                 assign[i] = p.index
-    mark_adjusted(pools, assign, adjusted)
+    if adjust:
+        mark_adjusted(pools, assign, adjusted)
     stats["seconds"] = time.perf_counter() - t0
     return Assignment(assign, adjusted, "optimal" if status == cp_model.OPTIMAL else "feasible", stats)
 
