@@ -394,7 +394,7 @@ def _counting_each(m: cp_model.CpModel, p: Pool, ch: _Chains, xs: dict, free: di
     ranks per class took 336 s of search on twenty posts of 100,000 candidates; these clauses, 55 s.)"""
     mins = list(p.minimums.values())
     classes = [k for k, g in enumerate(ch.groups) if len(g)]
-    waiting_so_far, has_w = {}, {}
+    waiting_so_far = {}
     for k in classes:
         chain = []
         for i in ch.groups[k].tolist():
@@ -405,9 +405,6 @@ def _counting_each(m: cp_model.CpModel, p: Pool, ch: _Chains, xs: dict, free: di
                 m.add_implication(chain[-1], w)
             chain.append(w)
         waiting_so_far[k] = chain
-        has_w[k] = m.new_bool_var("")
-        for i in ch.groups[k].tolist():
-            m.add_implication(xs[i], has_w[k])
     of = {ch.sigs[k]: k for k in classes}
     moves = [([of[s] for s in o], [of[s] for s in i]) for o, i in exchanges(list(of))]
     held_from: dict[int, list] = {}     # per class, "some holder at or after this member" (built when needed)
@@ -437,6 +434,18 @@ def _counting_each(m: cp_model.CpModel, p: Pool, ch: _Chains, xs: dict, free: di
             for j, k in enumerate(np.searchsorted(gv, gu).tolist()):
                 if k < len(gv):
                     m.add_bool_or([waiting_so_far[u][j].Not(), after[k].Not(), lit])
+    has_holder: dict[int, cp_model.IntVar] = {}
+
+    def some_holder(k: int):
+        """A class holds someone: the first link of its suffix chain where one was built, else its own literal."""
+        if k in held_from:
+            return held_from[k][0]
+        if k not in has_holder:
+            has_holder[k] = m.new_bool_var("")
+            for i in ch.groups[k].tolist():
+                m.add_implication(xs[i], has_holder[k])
+        return has_holder[k]
+
     count = [cp_model.LinearExpr.sum([xs[i] for k in classes if ch.sigs[k] >> t & 1
                                       for i in ch.groups[k].tolist()]) for t in range(len(mins))]
     at_most: dict[tuple[int, int], cp_model.IntVar] = {}
@@ -455,7 +464,7 @@ def _counting_each(m: cp_model.CpModel, p: Pool, ch: _Chains, xs: dict, free: di
             d = sum(ch.sigs[k] >> t & 1 for k in ins) - sum(ch.sigs[k] >> t & 1 for k in outs)
             # seats of minimum t filled more (fewer) by raising (lowering) its count by |d|
             gain += sum(le(t, -j) for j in range(1, d + 1)) - sum(le(t, j) for j in range(-d))
-        when = [has_w[k] for k in outs] + [waiting_so_far[k][-1] for k in ins]
+        when = [some_holder(k) for k in outs] + [waiting_so_far[k][-1] for k in ins]
         _unless(m, when, gain, 0)
         if isinstance(gain, int) and gain < 0:
             continue
