@@ -16,6 +16,7 @@ fills: ``base - sum(filled[q] for q in minus)``; both engines and the reports re
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from itertools import combinations
 
 import numpy as np
@@ -90,6 +91,12 @@ class Pools:
         """Every candidate orders pools alike and no bound is shared: pools can be filled one by one."""
         return self.common_order and not self.shared
 
+    @cached_property
+    def columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Phase, post and precedence of every pool, as arrays (the parts of `order_key` a pool fixes)."""
+        return (np.array([p.phase for p in self.pools]), np.array([p.post for p in self.pools]),
+                np.array([p.precedence for p in self.pools]))
+
     def order_key(self, pool: Pool, i: int):
         """Preference of candidate i for pool: smaller is better."""
         return (pool.phase, int(self.post_rank[i, pool.post]), pool.precedence)
@@ -103,9 +110,7 @@ class Pools:
         elig = np.stack([self.pools[k].eligible for k in members], axis=1)
         ci, cj = np.nonzero(elig)
         pi = np.array(members)[cj]
-        phase = np.array([p.phase for p in self.pools])[pi]
-        post = np.array([p.post for p in self.pools])[pi]
-        prec = np.array([p.precedence for p in self.pools])[pi]
+        phase, post, prec = (col[pi] for col in self.columns)
         # Unranked posts (offered only when the policy says so) come last, in file order.
         order = np.lexsort((prec, post, self.post_rank[ci, post], phase, ci))
         return ci[order], pi[order]

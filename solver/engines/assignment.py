@@ -39,10 +39,8 @@ def available(pools: Pools, assign: np.ndarray, pool) -> np.ndarray:
     """Those eligible for `pool` who hold no pool they prefer, in merit order (`free_for`, vectorised)."""
     e = np.flatnonzero(pool.eligible)
     k = assign[e]
-    held = np.maximum(k, 0)
-    phase = np.array([q.phase for q in pools])[held]
-    rank = pools.post_rank[e, np.array([q.post for q in pools])[held]]
-    prec = np.array([q.precedence for q in pools])[held]
+    phase, post, prec = (col[np.maximum(k, 0)] for col in pools.columns)
+    rank = pools.post_rank[e, post]
     mine = pools.post_rank[e, pool.post]
     later = (phase > pool.phase) | ((phase == pool.phase) & ((rank > mine) | ((rank == mine) & (prec >= pool.precedence))))
     return e[(k < 0) | later]
