@@ -79,8 +79,7 @@ class Result:
         a, c, posts = self.assignment, self.problem.candidates, self.problem.posts
         out = []
         for (post, trait), m in self.seats.overall.items():
-            j = posts.index(post)
-            at = np.flatnonzero(np.isin(a.pool, [p.index for p in self.pools if p.post == j and p.phase == 0]))
+            at = _phase0_at(self, post)
             ben = c.trait(trait)[at]
             out.append({"post": post, "category": "all", "trait": trait, "minimum": m, "held": int(ben.sum()),
                         "by_adjustment": int((ben & a.adjusted[at]).sum()), "short": max(0, m - int(ben.sum()))})
@@ -154,14 +153,20 @@ def _holders_by_pool(pool: np.ndarray, n_pools: int) -> list[np.ndarray]:
     return [order[bounds[k]:bounds[k + 1]] for k in range(n_pools)]
 
 
+def _phase0_at(result: "Result", post: str) -> np.ndarray:
+    """Who holds one of the post's open or own-category seats (phase 0), where overall minimums count."""
+    j = result.problem.posts.index(post)
+    here = [p.index for p in result.pools if p.post == j and p.phase == 0]
+    return np.flatnonzero(np.isin(result.assignment.pool, here))
+
+
 def overall_labels(result: "Result") -> np.ndarray:
     """Under overall minimums, the appointees who serve a post's minimum: on its open and own-category seats,
     those placed by adjustment, then the others in merit order, up to the minimum (one trait per post)."""
     a, c = result.assignment, result.problem.candidates
     out = np.full(len(a.pool), "", dtype=object)
     for (post, trait), m in result.seats.overall.items():
-        j = result.problem.posts.index(post)
-        at = np.flatnonzero(np.isin(a.pool, [p.index for p in result.pools if p.post == j and p.phase == 0]))
+        at = _phase0_at(result, post)
         ben = at[c.trait(trait)[at]]
         out[np.r_[ben[a.adjusted[ben]], ben[~a.adjusted[ben]]][:m]] = trait
     return out
