@@ -22,9 +22,11 @@ the seat table's notes so that a reader can see where each adjustment was placed
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 import numpy as np
+from ortools.graph.python import max_flow
 
 from .engines.greedy import solve_greedy
 from .errors import Unsupported
@@ -63,46 +65,96 @@ def distribute(policy: Policy, problem: Problem, seats: SeatTable) -> SeatTable:
 
 def _place(policy: Policy, problem: Problem, seats: SeatTable, pools, members: dict, mins: dict, post: str,
            wanted: dict):
-    """Give the compartments of one post the minimums that meet the post's own, adding one adjustment at a time
-    for the best remaining beneficiary, and re-solving until nothing changes (a man an adjustment removes may
-    push a counted woman out of another compartment of the post; the minimum given to each compartment that
-    was short keeps the women it held)."""
+    """Give the compartments of one post the minimums that meet the post's own, re-solving after each round of
+    adjustments (`adjustees`) until the post meets them or nobody more can be adjusted in. Each round every
+    beneficiary the post holds is kept by her compartment's minimum: the procedure replaces the lowest
+    appointee who is not a beneficiary, so a man an adjustment removes, moving down to his own compartment,
+    may not push her out."""
     j = seats.posts.index(post)
     home_of = homes(policy, problem, seats, post, members)
     codes = [policy.open, *policy.reserved_codes]
+    ben = {t: problem.candidates.trait(t) for t in wanted}
     for _ in range(1 + sum(wanted.values())):
         pools = with_minimums(policy, problem, pools, replace(seats, minimums=mins), j, members)
         assign = solve_greedy(pools, problem.n).pool
         main = {p.category: p for p in pools if p.post == j and p.phase == 0 and not p.carried}
         here = np.isin(assign, [p.index for p in pools if p.post == j and p.phase == 0])
-        ben = {t: problem.candidates.trait(t) for t in wanted}
         short = {t: m - int(ben[t][here].sum()) for t, m in wanted.items()}
         short = {t: k for t, k in short.items() if k > 0}
-        if short:
-            # Every compartment keeps the beneficiaries the post needs (the best, up to the minimum): a man an
-            # adjustment removes, moving down, may not push one of them out.
-            for trait, minimum in wanted.items():
-                needed = np.flatnonzero(ben[trait] & here)[:minimum]
-                for code, pool in main.items():
-                    key = (post, code, trait)
-                    mins[key] = max(mins.get(key, 0), int((assign[needed] == pool.index).sum()))
-        # The best remaining beneficiaries, in merit order (one minimum per post: several overall traits are
-        # refused when seats are determined).
-        grown = False
-        mask = np.any([ben[t] for t in short], axis=0) if short else np.zeros(problem.n, dtype=bool)
-        for i in _waiting(pools, assign, j, mask & (home_of >= 0)):
-            trait = next((t for t in short if ben[t][i] and short[t] > 0), None)
-            pool = main.get(codes[home_of[i]])
-            if trait is None or pool is None or not pool.eligible[i]:
-                continue
-            if sum(m for (p, cc, _), m in mins.items() if p == post and cc == pool.category) >= pool.base:
-                continue
-            mins[(post, pool.category, trait)] += 1
-            short[trait] -= 1
-            grown = True
-        if not grown:
+        if not short:
             return pools
-    return pools
+        held = {(code, t): int((assign[ben[t] & here] == pool.index).sum()) for code, pool in main.items()
+                for t in wanted}
+        for (code, t), k in held.items():
+            mins[(post, code, t)] = k
+        room = {code: pool.base - sum(held[code, t] for t in wanted) for code, pool in main.items()}
+        # The remaining beneficiaries of the short traits, each in the compartment that is her home.
+        cells = []
+        for i in _waiting(pools, assign, j, np.any([ben[t] for t in short], axis=0) & (home_of >= 0)):
+            pool = main.get(codes[home_of[i]])
+            if pool is not None and pool.eligible[i]:
+                # Several traits at a post are disjoint (see `solver.vacancy.determine`): one trait each.
+                cells.append((int(i), next(t for t in short if ben[t][i]), pool.category))
+        chosen = adjustees(cells, short, room)
+        if not chosen:
+            return pools
+        for _, trait, code in chosen:
+            mins[(post, code, trait)] += 1
+    return with_minimums(policy, problem, pools, replace(seats, minimums=mins), j, members)
+
+
+def adjustees(cells: list[tuple[int, str, str]], short: dict[str, int], room: dict[str, int]) -> list:
+    """Which waiting beneficiaries a short post adjusts in. `cells`: (candidate, trait, home compartment) in
+    merit order; `short`: each trait's shortfall; `room`: each compartment's seats held by nobody who counts
+    (an adjustment there replaces its lowest appointee who is not a beneficiary).
+
+    The rule: as many as any choice can adjust (the post's minimums met as far as they can be), and of those
+    choices the merit-lexicographically best (the best remaining beneficiaries first, Anil Kumar Gupta 1995).
+    With one trait that is simply the best remaining beneficiaries down the merit list while their
+    compartments have room. With several (disjoint) traits, the merit list alone can fall short: the best of
+    trait a may take the last open seat that the only one of trait b needed, while the next of trait a had
+    room in her own compartment. A choice is a b-matching of traits to compartments (each candidate an edge,
+    a trait taking at most its shortfall and a compartment at most its room), so: the most that can be
+    placed, by max flow; then down the merit list, keep each candidate whose inclusion still lets the rest
+    reach that most (the greedy for a lexicographic optimum over the maximum matchings; Schrijver 2003,
+    Combinatorial Optimization, ch. 21)."""
+    # Only a cell's best min(shortfall, room) can ever be chosen.
+    seen: Counter = Counter()
+    kept = []
+    for i, t, c in cells:
+        if seen[t, c] < min(short[t], room[c]):
+            seen[t, c] += 1
+            kept.append((i, t, c))
+    left = Counter((t, c) for _, t, c in kept)
+    short, room = dict(short), dict(room)
+    most = _most(short, room, left)
+    chosen = []
+    for i, t, c in kept:
+        left[t, c] -= 1
+        if len(chosen) < most and short[t] and room[c]:
+            short[t] -= 1
+            room[c] -= 1
+            if len(chosen) + 1 + _most(short, room, left) == most:
+                chosen.append((i, t, c))
+                continue
+            short[t] += 1
+            room[c] += 1
+    return chosen
+
+
+def _most(short: dict, room: dict, cells: Counter) -> int:
+    """The most candidates placeable: a max flow source -> trait (its shortfall) -> compartment (as many as
+    wait in that cell) -> sink (the compartment's room)."""
+    g = max_flow.SimpleMaxFlow()
+    node = {key: k for k, key in enumerate([*(("t", t) for t in short), *(("c", c) for c in room)], 2)}
+    for t, k in short.items():
+        g.add_arc_with_capacity(0, node["t", t], k)
+    for c, k in room.items():
+        g.add_arc_with_capacity(node["c", c], 1, max(0, k))
+    for (t, c), k in cells.items():
+        if k > 0:
+            g.add_arc_with_capacity(node["t", t], node["c", c], k)
+    return g.optimal_flow() if g.solve(0, 1) == g.OPTIMAL else 0
 
 
 def _waiting(pools, assign: np.ndarray, j: int, mask: np.ndarray) -> np.ndarray:

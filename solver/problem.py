@@ -10,6 +10,10 @@ import numpy as np
 TRAITS = ("women", "pwbd", "ex_serviceman")
 
 
+# The sub-categories of benchmark disability (RPwD Act 2016 s.34(1)): a, b, c, and d with e. Nobody is in two.
+SUBCATEGORIES = ("pwbd_a", "pwbd_b", "pwbd_c", "pwbd_de")
+
+
 @dataclass(frozen=True)
 class Candidates:
     ids: np.ndarray          # object (str), merit order

@@ -140,11 +140,12 @@ def test_verify_rejects_removal_for_excess_and_displacing_a_reserved_woman(tmp_p
 
 def test_overall_refusals_name_the_reason(run):
     """Refused rather than guessed: preferences (the choice is not substitutable; the message gives the
-    example), several traits per post, carried horizontal seats, a recommendation list."""
+    example), several traits per post that may overlap (women and pwbd), carried horizontal seats, a
+    recommendation list."""
     prefs = [[cid, 1, "X"] for cid, *_ in AKG]
     with pytest.raises(Unsupported, match="not substitutable"):
         run("central-2004", AKG, AKG_V, "greedy", OVERALL, prefs=prefs)
-    with pytest.raises(Unsupported, match="several horizontal traits"):
+    with pytest.raises(Unsupported, match="women, pwbd at one post"):
         run("central-2004", AKG, [["X", "UR", 2, 1, 1]], "greedy", OVERALL,
             vac_header=["post", "category", "vacancies", "women", "pwbd"])
     with pytest.raises(Unsupported, match="carry_forward"):

@@ -1,12 +1,14 @@
-"""Overall horizontal minimums checked against their definition by brute force (Anil Kumar Gupta 1995, para 18).
+"""Overall horizontal minimums checked against their definition by brute force (Anil Kumar Gupta 1995, para 18;
+for the PwBD sub-categories, OM 15.01.2018).
 
-The definition: the post's allocation is the compartmentalised one (each compartment's minimum met by its own
-beneficiaries, an adjustment placing a beneficiary in her own category's compartment) under the placement of
-the post's minimum in its compartments that serves the most of the minimum's seats, then makes the fewest
-adjustments, then adjusts the merit-lexicographically best beneficiaries (the best remaining first), then
-moves or removes the fewest counted appointees, then holds the merit-lexicographically best appointees.
-The property tries every placement of a small post and asks that both engines hold one of the best.
-Several overall traits are refused (README); their reduction is issue 4's open part."""
+The definition: the post's allocation is the compartmentalised one (each compartment's minimums met by its own
+beneficiaries, an adjustment placing a beneficiary in her own category's compartment) under a placement of
+the post's minimums in its compartments. A placement keeps every beneficiary merit put at the post where
+merit put her (the procedure replaces the lowest appointee who is not a beneficiary), and of those
+placements the post takes the one whose allocation serves the most of the minimums' seats, then makes the
+fewest adjustments, then adjusts the merit-lexicographically best beneficiaries (the best remaining first),
+then holds the merit-lexicographically best appointees. The property tries every placement of a small post
+and asks that both engines hold one of the best."""
 import itertools
 import os
 import random
@@ -22,6 +24,7 @@ from hypothesis import strategies as st
 from solver import load_policy, solve
 from solver.engines.greedy import solve_greedy
 from solver.io.readers import read_problem
+from solver.overall import adjustees
 from solver.pools import build_pools, member_mask, with_minimums
 from solver.vacancy import determine_seats
 
@@ -30,17 +33,21 @@ HEAD = ["id", "score", "category", "gender", "creamy_layer", "relaxed", "pwbd"]
 
 @st.composite
 def posts(draw):
-    """One post of open and up to two reserved compartments, a few candidates, an overall women's minimum."""
+    """One post of open and up to two reserved compartments, a few candidates, and a women's minimum or two or
+    three PwBD sub-categories' minimums, each the post's."""
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
     n = draw(st.integers(2, 10))
     codes = ["UR", "SC", "OBC"][:draw(st.integers(2, 3))]
-    cands = [[f"c{k}", s, rng.choice(codes), rng.choice("MMF"), "", "", ""]
+    # Dense: most candidates count for some minimum, so compartments run out of room for adjustments.
+    pwbd = ["", "a", "b", "d"] if draw(st.booleans()) else ["", "", "a", "b", "c", "d"]
+    cands = [[f"c{k}", s, rng.choice(codes), rng.choice("MMF"), "", "", rng.choice(pwbd)]
              for k, s in enumerate(rng.sample(range(1, 200), n))]
     vacs = [["X", code, rng.randint(0, 3), ""] for code in codes]
+    traits = draw(st.sampled_from([("women",), ("pwbd_a", "pwbd_b"), ("pwbd_a", "pwbd_b", "pwbd_de")]))
     share = draw(st.sampled_from([0.25, 0.34, 0.5, 0.75]))
-    sets = ['horizontal.mode="overall"', "ceiling.share=1.0", f'horizontal.traits=[{{name="women", share={share}}}]',
-            'roster.small_cadre="none"', *draw(st.lists(st.just("horizontal.open_compartment_for_all=false"),
-                                                         max_size=1))]
+    sets = ['horizontal.mode="overall"', "ceiling.share=1.0", "horizontal.traits=[" + ", ".join(
+        f'{{name="{t}", share={share}}}' for t in traits) + "]", 'roster.small_cadre="none"',
+        *draw(st.lists(st.just("horizontal.open_compartment_for_all=false"), max_size=1))]
     return cands, vacs, sets
 
 
@@ -65,6 +72,8 @@ def _by_definition(pol, prob) -> list[dict]:
         counts |= prob.candidates.trait(t)
     ways = []
     for t, m in wanted.items():
+        # The literal procedure keeps every counted holder: a placement may hold as many as merit put there.
+        m = max(m, int(prob.candidates.trait(t)[list(merit)].sum()))
         ways.append([dict(zip([p.category for p in main], split)) for split in
                      itertools.product(*(range(min(m, p.base) + 1) for p in main)) if sum(split) <= m])
     found = []
@@ -75,9 +84,9 @@ def _by_definition(pol, prob) -> list[dict]:
         held = outcome(mins)
         served = sum(min(m, int(prob.candidates.trait(t)[list(held)].sum())) for t, m in wanted.items())
         adjusted = sorted(set(held) - set(merit))
-        # Counted holders of the merit fill moved to another compartment or out of the post: fewest first.
-        disturbed = sum(1 for i, code in merit.items() if counts[i] and held.get(i) != code)
-        found.append(((-served, len(adjusted), adjusted, disturbed, sorted(held)), held))
+        # The procedure moves no beneficiary merit put at the post: not to another compartment, not out.
+        if all(held.get(i) == code for i, code in merit.items() if counts[i]):
+            found.append(((-served, len(adjusted), adjusted, sorted(held)), held))
     best = min(k for k, _ in found)
     return [held for k, held in found if k == best]
 
@@ -99,3 +108,24 @@ def test_the_engines_hold_what_the_definition_admits(inst):
             held = {int(i): res.pools.pools[k].category for i, k in enumerate(res.assignment.pool)
                     if k >= 0 and res.pools.pools[k].phase == 0}
             assert held in admitted, (engine, held, admitted)
+
+
+@st.composite
+def choices(draw):
+    """Waiting beneficiaries (merit order) of a few traits and homes, shortfalls and rooms."""
+    traits, homes = ["a", "b", "de"][:draw(st.integers(1, 3))], ["UR", "SC", "OBC"][:draw(st.integers(1, 3))]
+    cells = [(i, draw(st.sampled_from(traits)), draw(st.sampled_from(homes))) for i in range(draw(st.integers(0, 9)))]
+    return (cells, {t: draw(st.integers(0, 3)) for t in traits}, {c: draw(st.integers(0, 3)) for c in homes})
+
+
+@settings(max_examples=int(os.environ.get("AARAKSHAN_EXAMPLES", "2000")) // 4, deadline=None)
+@given(choices())
+def test_adjustees_are_the_most_then_the_best(inst):
+    """`solver.overall.adjustees` against every subset: as many as the shortfalls and rooms allow, then the
+    merit-lexicographically best (Anil Kumar Gupta 1995: the best remaining beneficiaries first)."""
+    cells, short, room = inst
+    fits = [s for r in range(len(cells) + 1) for s in itertools.combinations(cells, r)
+            if all(sum(1 for _, t, _ in s if t == k) <= v for k, v in short.items())
+            and all(sum(1 for _, _, c in s if c == k) <= v for k, v in room.items())]
+    best = min(fits, key=lambda s: (-len(s), [i for i, _, _ in s]))
+    assert adjustees(cells, short, room) == list(best)

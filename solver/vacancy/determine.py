@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from ..errors import PolicyConflict, Unsupported
 from ..policy import Policy
-from ..problem import Problem
+from ..problem import SUBCATEGORIES, Problem
 from .carried import Carried, YearState, carried_trait, exchangeable, lapses
 from .roster import running
 
@@ -163,11 +163,13 @@ def _overall(policy: Policy, table: SeatTable, minimums: dict, notes: list[str])
         for (p, _, trait), m in minimums.items():
             if p == post and all(t.name != trait for t in policy.horizontal.traits) and m > 0:
                 overall[(post, trait)] = min(size, given[(post, trait)])
-    several = Counter(p for (p, _) in overall)
-    if any(k > 1 for k in several.values()):
-        raise Unsupported("several horizontal traits with horizontal.mode = \"overall\" are not implemented: "
-                          "an adjustment for one trait may also count for another, and no rule says how the post's "
-                          "minimums then share the appointees; give one trait, or use \"compartmentalised\"")
+    traits = {p: [t for (q, t) in overall if q == p] for (p, _) in overall}
+    overlap = next((ts for ts in traits.values() if len(ts) > 1 and not all(t in SUBCATEGORIES for t in ts)), None)
+    if overlap:
+        raise Unsupported(f"horizontal.mode = \"overall\" with the traits {', '.join(overlap)} at one post is not "
+                          "implemented: one appointee may have two of them, and no rule says how the post's minimums "
+                          "then share her; several overall traits are taken when they cannot overlap (the PwBD "
+                          "sub-categories pwbd_a, pwbd_b, pwbd_c, pwbd_de); or use \"compartmentalised\"")
     if overall:
         notes.append("horizontal minimums are overall, per post (Anil Kumar Gupta 1995): " + ", ".join(
             f"{p} {t} {m}" for (p, t), m in overall.items()))
