@@ -16,7 +16,7 @@ SETS = ["ceiling.share=1.0"]
 def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=True, fixed=None, traits=False,
               overall=False, each=False):
     """`fixed`: (policy name, settings, posts) shared by the years of one simulation; `traits`: most
-    compartments have minimums for both women and pwbd; `overall`: women's minimums belong to the post;
+    compartments have minimums for both women and pwbd; `overall`: women's minimums, or the PwBD sub-categories', belong to the post;
     `each`: several traits per compartment, each appointee counting for every trait they have (without
     preferences, where the option is refused), sometimes with PwBD sub-categories beside pwbd."""
     # (minimums with a recommendation list are refused: README)
@@ -34,7 +34,10 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
                           unique=True))
     if overall:
         extra = [x for x in extra if "horizontal.traits" not in x and "horizontal.mode" not in x]
-        extra += ['horizontal.mode="overall"', 'horizontal.traits=[{name="women", share=0.3}]']
+        extra += ['horizontal.mode="overall"', draw(st.sampled_from([
+            'horizontal.traits=[{name="women", share=0.3}]',
+            # the PwBD sub-categories, each the post's (OM 15.01.2018)
+            'horizontal.traits=[{name="pwbd_a", share=0.2}, {name="pwbd_b", share=0.2}, {name="pwbd_de", share=0.2}]']))]
         traits = True
     if each and not fixed:
         extra = [x for x in extra if "horizontal.traits" not in x and "horizontal.mode" not in x]
@@ -44,6 +47,8 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
     if each:
         traits, allow_prefs = True, False
     overall = 'horizontal.mode="overall"' in extra
+    # Overall sub-category minimums come from their shares alone: a women's column would overlap them (refused).
+    subcategories = overall and any("pwbd_a" in x for x in extra)
     if overall and 'horizontal.traits=[{name="women", share=0.3}, {name="pwbd", share=0.2}]' in extra:
         extra.remove('horizontal.mode="overall"')  # several overall traits are refused (README)
         overall = False
@@ -86,7 +91,7 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
             continue
         for code in [pol.open, *pol.reserved_codes]:
             v = rng.randint(0, 3)
-            women = rng.randint(0, v) if horizontal and v and rng.random() < often + 0.05 else ""
+            women = rng.randint(0, v) if horizontal and v and rng.random() < often + 0.05 and not subcategories else ""
             pwbd = rng.randint(0, v) if horizontal and v and rng.random() < often - 0.05 and not overall else ""
             vacs.append([p, code, v, women, pwbd])
     return policy_name, sets, cands, vacs, prefs

@@ -6,9 +6,13 @@ The definition, and the property that checks both engines against it by brute fo
 tests/test_overall_definition.py."""
 
 import pytest
-from conftest import rows_by_id
+from conftest import rows_by_id, write_csv
 
+from solver import load_policy
+from solver.errors import Unsupported
+from solver.io.readers import read_problem
 from solver.reports import summary
+from solver.verify import read_allocation, verify
 
 ENGINES = pytest.mark.parametrize("engine", ["greedy", "cpsat"])
 HEAD = ["id", "score", "category", "gender", "creamy_layer", "relaxed", "pwbd"]
@@ -56,9 +60,32 @@ def test_best_remaining_beneficiary_of_each_subcategory_in_her_own_category(run,
 def test_overlapping_overall_traits_are_refused(run):
     """Women and a PwBD sub-category can meet in one appointee; how the post's two minimums would then share
     her is not settled (README), so it is refused rather than guessed."""
-    from solver.errors import Unsupported
     sets = ['horizontal.mode="overall"', "ceiling.share=1.0",
             'horizontal.traits=[{name="women", share=0.5}, {name="pwbd_a", share=0.5}]']
     with pytest.raises(Unsupported, match="women, pwbd_a at one post"):
         run("central-2004", [["u1", 90, "UR", "F", "", "", "a"]], [["X", "UR", 2, ""]], "greedy", sets,
             cand_header=HEAD)
+
+
+def test_verify_names_a_subcategory_shortfall_that_could_have_been_met(tmp_path):
+    """verify reads the post's minimums itself, each compartment against what the rest of the post holds: the
+    engines' allocation is accepted; open left to u1 (who counts for nothing) while pwbd_b is short and x3
+    waits for open is named."""
+    c = [["u1", 90, "UR", "M", "", "", ""], ["s1", 85, "SC", "M", "", "", ""], ["x2", 75, "SC", "M", "", "", "a"],
+         ["x3", 70, "UR", "M", "", "", "b"]]
+    write_csv(tmp_path / "c.csv", HEAD, c)
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], [["X", "UR", 1], ["X", "SC", 1]])
+    pol = load_policy("central-2004", AB)
+    prob = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv")
+    header = ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route", "rank"]
+
+    def check(rows):
+        write_csv(tmp_path / "a.csv", header, rows)
+        return {v.rule: v for v in verify(pol, prob, read_allocation(tmp_path / "a.csv", prob, pol))}
+    ok = [["x3", "X", "UR", "UR", "pwbd_b", "horizontal_adjustment", 4],
+          ["x2", "X", "SC", "SC", "pwbd_a", "horizontal_adjustment", 3]]
+    assert check(ok) == {}
+    # x2 adjusted, but open left to u1: pwbd_b short while x3 waits and u1 counts for nothing.
+    short = [["u1", "X", "UR", "UR", "", "open_merit", 1], ["x2", "X", "SC", "SC", "pwbd_a", "horizontal_adjustment", 3]]
+    v = check(short)
+    assert v["horizontal shortfall that could have been met"].candidate == "x3"

@@ -135,8 +135,8 @@ def test_verify_rejects_a_removed_appointee(inst):
 @given(instances(overall=True, max_n=30))
 def test_verify_rejects_undoing_an_overall_adjustment(inst):
     """Anil Kumar Gupta 1995: put back the man an overall adjustment displaced (the best unselected man who may
-    hold that vacancy): the post is short of its minimum while the woman who met it waits, and verify must
-    say so."""
+    hold that vacancy, or, under the PwBD sub-categories' minimums, the best who counts for none of them): the
+    post is short of its minimum while the beneficiary who met it waits, and verify must say so."""
     d = Path(tempfile.mkdtemp())
     pol, prob = materialise(d, inst)
     sol = solve(pol, prob, "greedy")
@@ -149,7 +149,8 @@ def test_verify_rejects_undoing_an_overall_adjustment(inst):
     r = rows[0]
     c = prob.candidates
     taken = set(alloc.cand.tolist())
-    men = [i for i in np.flatnonzero(may_hold(pol, prob, alloc.seat[r]) & ~c.female) if int(i) not in taken]
+    counts = np.any([c.trait(t.name) for t in pol.horizontal.traits], axis=0)
+    men = [i for i in np.flatnonzero(may_hold(pol, prob, alloc.seat[r]) & ~counts) if int(i) not in taken]
     if not men:
         return
     alloc.cand = alloc.cand.copy()

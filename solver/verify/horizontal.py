@@ -28,6 +28,7 @@ def trait_masks(policy, problem, seats, post, code, holders=None, at_post=None, 
             if code == policy.open and not policy.horizontal.open_compartment_for_all:
                 ben = ben & (c.category == policy.open)
             out[trait] = (minimum, ben, ben, ben)
+    several = sum(1 for (p, _) in seats.overall if p == post) > 1
     for (p, trait), minimum in seats.overall.items():
         if p == post and holders is not None:
             ben = c.trait(trait)
@@ -39,7 +40,13 @@ def trait_masks(policy, problem, seats, post, code, holders=None, at_post=None, 
             incoming = ben & mine if code == policy.open else ben
             away = np.ones(len(ben), dtype=bool)
             away[at_post] = False          # one who already serves the post's minimum adds nothing by moving
-            out[trait] = (max(0, minimum - elsewhere), ben, incoming, ben & mine & away)
+            need = max(0, minimum - elsewhere)
+            if several:
+                # The procedure replaces the lowest appointee who is not a beneficiary: with several traits a
+                # holder of one the post holds more of than its minimum still keeps her seat against an
+                # adjustment for another.
+                need = max(need, int(ben[holders].sum()))
+            out[trait] = (need, ben, incoming, ben & mine & away)
     return out
 
 
@@ -75,14 +82,23 @@ def several(masks: dict, post, code, holders, routes, want, ids) -> list[Violati
     out = []
     names = " and ".join(masks)
     anyben = np.any([m[1] for m in masks.values()], axis=0)
+    # Under overall minimums (`trait_masks`) one who counts may come in by adjustment only where it is her home,
+    # and adds to the post's count only if the post does not already hold her.
+    incoming = np.any([m[2] for m in masks.values()], axis=0)
+    adds = np.any([m[3] for m in masks.values()], axis=0)
     have = matched(holders, masks)
     for i in holders[routes == "horizontal_adjustment"]:
-        if not anyben[i]:
+        if not incoming[i]:
             out.append(Violation("horizontal adjustment of a non-beneficiary", ids[i], post,
-                                 f"counts for none of {names}", SRC_HORIZONTAL))
-    waiting = np.flatnonzero(want)
+                                 f"counts for none of {names} that may be adjusted into {code}", SRC_HORIZONTAL))
+    waiting = np.flatnonzero(want & (incoming | ~anyben))
+    for i in np.flatnonzero(want & anyben & ~incoming):
+        # One who counts but enters only on merit belongs in whenever the compartment's merit top includes her.
+        if len(holders) and i < holders.max() and int((holders < i).sum() + want[:i].sum()) < len(holders):
+            out.append(Violation("justified envy", ids[i], post, f"beneficiary rank {i + 1} is within the merit "
+                                 f"top of {code} but left out", SRC_HORIZONTAL))
     if have < sum(m[0] for m in masks.values()) and len(holders) > have:
-        for w in waiting[anyben[waiting]]:
+        for w in waiting[adds[waiting]]:
             if matched(np.r_[holders, w], masks) > have:
                 out.append(Violation("horizontal shortfall that could have been met", ids[w], post,
                                      f"{have} of the {names} seats in {code} filled; rank {w + 1} was available",
@@ -191,3 +207,4 @@ def horizontal(masks: dict, post, code, holders, routes, want, ids, counts_each:
             out.append(Violation("justified envy", ids[i], post, f"rank {i + 1} passed over for rank {limit + 1} in "
                                  f"{code} ({have} {trait} beneficiaries, minimum {minimum})", SRC_HORIZONTAL))
     return out
+
