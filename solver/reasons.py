@@ -73,6 +73,7 @@ def _rows(result: Result):
             text += f" (ranked {_ordinal(r + 1)})" if r < (1 << 20) else " (not ranked)"
         return text
 
+    took_cache: dict = {}
     for i in range(n):
         got = a.pool[i]
         missed = []
@@ -82,7 +83,8 @@ def _rows(result: Result):
             if caps[k] and last[k] >= 0 and filled[k] >= caps[k]:
                 p = pools[k]
                 ben = [t for t, mask in p.beneficiary.items() if mask[i]]
-                traits = " and ".join([t for t in p.minimums if t not in ben] or list(p.minimums))
+                took = _adjusted_for(p, a, took_cache)
+                traits = " and ".join([t for t in took if t not in ben] or took)
                 if p.counts_each:
                     # the best set may trade a beneficiary of one trait for one who serves several
                     traits = " and ".join(p.minimums) + ", each appointee counting for every trait they have"
@@ -159,3 +161,12 @@ def _unmet_overall(result: Result) -> list[tuple[np.ndarray, str]]:
             out.append((ben & (home == k), f"{head}, but an adjustment goes to the candidate's own category, "
                         f"{code}, and {rest}"))
     return out
+
+
+def _adjusted_for(pool, a, cache: dict) -> list[str]:
+    """The minimums of `pool` that its appointees by adjustment serve (all of them when none is marked): under
+    overall minimums a compartment's minimum also keeps beneficiaries merit put there, who displaced nobody."""
+    if pool.index not in cache:
+        mine = np.flatnonzero((a.pool == pool.index) & a.adjusted)
+        cache[pool.index] = [t for t in pool.minimums if pool.beneficiary[t][mine].any()] or list(pool.minimums)
+    return cache[pool.index]

@@ -11,6 +11,7 @@ from conftest import rows_by_id, write_csv
 from solver import load_policy
 from solver.errors import Unsupported
 from solver.io.readers import read_problem
+from solver.reasons import decision_rows
 from solver.reports import summary
 from solver.verify import read_allocation, verify
 
@@ -52,9 +53,12 @@ def test_best_remaining_beneficiary_of_each_subcategory_in_her_own_category(run,
     v = [["X", "UR", 3, ""], ["X", "SC", 2, ""]]
     sets = ['horizontal.mode="overall"', "ceiling.share=1.0", ('horizontal.traits=[{name="pwbd_a", share=0.2}, '
                                                              '{name="pwbd_b", share=0.2}, {name="pwbd_de", share=0.2}]')]
-    r = got(run("central-2004", c, v, engine, sets, cand_header=HEAD, hint=False))
-    assert r == {"u1": ("UR", "open_merit"), "w": ("UR", "open_merit"), "z": ("UR", "horizontal_adjustment"),
-                 "s1": ("SC", "reserved"), "y": ("SC", "horizontal_adjustment")}
+    sol = run("central-2004", c, v, engine, sets, cand_header=HEAD, hint=False)
+    assert got(sol) == {"u1": ("UR", "open_merit"), "w": ("UR", "open_merit"), "z": ("UR", "horizontal_adjustment"),
+                        "s1": ("SC", "reserved"), "y": ("SC", "horizontal_adjustment")}
+    # u2 was displaced by z's adjustment for pwbd_b; w's pwbd_de seat, met on merit, displaced nobody.
+    why = {r[0]: r[3] for r in decision_rows(sol.result)}
+    assert "was displaced from open at X by the minimum for pwbd_b (merit cutoff rank 2)" in why["u2"]
 
 
 def test_overlapping_overall_traits_are_refused(run):
