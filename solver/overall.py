@@ -12,11 +12,13 @@ act; exchange, fallback and de-reserved seats fill what the categories left.
 Forward (`distribute`), post by post in file order (without preferences a post's phase-0 seats depend only
 on the posts before it): solve with the minimums fixed so far (the greedy; with one merit list the stable
 assignment is unique, so any engine gives it); if the post is short, give each of its compartments a
-minimum: the beneficiaries it already holds, plus one for each best remaining beneficiary adjusted into it.
+minimum: the beneficiaries it already holds, plus one for each remaining beneficiary adjusted into it
+(`adjustees`: the most the shortfalls and the compartments' room allow, then the best; with several traits,
+which must not overlap, that is a b-matching, not the merit list alone).
 Compartment minimums are what both engines and their minimum-guarantee semantics already implement, so the
 engines then agree by construction. A man an adjustment removes may move down to his own compartment and
 push a counted woman out; her compartment's minimum keeps her, and the step repeats until the post meets
-its minimum or nobody is left to adjust (minimums only grow, so this ends).
+its minimums or nobody is left to adjust (each round adjusts someone in for good, so this ends).
 Inverse: none needed; the allocation is one of the original problem. The derived minimums are kept in
 the seat table's notes so that a reader can see where each adjustment was placed.
 """
