@@ -31,6 +31,7 @@ RESULTS = HERE / "results"
 HORIZONTAL = str(HERE / "policies" / "bihar-horizontal.toml")
 OVERALL = str(HERE / "policies" / "bihar-overall.toml")
 EACH = str(HERE / "policies" / "bihar-each.toml")
+PWBD = str(HERE / "policies" / "bihar-pwbd-overall.toml")
 
 # name: (policy, candidates, vacancies, posts, seed, posts ranked by each candidate).
 # Single cadres with nine categories (Maharashtra 2001: open + eight reserved), issues 2 and 3; combined exams
@@ -59,6 +60,9 @@ CATALOGUE = {
     # bihar-100k-horizontal's candidates with each appointee counting for every trait they have.
     "bihar-100k-each": (EACH, 100_000, 10_000, 1, 101, 0),
     "bihar-100k-20-posts-each": (EACH, 100_000, 10_000, 20, 102, 0),
+    # The PwBD sub-categories at 1% each of every post, overall; 5% of candidates with a benchmark disability.
+    "bihar-100k-pwbd-overall": (PWBD, 100_000, 10_000, 1, 101, 0),
+    "bihar-100k-20-posts-pwbd-overall": (PWBD, 100_000, 10_000, 20, 102, 0),
 }
 
 app = typer.Typer(add_completion=False, no_args_is_help=True)
@@ -79,7 +83,7 @@ def generate(name: str):
         con.print(f"{name}: written in {time.perf_counter() - t:.1f} s")
         return
     write_instance(INSTANCES / name, *gen(load_policy(policy), n, vac, seed=seed, posts=posts, preferences=ranked,
-                                          disabled=0.05 if policy in (HORIZONTAL, OVERALL, EACH) else 0.0,
+                                          disabled=0.05 if policy in (HORIZONTAL, OVERALL, EACH, PWBD) else 0.0,
                                           female=0.2 if policy == OVERALL else 0.35))
     con.print(f"{name}: {n:,} candidates, {vac:,} vacancies ({policy}) in {time.perf_counter() - t:.1f} s")
 
