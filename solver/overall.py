@@ -33,7 +33,7 @@ from ortools.graph.python import max_flow
 from .engines.greedy import solve_greedy
 from .errors import Unsupported
 from .policy import Policy
-from .pools import build_pools, homes, member_mask, with_minimums
+from .pools import build_pools, group, homes, member_mask, with_minimums
 from .problem import Problem
 from .vacancy import SeatTable
 
@@ -55,18 +55,29 @@ def distribute(policy: Policy, problem: Problem, seats: SeatTable) -> SeatTable:
     mins: dict[tuple[str, str, str], int] = {}
     members = {code: member_mask(policy, problem, code) for code in policy.reserved_codes}
     pools = build_pools(policy, problem, seats)
-    for post in seats.posts:   # in turn: a post's phase-0 seats depend only on the posts before it
+    taken = np.zeros(problem.n, dtype=bool)   # who holds an earlier post's open or own-category seat
+    for j, post in enumerate(seats.posts):   # in turn: a post's phase-0 seats depend only on the posts before it
         wanted = {t: m for (p, t), m in seats.overall.items() if p == post}
         if wanted:
-            pools = _place(policy, problem, seats, pools, members, mins, post, wanted)
+            pools, assign = _place(policy, problem, seats, pools, members, mins, post, wanted, taken)
+        else:
+            assign = _phase0(pools, j, taken)[1]
+        taken |= assign >= 0
     mins = {k: m for k, m in mins.items() if m > 0}
     note = "overall horizontal minimums placed in compartments (Anil Kumar Gupta 1995): " + (", ".join(
         f"{p} {code} {t} {m}" for (p, code, t), m in mins.items()) or "every post met them on merit")
     return replace(seats, minimums=mins, notes=(*seats.notes, note))
 
 
+def _phase0(pools, j: int, taken: np.ndarray):
+    """Post j's open and own-category pools filled on their own, those `taken` by earlier posts left out
+    (without preferences they hold what they have): the pools, indexed afresh, and who holds which."""
+    sub = group(pools, [p.index for p in pools if p.post == j and p.phase == 0], ~taken, np.zeros(len(pools)))
+    return sub, solve_greedy(sub, len(taken)).pool
+
+
 def _place(policy: Policy, problem: Problem, seats: SeatTable, pools, members: dict, mins: dict, post: str,
-           wanted: dict):
+           wanted: dict, taken: np.ndarray):
     """Give the compartments of one post the minimums that meet the post's own, re-solving after each round of
     adjustments (`adjustees`) until the post meets them or nobody more can be adjusted in. Each round every
     beneficiary the post holds is kept by her compartment's minimum: the procedure replaces the lowest
@@ -78,13 +89,13 @@ def _place(policy: Policy, problem: Problem, seats: SeatTable, pools, members: d
     ben = {t: problem.candidates.trait(t) for t in wanted}
     for _ in range(1 + sum(wanted.values())):
         pools = with_minimums(policy, problem, pools, replace(seats, minimums=mins), j, members)
-        assign = solve_greedy(pools, problem.n).pool
-        main = {p.category: p for p in pools if p.post == j and p.phase == 0 and not p.carried}
-        here = np.isin(assign, [p.index for p in pools if p.post == j and p.phase == 0])
+        sub, assign = _phase0(pools, j, taken)
+        main = {p.category: p for p in sub if not p.carried}
+        here = assign >= 0
         short = {t: m - int(ben[t][here].sum()) for t, m in wanted.items()}
         short = {t: k for t, k in short.items() if k > 0}
         if not short:
-            return pools
+            return pools, assign
         held = {(code, t): int((assign[ben[t] & here] == pool.index).sum()) for code, pool in main.items()
                 for t in wanted}
         for (code, t), k in held.items():
@@ -92,17 +103,18 @@ def _place(policy: Policy, problem: Problem, seats: SeatTable, pools, members: d
         room = {code: pool.base - sum(held[code, t] for t in wanted) for code, pool in main.items()}
         # The remaining beneficiaries of the short traits, each in the compartment that is her home.
         cells = []
-        for i in _waiting(pools, assign, j, np.any([ben[t] for t in short], axis=0) & (home_of >= 0)):
+        for i in np.flatnonzero(~here & ~taken & np.any([ben[t] for t in short], axis=0) & (home_of >= 0)):
             pool = main.get(codes[home_of[i]])
             if pool is not None and pool.eligible[i]:
                 # Several traits at a post are disjoint (see `solver.vacancy.determine`): one trait each.
                 cells.append((int(i), next(t for t in short if ben[t][i]), pool.category))
         chosen = adjustees(cells, short, room)
         if not chosen:
-            return pools
+            return pools, assign
         for _, trait, code in chosen:
             mins[(post, code, trait)] += 1
-    return with_minimums(policy, problem, pools, replace(seats, minimums=mins), j, members)
+    pools = with_minimums(policy, problem, pools, replace(seats, minimums=mins), j, members)
+    return pools, _phase0(pools, j, taken)[1]
 
 
 def adjustees(cells: list[tuple[int, str, str]], short: dict[str, int], room: dict[str, int]) -> list:
@@ -157,14 +169,3 @@ def _most(short: dict, room: dict, cells: Counter) -> int:
         if k > 0:
             g.add_arc_with_capacity(node["t", t], node["c", c], k)
     return g.optimal_flow() if g.solve(0, 1) == g.OPTIMAL else 0
-
-
-def _waiting(pools, assign: np.ndarray, j: int, mask: np.ndarray) -> np.ndarray:
-    """Candidates in `mask`, in merit order, who would take a phase-0 seat at post j over what they hold
-    (nothing, a later phase, or a post they rank lower)."""
-    who = np.flatnonzero(mask)
-    k = assign[who]
-    phase = np.array([p.phase for p in pools] + [99])[k]
-    post = np.array([p.post for p in pools] + [-1])[k]
-    rank = pools.post_rank[who, np.maximum(post, 0)]
-    return who[(k < 0) | (phase > 0) | (rank > pools.post_rank[who, j])]

@@ -116,6 +116,21 @@ class Pools:
         return ci[order], pi[order]
 
 
+def group(pools: Pools, members: list[int], free: np.ndarray, filled: np.ndarray) -> Pools:
+    """The pools `members` as a problem of their own, indexed afresh: only the candidates `free` (those earlier
+    pools left unplaced) are eligible, and capacities taken by the other pools' fills (`filled`, per pool) are
+    constants. Used where pools are filled in turn (CP-SAT solving group by group, `solver.overall` placing
+    one post's minimums)."""
+    local = {k: j for j, k in enumerate(members)}
+    out = []
+    for j, k in enumerate(members):
+        p = pools.pools[k]
+        taken = sum(int(filled[q]) for q in p.minus if q not in local)
+        out.append(replace(p, index=j, eligible=p.eligible & free, base=max(0, p.base - taken),
+                           minus=tuple(local[q] for q in p.minus if q in local)))
+    return replace(pools, pools=tuple(out))
+
+
 def runs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Start and end of each run of equal values in sorted `keys` (one candidate's pairs, say)."""
     if not len(keys):

@@ -14,13 +14,12 @@ of beneficiaries, and must admit every beneficiary while it holds fewer.
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 
 import numpy as np
 from ortools.sat.python import cp_model
 
 from ..errors import PolicyConflict, TimeLimit
-from ..pools import Pool, Pools, exchanges, hall_terms, merit_only_class, runs, signatures
+from ..pools import Pool, Pools, exchanges, group, hall_terms, merit_only_class, runs, signatures
 from .assignment import Assignment, free_for, mark_adjusted, natural_tops
 from .greedy import check_supported
 
@@ -76,7 +75,7 @@ def solve_cpsat(pools: Pools, n: int, hint=None, time_limit: float | None = None
             p = pools.pools[members[0]]
             progress(f"CP-SAT, group {k + 1} of {len(turns)} (phase {p.phase}"
                      + (f", post {p.post + 1})" if pools.merit_only else ")"))
-        sub = _group(pools, members, assign < 0, filled)
+        sub = group(pools, members, assign < 0, filled)
         sub_hint = None
         if hint is not None:
             local = np.full(len(pools) + 1, -1, dtype=np.int64)
@@ -113,19 +112,6 @@ def _turns(pools: Pools) -> list[list[int]] | None:
     if len(keys) < 2:
         return None
     return [[p.index for p in pools if key(p) == k] for k in keys]
-
-
-def _group(pools: Pools, members: list[int], free: np.ndarray, filled: np.ndarray) -> Pools:
-    """One group's pools as a problem of their own: only those the earlier groups left unplaced are eligible,
-    and capacities taken by the earlier groups' fills are constants."""
-    local = {k: j for j, k in enumerate(members)}
-    out = []
-    for j, k in enumerate(members):
-        p = pools.pools[k]
-        taken = sum(int(filled[q]) for q in p.minus if q not in local)
-        out.append(replace(p, index=j, eligible=p.eligible & free, base=max(0, p.base - taken),
-                           minus=tuple(local[q] for q in p.minus if q in local)))
-    return replace(pools, pools=tuple(out))
 
 
 def _solve_model(pools: Pools, n: int, hint, time_limit: float | None, workers: int,
