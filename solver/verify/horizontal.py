@@ -104,12 +104,17 @@ def several(masks: dict, post, code, holders, routes, want, ids) -> list[Violati
                                      f"{have} of the {names} seats in {code} filled; rank {w + 1} was available",
                                      SRC_HORIZONTAL))
                 break
-    sig = sum(m[1].astype(np.int64) << k for k, m in enumerate(masks.values()))
+    # One waiting counts here only for what she would add (under overall minimums one the post already holds
+    # elsewhere adds nothing by moving in); the holders count for what they have.
+    held = np.zeros(len(anyben), dtype=bool)
+    held[holders] = True
+    counted = {t: (m[0], m[1] & (m[3] | held)) for t, m in masks.items()}
+    sig = sum(m[1].astype(np.int64) << k for k, m in enumerate(counted.values()))
     for s in np.unique(sig[waiting]):
         u = waiting[sig[waiting] == s][0]                   # the best waiting of this signature
         for t in np.unique(sig[holders]):
             v = holders[sig[holders] == t].max()            # the worst holder of that signature
-            if u < v and matched(np.r_[holders[holders != v], u], masks) >= have:
+            if u < v and matched(np.r_[holders[holders != v], u], counted) >= have:
                 out.append(Violation("justified envy", ids[u], post, f"rank {u + 1} passed over for rank {v + 1} "
                                      f"in {code}, who serves the {names} minimums no better", SRC_HORIZONTAL))
     return out
