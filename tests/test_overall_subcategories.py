@@ -61,6 +61,19 @@ def test_best_remaining_beneficiary_of_each_subcategory_in_her_own_category(run,
     assert "was displaced from open at X by the minimum for pwbd_b (merit cutoff rank 2)" in why["u2"]
 
 
+def test_subcategories_beside_a_category_of_extra_eligibility_are_refused(run):
+    """Bihar's WBC (women of SC, ST, EBC and BC; Bihar Act 1991 s.4) holds women who also belong to their own
+    category. A sub-category's minimum placed in ST would draw into ST a pwbd_a woman selected on merit
+    against WBC, and WBC would refill with one who counts for nothing: the post gains nothing while a remaining
+    beneficiary waits (found by the overall property, seed 62). Refused until the reduction keeps those
+    selected on merit where they are."""
+    sets = ['horizontal.mode="overall"', "ceiling.share=1.0",
+            'horizontal.traits=[{name="pwbd_a", share=0.5}, {name="pwbd_b", share=0.5}]']
+    with pytest.raises(Unsupported, match=r"extra eligibility \(WBC\)"):
+        run("bihar-1991", [["u1", 90, "UR", "M", "", "", ""]], [["X", "UR", 2, ""]], "greedy", sets,
+            cand_header=HEAD)
+
+
 def test_overlapping_overall_traits_are_refused(run):
     """Women and a PwBD sub-category can meet in one appointee; how the post's two minimums would then share
     her is not settled (README), so it is refused rather than guessed."""
