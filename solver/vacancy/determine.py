@@ -165,17 +165,18 @@ def _overall(policy: Policy, table: SeatTable, minimums: dict, notes: list[str])
                 overall[(post, trait)] = min(size, given[(post, trait)])
     traits = {p: [t for (q, t) in overall if q == p] for (p, _) in overall}
     overlap = next((ts for ts in traits.values() if len(ts) > 1 and not all(t in SUBCATEGORIES for t in ts)), None)
-    if any(len(ts) > 1 for ts in traits.values()) and any(c.eligible is not None for c in policy.categories):
-        raise Unsupported("several horizontal traits with horizontal.mode = \"overall\" and a category of extra "
-                          "eligibility (" + ", ".join(c.code for c in policy.categories if c.eligible is not None) +
-                          ") are not implemented: a minimum placed in a beneficiary's own category would draw into it "
-                          "one selected on merit against that category's vacancies, and the seat she leaves may go "
-                          "to one who counts for nothing; give one trait, or use \"compartmentalised\"")
     if overlap:
         raise Unsupported(f"horizontal.mode = \"overall\" with the traits {', '.join(overlap)} at one post is not "
                           "implemented: one appointee may have two of them, and no rule says how the post's minimums "
                           "then share her; several overall traits are taken when they cannot overlap (the PwBD "
                           "sub-categories pwbd_a, pwbd_b, pwbd_c, pwbd_de); or use \"compartmentalised\"")
+    extra = [c.code for c in policy.categories if c.eligible is not None]
+    if extra and any(len(ts) > 1 for ts in traits.values()):
+        raise Unsupported("several horizontal traits with horizontal.mode = \"overall\" and a category of extra "
+                          f"eligibility ({', '.join(extra)}) are not implemented: a minimum placed in a beneficiary's "
+                          "own category would draw into it one selected on merit against that category's vacancies, "
+                          "and the seat she leaves may go to one who counts for nothing; give one trait, or use "
+                          "\"compartmentalised\"")
     if overall:
         notes.append("horizontal minimums are overall, per post (Anil Kumar Gupta 1995): " + ", ".join(
             f"{p} {t} {m}" for (p, t), m in overall.items()))

@@ -92,11 +92,7 @@ def several(masks: dict, post, code, holders, routes, want, ids) -> list[Violati
             out.append(Violation("horizontal adjustment of a non-beneficiary", ids[i], post,
                                  f"counts for none of {names} that may be adjusted into {code}", SRC_HORIZONTAL))
     waiting = np.flatnonzero(want & (incoming | ~anyben))
-    for i in np.flatnonzero(want & anyben & ~incoming):
-        # One who counts but enters only on merit belongs in whenever the compartment's merit top includes her.
-        if len(holders) and i < holders.max() and int((holders < i).sum() + want[:i].sum()) < len(holders):
-            out.append(Violation("justified envy", ids[i], post, f"beneficiary rank {i + 1} is within the merit "
-                                 f"top of {code} but left out", SRC_HORIZONTAL))
+    out.extend(_left_out_of_merit_top(want & anyben & ~incoming, holders, want, post, code, "", ids))
     if have < sum(m[0] for m in masks.values()) and len(holders) > have:
         for w in waiting[adds[waiting]]:
             if matched(np.r_[holders, w], masks) > have:
@@ -200,12 +196,7 @@ def horizontal(masks: dict, post, code, holders, routes, want, ids, counts_each:
         for i in np.flatnonzero(want[:worst] & incoming[:worst]):
             out.append(Violation("justified envy", ids[i], post, f"{trait} beneficiary rank {i + 1} passed over "
                                  f"for rank {worst + 1} in {code}", SRC_HORIZONTAL))
-        for i in np.flatnonzero(want[:worst] & ben[:worst] & ~incoming[:worst]):
-            # One who counts but enters only on merit belongs in whenever the compartment's merit top (its
-            # best `len(holders)` of those who hold it or want it) includes her: no adjustment removes her.
-            if int((holders < i).sum() + want[:i].sum()) < len(holders):
-                out.append(Violation("justified envy", ids[i], post, f"{trait} beneficiary rank {i + 1} is within "
-                                     f"the merit top of {code} but left out", SRC_HORIZONTAL))
+        out.extend(_left_out_of_merit_top(want & ben & ~incoming, holders, want, post, code, f"{trait} ", ids))
         others = holders[~ben[holders]]
         limit = (int(others.max()) if len(others) else 0) if have <= minimum else int(worst)
         for i in np.flatnonzero(want[:limit] & ~ben[:limit]):
@@ -213,3 +204,14 @@ def horizontal(masks: dict, post, code, holders, routes, want, ids, counts_each:
                                  f"{code} ({have} {trait} beneficiaries, minimum {minimum})", SRC_HORIZONTAL))
     return out
 
+
+def _left_out_of_merit_top(who: np.ndarray, holders: np.ndarray, want: np.ndarray, post, code, label: str,
+                           ids) -> list[Violation]:
+    """One who counts but may enter only on merit (`who`: she wants the compartment) belongs in whenever its
+    merit top (its best `len(holders)` of those who hold it or want it) includes her: no adjustment removes
+    her (Saurav Yadav 2020)."""
+    if not len(holders):
+        return []
+    return [Violation("justified envy", ids[i], post, f"{label}beneficiary rank {i + 1} is within the merit top of "
+                      f"{code} but left out", SRC_HORIZONTAL)
+            for i in np.flatnonzero(who[:holders.max()]) if int((holders < i).sum() + want[:i].sum()) < len(holders)]
