@@ -59,7 +59,7 @@ def distribute(policy: Policy, problem: Problem, seats: SeatTable) -> SeatTable:
     for j, post in enumerate(seats.posts):   # in turn: a post's phase-0 seats depend only on the posts before it
         wanted = {t: m for (p, t), m in seats.overall.items() if p == post}
         if wanted:
-            pools, assign = _place(policy, problem, seats, pools, members, mins, post, wanted, taken)
+            pools, assign = _place(policy, problem, seats, pools, members, mins, j, wanted, taken)
         else:
             assign = _phase0(pools, j, taken)[1]
         taken |= assign >= 0
@@ -76,14 +76,14 @@ def _phase0(pools, j: int, taken: np.ndarray):
     return sub, solve_greedy(sub, len(taken)).pool
 
 
-def _place(policy: Policy, problem: Problem, seats: SeatTable, pools, members: dict, mins: dict, post: str,
+def _place(policy: Policy, problem: Problem, seats: SeatTable, pools, members: dict, mins: dict, j: int,
            wanted: dict, taken: np.ndarray):
-    """Give the compartments of one post the minimums that meet the post's own, re-solving after each round of
+    """Give the compartments of post j the minimums that meet the post's own, re-solving after each round of
     adjustments (`adjustees`) until the post meets them or nobody more can be adjusted in. Each round every
     beneficiary the post holds is kept by her compartment's minimum: the procedure replaces the lowest
     appointee who is not a beneficiary, so a man an adjustment removes, moving down to his own compartment,
     may not push her out."""
-    j = seats.posts.index(post)
+    post = seats.posts[j]
     home_of = homes(policy, problem, seats, post, members)
     codes = [policy.open, *policy.reserved_codes]
     ben = {t: problem.candidates.trait(t) for t in wanted}
