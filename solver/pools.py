@@ -239,12 +239,21 @@ def horizontal_fields(policy: Policy, problem: Problem, seats: SeatTable, post: 
     c = problem.candidates
     mins = {t: m for (p, cc, t), m in seats.minimums.items() if p == post and cc == code and m > 0}
     ben, inc = {}, {}
+    elsewhere = None
+    if home is not None and seats.merit_held.get(post):
+        # Anil Kumar Gupta 1995, para 18: the adjustment takes the best *remaining* beneficiaries; one merit put
+        # in another compartment of the post (a woman selected against Bihar's WBC) is not drawn from there.
+        held = seats.merit_held[post]
+        elsewhere = np.zeros(len(c), dtype=bool)
+        elsewhere[[i for i, cc in held.items() if cc != code]] = True
     for t in mins:
         mask = c.trait(t)
         if home is not None and code == policy.open:
             inc[t] = mask & (home == 0)
         elif code == policy.open and not policy.horizontal.open_compartment_for_all:
             mask = mask & (c.category == policy.open)
+        if elsewhere is not None and elsewhere[mask].any():
+            inc[t] = inc.get(t, mask) & ~elsewhere
         ben[t] = mask
     return mins, ben, inc
 

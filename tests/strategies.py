@@ -61,11 +61,6 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
                 extra.remove(refused)  # refused with a recommendation list (issue 4 and 5 notes)
     sets = list(fixed[1]) if fixed else SETS + extra
     pol = load_policy(policy_name, sets)
-    if subcategories and any(c.eligible is not None for c in pol.categories):
-        # several overall traits beside a category of extra eligibility (Bihar's WBC) are refused (README)
-        sets = [x if "pwbd_a" not in x else 'horizontal.traits=[{name="women", share=0.3}]' for x in sets]
-        subcategories = False
-        pol = load_policy(policy_name, sets)
     codes = pol.member_codes
     n = draw(st.integers(1, max_n))
     seed = draw(st.integers(0, 2**32 - 1))

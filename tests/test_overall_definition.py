@@ -25,7 +25,7 @@ from solver import load_policy, solve
 from solver.engines.greedy import solve_greedy
 from solver.io.readers import read_problem
 from solver.overall import adjustees
-from solver.pools import build_pools, member_mask, with_minimums
+from solver.pools import build_pools, homes, member_mask, with_minimums
 from solver.vacancy import determine_seats
 
 HEAD = ["id", "score", "category", "gender", "creamy_layer", "relaxed", "pwbd"]
@@ -37,10 +37,15 @@ def posts(draw):
     three PwBD sub-categories' minimums, each the post's."""
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
     n = draw(st.integers(2, 10))
-    codes = ["UR", "SC", "OBC"][:draw(st.integers(2, 3))]
+    policy = draw(st.sampled_from(["central-2004", "bihar-1991"]))
+    # Bihar's WBC (women of SC, ST, EBC and BC) holds women whom their own compartment could draw in by adjustment.
+    # At most three compartments: the placements tried grow as (seats + 1) ** compartments per trait.
+    codes = ["UR", "SC", "OBC"][:draw(st.integers(2, 3))] if policy == "central-2004" else \
+        ["UR", "WBC", *rng.sample(["EBC", "BC"], draw(st.integers(0, 1)))]
     # Dense: most candidates count for some minimum, so compartments run out of room for adjustments.
     pwbd = ["", "a", "b", "d"] if draw(st.booleans()) else ["", "", "a", "b", "c", "d"]
-    cands = [[f"c{k}", s, rng.choice(codes), rng.choice("MMF"), "", "", rng.choice(pwbd)]
+    kinds = [c for c in codes if c != "WBC"] + (["EBC"] if "WBC" in codes else [])
+    cands = [[f"c{k}", s, rng.choice(kinds), rng.choice("MMF"), "", "", rng.choice(pwbd)]
              for k, s in enumerate(rng.sample(range(1, 200), n))]
     vacs = [["X", code, rng.randint(0, 3), ""] for code in codes]
     traits = draw(st.sampled_from([("women",), ("pwbd_a", "pwbd_b"), ("pwbd_a", "pwbd_b", "pwbd_de")]))
@@ -48,7 +53,7 @@ def posts(draw):
     sets = ['horizontal.mode="overall"', "ceiling.share=1.0", "horizontal.traits=[" + ", ".join(
         f'{{name="{t}", share={share}}}' for t in traits) + "]", 'roster.small_cadre="none"',
         *draw(st.lists(st.just("horizontal.open_compartment_for_all=false"), max_size=1))]
-    return cands, vacs, sets
+    return policy, cands, vacs, sets
 
 
 def _by_definition(pol, prob) -> list[dict]:
@@ -61,8 +66,8 @@ def _by_definition(pol, prob) -> list[dict]:
     main = [p for p in pools if p.phase == 0 and not p.carried and p.base > 0]
     phase0 = [p.index for p in pools if p.phase == 0]
 
-    def outcome(mins):
-        ps = with_minimums(pol, prob, pools, replace(seats, minimums=mins), 0, members)
+    def outcome(mins, held=None):
+        ps = with_minimums(pol, prob, pools, replace(seats, minimums=mins, merit_held={"X": held or {}}), 0, members)
         assign = solve_greedy(ps, prob.n).pool
         return {int(i): ps.pools[assign[i]].category for i in np.flatnonzero(np.isin(assign, phase0))}
 
@@ -70,6 +75,9 @@ def _by_definition(pol, prob) -> list[dict]:
     counts = np.zeros(prob.n, dtype=bool)
     for t in wanted:
         counts |= prob.candidates.trait(t)
+    # An adjustment takes the best *remaining* beneficiaries: none merit put in another compartment of the post.
+    held_on_merit = {i: code for i, code in merit.items() if counts[i]}
+    codes, home = [pol.open, *pol.reserved_codes], homes(pol, prob, seats, "X", members)
     ways = []
     for t, m in wanted.items():
         # The literal procedure keeps every counted holder: a placement may hold as many as merit put there.
@@ -81,11 +89,13 @@ def _by_definition(pol, prob) -> list[dict]:
         mins = {("X", code, t): k for t, split in zip(wanted, choice) for code, k in split.items() if k}
         if any(sum(k for (_, c, _), k in mins.items() if c == p.category) > p.base for p in main):
             continue
-        held = outcome(mins)
+        held = outcome(mins, held_on_merit)
         served = sum(min(m, int(prob.candidates.trait(t)[list(held)].sum())) for t, m in wanted.items())
         adjusted = sorted(set(held) - set(merit))
-        # The procedure moves no beneficiary merit put at the post: not to another compartment, not out.
-        if all(held.get(i) == code for i, code in merit.items() if counts[i]):
+        # The procedure moves no beneficiary merit put at the post: not to another compartment, not out; and it
+        # adjusts a beneficiary against her own category (open for one of none): not against Bihar's WBC.
+        if all(held.get(i) == code for i, code in merit.items() if counts[i]) and \
+                all(held[i] == codes[home[i]] for i in adjusted if counts[i]):
             found.append(((-served, len(adjusted), adjusted, sorted(held)), held))
     best = min(k for k, _ in found)
     return [held for k, held in found if k == best]
@@ -96,11 +106,11 @@ def _by_definition(pol, prob) -> list[dict]:
 @given(posts())
 def test_the_engines_hold_what_the_definition_admits(inst):
     """Both engines, CP-SAT unaided, hold one of the allocations the definition admits."""
-    cands, vacs, sets = inst
+    policy, cands, vacs, sets = inst
     with tempfile.TemporaryDirectory() as d:
         write_csv(Path(d) / "candidates.csv", HEAD, cands)
         write_csv(Path(d) / "vacancies.csv", ["post", "category", "vacancies", "women"], vacs)
-        pol = load_policy("central-2004", sets)
+        pol = load_policy(policy, sets)
         prob = read_problem(pol, Path(d) / "candidates.csv", Path(d) / "vacancies.csv", None)
         admitted = _by_definition(pol, prob)
         for engine in ("greedy", "cpsat"):

@@ -24,6 +24,9 @@ class SeatTable:
     # horizontal.mode = "overall": (post, trait) -> minimum of the whole post; `solver.overall` turns it into
     # compartment minimums before the engines run.
     overall: dict[tuple[str, str], int] = field(default_factory=dict)
+    # Under overall minimums, post -> {candidate: compartment} for each beneficiary merit put at the post: no
+    # other compartment of the post may take her by adjustment (only the remaining beneficiaries are adjusted).
+    merit_held: dict[str, dict[int, str]] = field(default_factory=dict)
     carried_excess: dict[tuple[str, str], int] = field(default_factory=dict)  # ceiling excess carried forward
     notes: tuple[str, ...] = ()
     # From the register; empty without one.
@@ -170,13 +173,6 @@ def _overall(policy: Policy, table: SeatTable, minimums: dict, notes: list[str])
                           "implemented: one appointee may have two of them, and no rule says how the post's minimums "
                           "then share her; several overall traits are taken when they cannot overlap (the PwBD "
                           "sub-categories pwbd_a, pwbd_b, pwbd_c, pwbd_de); or use \"compartmentalised\"")
-    extra = [c.code for c in policy.categories if c.eligible is not None]
-    if extra and any(len(ts) > 1 for ts in traits.values()):
-        raise Unsupported("several horizontal traits with horizontal.mode = \"overall\" and a category of extra "
-                          f"eligibility ({', '.join(extra)}) are not implemented: a minimum placed in a beneficiary's "
-                          "own category would draw into it one selected on merit against that category's vacancies, "
-                          "and the seat she leaves may go to one who counts for nothing; give one trait, or use "
-                          "\"compartmentalised\"")
     if overall:
         notes.append("horizontal minimums are overall, per post (Anil Kumar Gupta 1995): " + ", ".join(
             f"{p} {t} {m}" for (p, t), m in overall.items()))

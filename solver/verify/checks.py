@@ -135,6 +135,11 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
     for j, post in enumerate([] if policy.migration.selection_list else posts):
         home = homes(policy, problem, seats, post, may) if seats.overall else None
         at_post = alloc.cand[(alloc.post == j) & phase0]
+        merit_seat = None
+        if seats.overall:
+            merit_seat = np.full(n, "", dtype=object)
+            on_merit = np.flatnonzero((alloc.post == j) & phase0 & (route_arr != "horizontal_adjustment"))
+            merit_seat[alloc.cand[on_merit]] = seat_arr[on_merit]
         for code in order:
             cap = seats.cap(post, code)
             rows = np.flatnonzero((alloc.post == j) & (seat_arr == code) & np.isin(route_arr,
@@ -152,7 +157,8 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
             # Carried vacancies open to exchange partners are a separate class filled first, on merit (Art.
             # 16(4B)); the compartment's horizontal minimums apply to the year's own vacancies, held by the rest.
             by_merit = np.argsort(holders, kind="stable")[seats.exchangeable.get((post, code), 0):]
-            masks = trait_masks(policy, problem, seats, post, code, holders[by_merit], at_post, home)
+            masks = trait_masks(policy, problem, seats, post, code, holders[by_merit], at_post, home,
+                                merit_seat)
             if not masks and len(holders):
                 worst = holders.max()
                 for i in np.flatnonzero(want[:worst]):

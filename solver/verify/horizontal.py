@@ -11,7 +11,7 @@ from .allocation import Violation
 SRC_HORIZONTAL = "Anil Kumar Gupta 1995; Rajesh Kumar Daria 2007"
 
 
-def trait_masks(policy, problem, seats, post, code, holders=None, at_post=None, home=None) -> dict:
+def trait_masks(policy, problem, seats, post, code, holders=None, at_post=None, home=None, merit_seat=None) -> dict:
     """The compartment's horizontal minimums: trait -> (minimum, who counts, who may come in by adjustment,
     who would add to the count by coming in).
 
@@ -19,7 +19,9 @@ def trait_masks(policy, problem, seats, post, code, holders=None, at_post=None, 
     Gupta 1995, para 18): what the post's minimum still needs from this compartment once the post's other
     appointees (`at_post` less `holders`) are counted; every beneficiary counts, and an adjustment places a
     beneficiary in her own category's compartment (open for one of no reserved category): `home`, from
-    `homes`, per post."""
+    `homes`, per post. An adjustment takes the best *remaining* beneficiaries: none whom the post holds on
+    merit in another compartment (`merit_seat`: per candidate, the compartment the post holds them in other
+    than by adjustment, '' for none; a woman selected against Bihar's WBC stays there)."""
     out = {}
     c = problem.candidates
     for (p, cc, trait), minimum in seats.minimums.items():
@@ -38,6 +40,8 @@ def trait_masks(policy, problem, seats, post, code, holders=None, at_post=None, 
             # any beneficiary it admits (one a removed appointee pushed out), but the post's shortfall is met
             # in each beneficiary's own compartment.
             incoming = ben & mine if code == policy.open else ben
+            if merit_seat is not None:
+                incoming = incoming & ((merit_seat == "") | (merit_seat == code))
             away = np.ones(len(ben), dtype=bool)
             away[at_post] = False          # one who already serves the post's minimum adds nothing by moving
             need = max(0, minimum - elsewhere)
