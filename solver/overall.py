@@ -56,16 +56,16 @@ def distribute(policy: Policy, problem: Problem, seats: SeatTable) -> SeatTable:
     members = {code: member_mask(policy, problem, code) for code in policy.reserved_codes}
     pools = build_pools(policy, problem, seats)
     taken = np.zeros(problem.n, dtype=bool)   # who holds an earlier post's open or own-category seat
-    held: dict[str, dict[int, str]] = {}      # per post, the compartment merit put each beneficiary in
+    merit_held: dict[str, dict[int, str]] = {}   # per post, the compartment merit put each beneficiary in
     for j, post in enumerate(seats.posts):   # in turn: a post's phase-0 seats depend only on the posts before it
         wanted = {t: m for (p, t), m in seats.overall.items() if p == post}
         if wanted:
-            pools, assign = _place(policy, problem, seats, pools, members, mins, held, j, wanted, taken)
+            pools, assign = _place(policy, problem, seats, pools, members, mins, merit_held, j, wanted, taken)
         else:
             assign = _phase0(pools, j, taken)[1]
         taken |= assign >= 0
     mins = {k: m for k, m in mins.items() if m > 0}
-    seats = replace(seats, merit_held=held)
+    seats = replace(seats, merit_held=merit_held)
     note = "overall horizontal minimums placed in compartments (Anil Kumar Gupta 1995): " + (", ".join(
         f"{p} {code} {t} {m}" for (p, code, t), m in mins.items()) or "every post met them on merit")
     return replace(seats, minimums=mins, notes=(*seats.notes, note))
@@ -78,26 +78,26 @@ def _phase0(pools, j: int, taken: np.ndarray):
     return sub, solve_greedy(sub, len(taken)).pool
 
 
-def _place(policy: Policy, problem: Problem, seats: SeatTable, pools, members: dict, mins: dict, held: dict,
+def _place(policy: Policy, problem: Problem, seats: SeatTable, pools, members: dict, mins: dict, merit: dict,
            j: int, wanted: dict, taken: np.ndarray):
     """Give the compartments of post j the minimums that meet the post's own, re-solving after each round of
     adjustments (`adjustees`) until the post meets them or nobody more can be adjusted in. Each round every
     beneficiary the post holds is kept by her compartment's minimum: the procedure replaces the lowest
     appointee who is not a beneficiary, so a man an adjustment removes, moving down to his own compartment,
     may not push her out. The first round is merit alone; where it puts each beneficiary is recorded in
-    `held` (the seat table's `merit_held`), and no other compartment may take her by adjustment."""
+    `merit` (the seat table's `merit_held`), and no other compartment may take her by adjustment."""
     post = seats.posts[j]
     home_of = homes(policy, problem, seats, post, members)
     codes = [policy.open, *policy.reserved_codes]
     ben = {t: problem.candidates.trait(t) for t in wanted}
     for _ in range(1 + sum(wanted.values())):
-        pools = with_minimums(policy, problem, pools, replace(seats, minimums=mins, merit_held=held), j, members)
+        pools = with_minimums(policy, problem, pools, replace(seats, minimums=mins, merit_held=merit), j, members)
         sub, assign = _phase0(pools, j, taken)
         main = {p.category: p for p in sub if not p.carried}
         here = assign >= 0
-        if post not in held:
+        if post not in merit:
             counts = np.any([ben[t] for t in wanted], axis=0)
-            held[post] = {int(i): sub.pools[assign[i]].category for i in np.flatnonzero(here & counts)}
+            merit[post] = {int(i): sub.pools[assign[i]].category for i in np.flatnonzero(here & counts)}
         short = {t: m - int(ben[t][here].sum()) for t, m in wanted.items()}
         short = {t: k for t, k in short.items() if k > 0}
         if not short:
@@ -119,7 +119,7 @@ def _place(policy: Policy, problem: Problem, seats: SeatTable, pools, members: d
             return pools, assign
         for _, trait, code in chosen:
             mins[(post, code, trait)] += 1
-    pools = with_minimums(policy, problem, pools, replace(seats, minimums=mins, merit_held=held), j, members)
+    pools = with_minimums(policy, problem, pools, replace(seats, minimums=mins, merit_held=merit), j, members)
     return pools, _phase0(pools, j, taken)[1]
 
 

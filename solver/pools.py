@@ -46,6 +46,7 @@ class Pool:
     # compartment counts every beneficiary but takes by adjustment only those of no reserved category)
     incoming: dict[str, np.ndarray] = field(default_factory=dict)
     counts_each: bool = False         # several traits, an appointee counting for every trait they have
+    serves: str = ""                  # the trait whose minimum the pool's seats are held for (service allocation)
 
     @property
     def category(self) -> str:

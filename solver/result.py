@@ -85,6 +85,8 @@ class Result:
                         "by_adjustment": int((ben & a.adjusted[at]).sum()), "short": max(0, m - int(ben.sum()))})
         if self.seats.overall:
             return out
+        if self.pools.selection is not None:
+            return self._held_seats_report()
         for p in self.pools:
             holders = np.flatnonzero(a.pool == p.index)
             for t, m in p.minimums.items():
@@ -92,6 +94,23 @@ class Result:
                 out.append({"post": posts[p.post], "category": p.category, "trait": t, "minimum": m,
                             "held": len(served), "by_adjustment": int(a.adjusted[served].sum()),
                             "short": m - len(served)})
+        return out
+
+    def _held_seats_report(self) -> list[dict]:
+        """After a recommendation list: each post's minimums, as the seats held for them (`solver.selection`), and
+        how many beneficiaries recommended by adjustment hold them."""
+        a, posts = self.assignment, self.problem.posts
+        sel = self.pools.selection
+        out = []
+        for (post, code, t), m in self.seats.minimums.items():
+            if m <= 0:
+                continue
+            j = posts.index(post)
+            held = np.flatnonzero(np.isin(a.pool, [p.index for p in self.pools if p.post == j and p.serves == t
+                                                   and p.category == code]))
+            out.append({"post": post, "category": code, "trait": t, "minimum": m, "held": len(held),
+                        "by_adjustment": int((sel.route[held] == "horizontal_adjustment").sum()),
+                        "short": m - len(held)})
         return out
 
     @cached_property
@@ -179,6 +198,8 @@ def horizontal_labels(pools: Pools, a: Assignment) -> np.ndarray:
     then the others in merit order, each by an augmenting path (Kuhn 1955) over the traits they count for."""
     out = np.full(len(a.pool), "", dtype=object)
     for p in pools:
+        if p.serves:
+            out[a.pool == p.index] = p.serves
         if not p.minimums:
             continue
         holders = np.flatnonzero(a.pool == p.index)

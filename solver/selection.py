@@ -8,6 +8,13 @@ their own reserved category at a post they prefer (an *upgrade*); a reserved-sel
 category's vacancies and the open vacancies that upgrades free, after every open-selected candidate.
 Inverse: `Selection` keeps each candidate's recommendation category and route so the allocation can say
 against what each appointment counts.
+
+Horizontal minimums (Anil Kumar Gupta 1995; OM 15.01.2018 for the PwBD sub-categories) act in both stages:
+the list meets each category's minimums summed over the posts (minimum guarantee, as in one cadre); each
+post's minimums are then seats held for the beneficiaries recommended against that compartment, taken by
+merit-cum-preference before the compartment's other seats at the same post. Seats of a minimum that no such
+beneficiary takes revert, after every other allocation, to the compartment's candidates still without a
+post (`allocation_pools`, phases 4 and 5).
 """
 from __future__ import annotations
 
@@ -18,10 +25,11 @@ import numpy as np
 from .errors import Unsupported
 from .policy import Policy
 from .pools import OPEN_MERIT, RESERVED, Pool, Pools, Shared, member_mask, open_mask
-from .problem import Problem, VacancyRow
+from .problem import SUBCATEGORIES, Problem, VacancyRow
 from .vacancy import SeatTable
 
 UPGRADE = "upgrade"
+HORIZONTAL = "horizontal_adjustment"
 MERGED = "recommendation list"
 
 
@@ -33,9 +41,9 @@ class Selection:
 
 
 def merged(policy: Policy, problem: Problem, seats: SeatTable) -> tuple[Problem, SeatTable]:
-    """One cadre holding every post's vacancies, per category."""
-    if seats.minimums or seats.overall:
-        raise Unsupported("horizontal minimums together with a recommendation list are not implemented yet (issue 4)")
+    """One cadre holding every post's vacancies, per category, and each category's horizontal minimums summed
+    over the posts."""
+    _check_horizontal(policy, seats)
     if policy.unfilled.dereserve or policy.fallback or any(g.after_years == 0 for g in policy.exchange):
         raise Unsupported("a recommendation list together with same-year exchange, fallback or de-reservation "
                           "is not implemented (the allocation could not say which category a crossing appointee "
@@ -55,7 +63,29 @@ def merged(policy: Policy, problem: Problem, seats: SeatTable) -> tuple[Problem,
             can |= mask & (ranked & where).any(axis=1)
         prefs = tuple(np.array([0] if ok else [], dtype=np.int32) for ok in can)
     prob = replace(problem, posts=(MERGED,), vacancy_rows=rows, preferences=prefs)
-    return prob, SeatTable((MERGED,), {(MERGED, c): v for c, v in totals.items()}, {})
+    mins: dict[tuple[str, str, str], int] = {}
+    for (_, code, t), m in seats.minimums.items():
+        mins[(MERGED, code, t)] = mins.get((MERGED, code, t), 0) + m
+    return prob, SeatTable((MERGED,), {(MERGED, c): v for c, v in totals.items()}, mins)
+
+
+def _check_horizontal(policy: Policy, seats: SeatTable) -> None:
+    """What the two stages do not take together with horizontal minimums, each refused with its reason."""
+    if seats.overall:
+        raise Unsupported("horizontal.mode = \"overall\" with a recommendation list is not implemented: services are "
+                          "allocated by preference, and overall minimums are refused with preferences (README, "
+                          "\"Overall horizontal minimums\"); use \"compartmentalised\"")
+    if not seats.minimums:
+        return
+    if policy.horizontal.multi_trait_counts_each:
+        raise Unsupported("horizontal.multi_trait_counts_each = true with a recommendation list is not implemented: "
+                          "services are allocated by preference, where it is refused (README)")
+    traits = {t for (_, _, t), m in seats.minimums.items() if m > 0}
+    if len(traits) > 1 and not traits <= set(SUBCATEGORIES):
+        raise Unsupported(f"horizontal minimums for {', '.join(sorted(traits))} with a recommendation list are not "
+                          "implemented: a post's minimums are seats held for each trait's beneficiaries, and one "
+                          "appointee with two of the traits could take either; traits that cannot overlap are taken "
+                          "(one trait, or the PwBD sub-categories pwbd_a, pwbd_b, pwbd_c, pwbd_de)")
 
 
 def allocation_pools(policy: Policy, problem: Problem, seats: SeatTable, sel: Selection) -> Pools:
@@ -68,57 +98,124 @@ def allocation_pools(policy: Policy, problem: Problem, seats: SeatTable, sel: Se
        that upgrades into their category freed (as many as upgrades took of its vacancies);
     3. reserved-selected candidates left over: the same, anywhere.
     Phases 1 and 3 exist when the policy gives unplaced candidates the remaining vacancies (UPSC practice).
+
+    A post's horizontal minimums are seats of their own in its compartment, held for the beneficiaries
+    recommended against that compartment and taken before its other seats at the same post (with plenty of
+    beneficiaries that is the minimum guarantee's choice). Rule 16(2) upgrades and freed open vacancies take
+    only the other seats, and only candidates recommended on merit: one recommended by horizontal adjustment
+    was recommended for her compartment. Seats no beneficiary took revert last: 4. to open-selected
+    candidates still without a post; 5. to reserved-selected ones (their category's, and open ones within
+    what upgrades freed).
     """
     post_rank = problem.post_rank
     ranked = post_rank < (1 << 20)
+    c = problem.candidates
     sel_open = sel.category == policy.open
-    reserved = [c for c in policy.reserved_codes if (sel.category == c).any()]
+    on_merit = sel.route != HORIZONTAL
+    reserved = [code for code in policy.reserved_codes if (sel.category == code).any()]
     pools: list[Pool] = []
     shared: list[Shared] = []
     extra = policy.migration.allocate_unranked
-    at: dict[tuple, int] = {}  # (phase, post, kind, category) -> pool index
+    at: dict[tuple, int] = {}  # (phase, post, kind, category[, trait]) -> pool index
 
-    def add(phase, j, prec, code, route, elig, base, minus=()):
-        pool = Pool(len(pools), j, route, phase, prec, (code,), elig, base, tuple(minus))
+    def add(phase, j, prec, code, route, elig, base, minus=(), serves=""):
+        pool = Pool(len(pools), j, route, phase, prec, (code,), elig, base, tuple(minus), serves=serves)
         pools.append(pool)
         return pool.index
+
+    def held(post, code) -> dict[str, int]:
+        """The seats the post's minimums hold in a compartment, per trait."""
+        return {t: m for (p, cc, t), m in seats.minimums.items() if p == post and cc == code and m > 0}
+
+    def general(post, code) -> int:
+        return seats.cap(post, code) - sum(held(post, code).values())
+
+    def ben(code, t):
+        if code == policy.open and not policy.horizontal.open_compartment_for_all:
+            return c.trait(t) & (c.category == policy.open)
+        return c.trait(t)
+
+    def of(kind, code=None, j=None, phases=None) -> list[int]:
+        return [k for key, k in at.items() if key[2] == kind and (code is None or key[3] == code)
+                and (j is None or key[1] == j) and (phases is None or key[0] in phases)]
 
     for phase, where in ((0, ranked), (1, ~ranked)):
         if phase == 1 and not extra:
             continue
         for j, post in enumerate(problem.posts):
+            own = held(post, policy.open)
+            for u, (t, m) in enumerate(own.items()):
+                minus = of("trait", policy.open, j, (0,)) if phase == 1 else []
+                minus = [k for k in minus if pools[k].serves == t]
+                at[(phase, j, "trait", policy.open, t)] = add(phase, j, u, policy.open, OPEN_MERIT,
+                                                              sel_open & ben(policy.open, t) & where[:, j], m, minus, t)
             minus = [at[(0, j, "open", policy.open)]] if phase == 1 else []
-            at[(phase, j, "open", policy.open)] = add(phase, j, 0, policy.open, OPEN_MERIT, sel_open & where[:, j],
-                                                      seats.cap(post, policy.open), minus)
+            at[(phase, j, "open", policy.open)] = add(phase, j, len(own), policy.open, OPEN_MERIT, sel_open & where[:, j],
+                                                      general(post, policy.open), minus)
             if phase == 0 and policy.migration.upgrade:
                 for k, code in enumerate(policy.reserved_codes, 1):
-                    elig = sel_open & member_mask(policy, problem, code) & where[:, j]
-                    at[(0, j, UPGRADE, code)] = add(0, j, k, code, RESERVED, elig, seats.cap(post, code))
-    opened = [k for key, k in at.items() if key[2] == "open"]
+                    elig = sel_open & on_merit & member_mask(policy, problem, code) & where[:, j]
+                    at[(0, j, UPGRADE, code)] = add(0, j, len(own) + k, code, RESERVED, elig, general(post, code))
+    opened = of("open")
     for phase, where in ((2, ranked), (3, ~ranked)):
         if phase == 3 and not extra:
             continue
         for j, post in enumerate(problem.posts):
             for k, code in enumerate(reserved, 1):
                 mine = (sel.category == code) & where[:, j]
-                minus = [at[key] for key in at if key[1] == j and key[3] == code and key[2] in (UPGRADE, "own")]
-                at[(phase, j, "own", code)] = add(phase, j, k, code, RESERVED, mine, seats.cap(post, code), minus)
+                for u, (t, m) in enumerate(held(post, code).items()):
+                    minus = [q for q in of("trait", code, j, (2,)) if pools[q].serves == t] if phase == 3 else []
+                    at[(phase, j, "trait", code, t)] = add(phase, j, 100 * k + u, code, RESERVED, mine & ben(code, t),
+                                                           m, minus, t)
+                minus = [q for key, q in at.items() if key[1] == j and key[3] == code and key[2] in (UPGRADE, "own")]
+                at[(phase, j, "own", code)] = add(phase, j, 100 * k + 50, code, RESERVED, mine, general(post, code),
+                                                  minus)
             for k, code in enumerate(reserved, 1):
-                mine = (sel.category == code) & where[:, j]
-                at[(phase, j, "freed", code)] = add(phase, j, len(reserved) + k, policy.open, OPEN_MERIT, mine,
-                                                    seats.cap(post, policy.open))
+                mine = (sel.category == code) & on_merit & where[:, j]
+                at[(phase, j, "freed", code)] = add(phase, j, 100 * len(reserved) + 100 + k, policy.open, OPEN_MERIT,
+                                                    mine, general(post, policy.open))
     # Shared bounds live within one phase (where merit alone decides); a later phase gets what is left.
     for phase in (2, 3):
-        earlier = [k for key, k in at.items() if key[2] == "freed" and key[0] < phase]
+        earlier = of("freed", phases=range(phase))
         for j, post in enumerate(problem.posts):
-            freed = tuple(k for key, k in at.items() if key[2] == "freed" and key[1] == j and key[0] == phase)
+            freed = tuple(of("freed", j=j, phases=(phase,)))
             if freed:
                 used = tuple(k for k in opened + earlier if pools[k].post == j)
-                shared.append(Shared(freed, seats.cap(post, policy.open), minus=used))
+                shared.append(Shared(freed, general(post, policy.open), minus=used))
         for code in reserved:
-            freed = tuple(k for key, k in at.items() if key[2] == "freed" and key[3] == code and key[0] == phase)
-            upgrades = tuple(k for key, k in at.items() if key[2] == UPGRADE and key[3] == code)
-            spent = tuple(k for key, k in at.items() if key[2] == "freed" and key[3] == code and key[0] < phase)
+            freed = tuple(of("freed", code, phases=(phase,)))
             if freed:
-                shared.append(Shared(freed, 0, plus=upgrades, minus=spent))
+                shared.append(Shared(freed, 0, plus=tuple(of(UPGRADE, code)),
+                                     minus=tuple(of("freed", code, phases=range(phase)))))
+    if seats.minimums:
+        _reverts(policy, problem, seats, sel, pools, shared, at, add, held, of, on_merit, ranked | extra)
     return Pools(tuple(pools), post_rank, problem.preferences is None, sel, tuple(shared))
+
+
+def _reverts(policy, problem, seats, sel, pools, shared, at, add, held, of, on_merit, anywhere) -> None:
+    """Phases 4 and 5 of `allocation_pools`: the seats of a post's minimums that no beneficiary took, to the
+    compartment's candidates still without a post (open-selected first on open seats, as in phases 0 to 3)."""
+    sel_open = sel.category == policy.open
+    reserved = [code for code in policy.reserved_codes if (sel.category == code).any()]
+    for j, post in enumerate(problem.posts):
+        if held(post, policy.open):
+            at[(4, j, "revert", policy.open)] = add(4, j, 0, policy.open, OPEN_MERIT, sel_open & anywhere[:, j],
+                                                    sum(held(post, policy.open).values()), of("trait", policy.open, j))
+    for j, post in enumerate(problem.posts):
+        for k, code in enumerate(reserved, 1):
+            if held(post, code):
+                at[(5, j, "revert", code)] = add(5, j, k, code, RESERVED, (sel.category == code) & anywhere[:, j],
+                                                 sum(held(post, code).values()), of("trait", code, j))
+        left = of("trait", policy.open, j) + of("revert", policy.open, j)
+        if held(post, policy.open):
+            freed = []
+            for k, code in enumerate(reserved, 1):
+                mine = (sel.category == code) & on_merit & anywhere[:, j]
+                freed.append(add(5, j, len(reserved) + k, policy.open, OPEN_MERIT, mine,
+                                 sum(held(post, policy.open).values()), left))
+                at[(5, j, "freed", code)] = freed[-1]
+            shared.append(Shared(tuple(freed), sum(held(post, policy.open).values()), minus=tuple(left)))
+    for code in reserved:
+        last = tuple(of("freed", code, phases=(5,)))
+        if last:
+            shared.append(Shared(last, 0, plus=tuple(of(UPGRADE, code)), minus=tuple(of("freed", code, phases=(2, 3)))))

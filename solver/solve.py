@@ -43,6 +43,10 @@ def solve(policy: Policy, problem: Problem, engine: str = "cpsat", time_limit: f
         if seats.exchangeable:
             raise Unsupported("carried vacancies open to exchange partners together with a recommendation list "
                               "(migration.selection_list) are not implemented")
+        if state is not None and (seats.minimums or seats.carried_horizontal):
+            raise Unsupported("horizontal minimums with a recommendation list and a register are not implemented: "
+                              "the register counts a compartment's horizontal seats, which the service allocation "
+                              "holds per post as seats of their own (README)")
         # The recommendation list is itself a single-cadre recruitment: same engines, same chain.
         mprob, mseats = merged(policy, problem, seats)
         first = solve_pools(policy, mprob, mseats, build_pools(policy, mprob, mseats), engine, time_limit, workers,

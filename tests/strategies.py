@@ -19,7 +19,6 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
     compartments have minimums for both women and pwbd; `overall`: women's minimums, or the PwBD sub-categories', belong to the post;
     `each`: several traits per compartment, each appointee counting for every trait they have (without
     preferences, where the option is refused), sometimes with PwBD sub-categories beside pwbd."""
-    # (minimums with a recommendation list are refused: README)
     policy_name = fixed[0] if fixed else draw(st.sampled_from([x for x in POLICIES
                                                                if not (overall or each) or x != "upsc-cse"]))
     extra = list(fixed[1]) if fixed else draw(st.lists(st.sampled_from(["migration.relaxed_may_take_open=true",
@@ -54,11 +53,18 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
         overall = False
     if not fixed:
         extra.append('roster.small_cadre="none"')  # the L-shaped roster is not encoded; TOTAL rows use due points
+    column = None   # with a recommendation list one trait, or the PwBD sub-categories: they cannot overlap
     if policy_name == "upsc-cse":
-        for refused in ("unfilled.dereserve=true", 'horizontal.traits=[{name="women", share=0.3}]',
+        for refused in ("unfilled.dereserve=true", 'horizontal.mode="overall"', "horizontal.multi_trait_counts_each=true",
                         'horizontal.traits=[{name="women", share=0.3}, {name="pwbd", share=0.2}]'):
             if refused in extra:
-                extra.remove(refused)  # refused with a recommendation list (issue 4 and 5 notes)
+                extra.remove(refused)  # refused with a recommendation list (README; issue 5 notes)
+        if 'horizontal.traits=[{name="women", share=0.3}]' in extra:
+            column = "women"
+        else:
+            column = draw(st.sampled_from(["women", "pwbd", "subcategories"]))
+            if column == "subcategories":
+                extra.append('horizontal.traits=[{name="pwbd_a", share=0.25}, {name="pwbd_b", share=0.25}]')
     sets = list(fixed[1]) if fixed else SETS + extra
     pol = load_policy(policy_name, sets)
     codes = pol.member_codes
@@ -82,7 +88,7 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
         for cid, *_ in cands:
             ranked = rng.sample(posts, rng.randint(1, len(posts)))
             prefs += [[cid, o, p] for o, p in enumerate(ranked, 1)]
-    horizontal = allow_horizontal and not pol.migration.selection_list and (traits or draw(st.booleans()))
+    horizontal = allow_horizontal and (traits or draw(st.booleans()))
     often = 0.8 if traits else 0.35
     vacs = []
     for p in posts:
@@ -91,8 +97,10 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
             continue
         for code in [pol.open, *pol.reserved_codes]:
             v = rng.randint(0, 3)
-            women = rng.randint(0, v) if horizontal and v and rng.random() < often + 0.05 and not subcategories else ""
-            pwbd = rng.randint(0, v) if horizontal and v and rng.random() < often - 0.05 and not overall else ""
+            women = rng.randint(0, v) if horizontal and v and rng.random() < often + 0.05 and not subcategories \
+                and column in (None, "women") else ""
+            pwbd = rng.randint(0, v) if horizontal and v and rng.random() < often - 0.05 and not overall \
+                and column in (None, "pwbd") else ""
             vacs.append([p, code, v, women, pwbd])
     return policy_name, sets, cands, vacs, prefs
 

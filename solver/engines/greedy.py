@@ -30,7 +30,8 @@ COUNTS_EACH_WITH_PREFERENCES = (
 def check_supported(pools: Pools) -> None:
     for p in pools:
         if p.minimums and pools.shared:
-            raise Unsupported("horizontal minimums with a recommendation list are not implemented yet (issues 4, 5)")
+            # The service allocation holds a post's minimums as seats of their own (solver.selection).
+            raise Unsupported("a compartment's minimum guarantee among pools that share a bound is not implemented")
         if p.counts_each and not pools.merit_only:
             raise Unsupported(COUNTS_EACH_WITH_PREFERENCES)
 
