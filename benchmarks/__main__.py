@@ -32,6 +32,7 @@ HORIZONTAL = str(HERE / "policies" / "bihar-horizontal.toml")
 OVERALL = str(HERE / "policies" / "bihar-overall.toml")
 EACH = str(HERE / "policies" / "bihar-each.toml")
 PWBD = str(HERE / "policies" / "bihar-pwbd-overall.toml")
+UPSC_PWBD = str(HERE / "policies" / "upsc-cse-pwbd.toml")
 
 # name: (policy, candidates, vacancies, posts, seed, posts ranked by each candidate).
 # Single cadres with nine categories (Maharashtra 2001: open + eight reserved), issues 2 and 3; combined exams
@@ -63,6 +64,9 @@ CATALOGUE = {
     # The PwBD sub-categories at 1% each of every post, overall; 5% of candidates with a benchmark disability.
     "bihar-100k-pwbd-overall": (PWBD, 100_000, 10_000, 1, 101, 0),
     "bihar-100k-20-posts-pwbd-overall": (PWBD, 100_000, 10_000, 20, 102, 0),
+    # upsc-cse with a PwBD minimum in every compartment (4%, rounded) and 5% of candidates with a disability:
+    # the recommendation list and the service allocation both keep them.
+    "upsc-cse-pwbd": (UPSC_PWBD, 3_000, 1_129, 24, 2024, 24),
 }
 
 app = typer.Typer(add_completion=False, no_args_is_help=True)
@@ -83,7 +87,7 @@ def generate(name: str):
         con.print(f"{name}: written in {time.perf_counter() - t:.1f} s")
         return
     write_instance(INSTANCES / name, *gen(load_policy(policy), n, vac, seed=seed, posts=posts, preferences=ranked,
-                                          disabled=0.05 if policy in (HORIZONTAL, OVERALL, EACH, PWBD) else 0.0,
+                                          disabled=0.05 if policy in (HORIZONTAL, OVERALL, EACH, PWBD, UPSC_PWBD) else 0.0,
                                           female=0.2 if policy == OVERALL else 0.35))
     con.print(f"{name}: {n:,} candidates, {vac:,} vacancies ({policy}) in {time.perf_counter() - t:.1f} s")
 

@@ -39,8 +39,11 @@ def decision_rows(result: Result):
         if first is not None and row[1] == "false" and sel.category[i] == "":
             row = [row[0], "false", "", first[i][3]]
         elif first is not None and row[1] == "true":
-            row[3] += ("; recommended on open merit" if sel.category[i] == result.policy.open
-                       else f"; recommended as {sel.category[i]}")
+            if sel.route[i] == "horizontal_adjustment":
+                row[3] += f"; recommended as {sel.category[i]} by horizontal adjustment"
+            else:
+                row[3] += ("; recommended on open merit" if sel.category[i] == result.policy.open
+                           else f"; recommended as {sel.category[i]}")
         yield row
 
 
@@ -74,6 +77,15 @@ def _rows(result: Result):
         return text
 
     took_cache: dict = {}
+
+    def held_elsewhere(p) -> str:
+        """After a recommendation list: the seats of p's compartment at its post held for a minimum."""
+        if result.pools.selection is None or p.serves or p.phase >= 4:
+            return ""
+        mins = {t: m for (q, code, t), m in result.seats.minimums.items()
+                if q == posts[p.post] and code == p.category and m > 0}
+        return "".join(f"; {m} more held for {t}" for t, m in mins.items())
+
     for i in range(n):
         got = a.pool[i]
         missed = []
@@ -96,7 +108,8 @@ def _rows(result: Result):
                     missed.append(f"the {_what(p)} merit cutoff {where(i, p)} (rank {tops[k] + 1}; the seats after "
                                   f"it went by adjustment to {traits})")
                 else:
-                    missed.append(f"the {_what(p)} cutoff {where(i, p)} (rank {last[k] + 1})")
+                    also = held_elsewhere(p)
+                    missed.append(f"the {_what(p)} cutoff {where(i, p)} (rank {last[k] + 1}{also})")
                 if len(missed) == 4 and got < 0:
                     break  # a reason names at most four cutoffs
         notes = []
@@ -120,6 +133,8 @@ def _rows(result: Result):
                                          f"adjustment for {' and '.join(result.serves(i))}",
             }[route]
             text = f"rank {i + 1}: selected {where(i, p)} {how}"
+            if result.pools.selection is not None and p.phase >= 4:
+                text += ", on a seat held for a horizontal minimum that no beneficiary took (reverted last)"
             if missed:
                 text += "; " + "; ".join(("was " if m.startswith("displaced") else "below ") + m for m in missed[:3])
         elif ends[i] == starts[i]:
