@@ -52,6 +52,9 @@ def summary(result: Result, timings: dict, extra: dict | None = None) -> dict:
         "ceiling": ceiling,
         # each minimum, what held it and how many came in by adjustment (absent without minimums)
         **({"horizontal": rows} if (rows := result.horizontal_report()) else {}),
+        # after a recommendation list: the list's own minimums (each category's, summed over the posts)
+        **({"recommendation_horizontal": rows} if result.pools.selection is not None
+           and (rows := result.pools.selection.stage.horizontal_report()) else {}),
         # counting for each trait: compartments where the procedure as written would have chosen otherwise
         **({"procedure_differs": result.procedure_differences}
            if result.policy.horizontal.multi_trait_counts_each else {}),

@@ -61,6 +61,9 @@ def test_minimums_met_in_the_list_and_held_in_each_service(run, engine, tmp_path
                         "p2": ("IPS", "OBC", "pwbd", "horizontal_adjustment")}
     rows = summary(sol.result, {})["horizontal"]
     assert [(r["post"], r["category"], r["held"], r["short"]) for r in rows] == [("IAS", "UR", 1, 0), ("IPS", "OBC", 1, 0)]
+    listed = summary(sol.result, {})["recommendation_horizontal"]
+    assert [(r["category"], r["minimum"], r["held"], r["by_adjustment"]) for r in listed] == [("UR", 1, 1, 1),
+                                                                                              ("OBC", 1, 1, 1)]
     why = {r[0]: r[3] for r in decision_rows(sol.result)}
     assert "below the open cutoff at IAS (ranked 1st) (rank 1; 1 more held for pwbd)" in why["u2"]
     assert why["p1"].endswith("recommended as UR by horizontal adjustment")
