@@ -24,7 +24,7 @@ import numpy as np
 
 from .errors import Unsupported
 from .policy import Policy
-from .pools import OPEN_MERIT, RESERVED, Pool, Pools, Shared, member_mask, open_mask
+from .pools import OPEN_MERIT, RESERVED, Pool, Pools, Shared, horizontal_fields, member_mask, open_mask
 from .problem import SUBCATEGORIES, Problem, VacancyRow
 from .vacancy import SeatTable
 
@@ -88,6 +88,27 @@ def _check_horizontal(policy: Policy, seats: SeatTable) -> None:
                           "(one trait, or the PwBD sub-categories pwbd_a, pwbd_b, pwbd_c, pwbd_de)")
 
 
+class _Built:
+    """The pools and shared bounds of the service allocation as they are added, each pool under a key
+    (phase, post, kind, category[, trait])."""
+
+    def __init__(self):
+        self.pools: list[Pool] = []
+        self.shared: list[Shared] = []
+        self.at: dict[tuple, int] = {}
+
+    def add(self, key, prec, code, route, elig, base, minus=(), serves="") -> int:
+        phase, j = key[0], key[1]
+        pool = Pool(len(self.pools), j, route, phase, prec, (code,), elig, base, tuple(minus), serves=serves)
+        self.pools.append(pool)
+        self.at[key] = pool.index
+        return pool.index
+
+    def of(self, kind, code=None, j=None, phases=None) -> list[int]:
+        return [k for key, k in self.at.items() if key[2] == kind and (code is None or key[3] == code)
+                and (j is None or key[1] == j) and (phases is None or key[0] in phases)]
+
+
 def allocation_pools(policy: Policy, problem: Problem, seats: SeatTable, sel: Selection) -> Pools:
     """Pools of the service allocation among the recommended, in phases each chosen by merit alone:
 
@@ -103,119 +124,96 @@ def allocation_pools(policy: Policy, problem: Problem, seats: SeatTable, sel: Se
     recommended against that compartment and taken before its other seats at the same post (with plenty of
     beneficiaries that is the minimum guarantee's choice). Rule 16(2) upgrades and freed open vacancies take
     only the other seats, and only candidates recommended on merit: one recommended by horizontal adjustment
-    was recommended for her compartment. Seats no beneficiary took revert last: 4. to open-selected
-    candidates still without a post; 5. to reserved-selected ones (their category's, and open ones within
-    what upgrades freed).
+    was recommended for her compartment. Seats no beneficiary took revert last (`_reverts`).
     """
-    post_rank = problem.post_rank
-    ranked = post_rank < (1 << 20)
-    c = problem.candidates
+    ranked = problem.post_rank < (1 << 20)
     sel_open = sel.category == policy.open
     on_merit = sel.route != HORIZONTAL
     reserved = [code for code in policy.reserved_codes if (sel.category == code).any()]
-    pools: list[Pool] = []
-    shared: list[Shared] = []
     extra = policy.migration.allocate_unranked
-    at: dict[tuple, int] = {}  # (phase, post, kind, category[, trait]) -> pool index
-
-    def add(phase, j, prec, code, route, elig, base, minus=(), serves=""):
-        pool = Pool(len(pools), j, route, phase, prec, (code,), elig, base, tuple(minus), serves=serves)
-        pools.append(pool)
-        return pool.index
-
-    def held(post, code) -> dict[str, int]:
-        """The seats the post's minimums hold in a compartment, per trait."""
-        return {t: m for (p, cc, t), m in seats.minimums.items() if p == post and cc == code and m > 0}
+    b = _Built()
+    held = {(post, code): horizontal_fields(policy, problem, seats, post, code, None)[:2]
+            for post in problem.posts for code in [policy.open, *policy.reserved_codes]}
 
     def general(post, code) -> int:
-        return seats.cap(post, code) - sum(held(post, code).values())
-
-    def ben(code, t):
-        if code == policy.open and not policy.horizontal.open_compartment_for_all:
-            return c.trait(t) & (c.category == policy.open)
-        return c.trait(t)
-
-    def of(kind, code=None, j=None, phases=None) -> list[int]:
-        return [k for key, k in at.items() if key[2] == kind and (code is None or key[3] == code)
-                and (j is None or key[1] == j) and (phases is None or key[0] in phases)]
+        return seats.cap(post, code) - sum(held[post, code][0].values())
 
     for phase, where in ((0, ranked), (1, ~ranked)):
         if phase == 1 and not extra:
             continue
         for j, post in enumerate(problem.posts):
-            own = held(post, policy.open)
-            for u, (t, m) in enumerate(own.items()):
-                minus = of("trait", policy.open, j, (0,)) if phase == 1 else []
-                minus = [k for k in minus if pools[k].serves == t]
-                at[(phase, j, "trait", policy.open, t)] = add(phase, j, u, policy.open, OPEN_MERIT,
-                                                              sel_open & ben(policy.open, t) & where[:, j], m, minus, t)
-            minus = [at[(0, j, "open", policy.open)]] if phase == 1 else []
-            at[(phase, j, "open", policy.open)] = add(phase, j, len(own), policy.open, OPEN_MERIT, sel_open & where[:, j],
-                                                      general(post, policy.open), minus)
+            mins, ben = held[post, policy.open]
+            for u, (t, m) in enumerate(mins.items()):
+                minus = [b.at[(0, j, "trait", policy.open, t)]] if phase == 1 else []
+                b.add((phase, j, "trait", policy.open, t), u, policy.open, OPEN_MERIT, sel_open & ben[t] & where[:, j],
+                      m, minus, t)
+            minus = [b.at[(0, j, "open", policy.open)]] if phase == 1 else []
+            b.add((phase, j, "open", policy.open), len(mins), policy.open, OPEN_MERIT, sel_open & where[:, j],
+                  general(post, policy.open), minus)
             if phase == 0 and policy.migration.upgrade:
                 for k, code in enumerate(policy.reserved_codes, 1):
                     elig = sel_open & on_merit & member_mask(policy, problem, code) & where[:, j]
-                    at[(0, j, UPGRADE, code)] = add(0, j, len(own) + k, code, RESERVED, elig, general(post, code))
-    opened = of("open")
+                    b.add((0, j, UPGRADE, code), len(mins) + k, code, RESERVED, elig, general(post, code))
+    opened = b.of("open")
     for phase, where in ((2, ranked), (3, ~ranked)):
         if phase == 3 and not extra:
             continue
         for j, post in enumerate(problem.posts):
             for k, code in enumerate(reserved, 1):
                 mine = (sel.category == code) & where[:, j]
-                for u, (t, m) in enumerate(held(post, code).items()):
-                    minus = [q for q in of("trait", code, j, (2,)) if pools[q].serves == t] if phase == 3 else []
-                    at[(phase, j, "trait", code, t)] = add(phase, j, 100 * k + u, code, RESERVED, mine & ben(code, t),
-                                                           m, minus, t)
-                minus = [q for key, q in at.items() if key[1] == j and key[3] == code and key[2] in (UPGRADE, "own")]
-                at[(phase, j, "own", code)] = add(phase, j, 100 * k + 50, code, RESERVED, mine, general(post, code),
-                                                  minus)
+                mins, ben = held[post, code]
+                for u, (t, m) in enumerate(mins.items()):
+                    minus = [b.at[(2, j, "trait", code, t)]] if phase == 3 else []
+                    b.add((phase, j, "trait", code, t), 100 * k + u, code, RESERVED, mine & ben[t], m, minus, t)
+                minus = [q for key, q in b.at.items() if key[1] == j and key[3] == code and key[2] in (UPGRADE, "own")]
+                b.add((phase, j, "own", code), 100 * k + 50, code, RESERVED, mine, general(post, code), minus)
             for k, code in enumerate(reserved, 1):
                 mine = (sel.category == code) & on_merit & where[:, j]
-                at[(phase, j, "freed", code)] = add(phase, j, 100 * len(reserved) + 100 + k, policy.open, OPEN_MERIT,
-                                                    mine, general(post, policy.open))
+                b.add((phase, j, "freed", code), 100 * len(reserved) + 100 + k, policy.open, OPEN_MERIT, mine,
+                      general(post, policy.open))
     # Shared bounds live within one phase (where merit alone decides); a later phase gets what is left.
     for phase in (2, 3):
-        earlier = of("freed", phases=range(phase))
+        earlier = b.of("freed", phases=range(phase))
         for j, post in enumerate(problem.posts):
-            freed = tuple(of("freed", j=j, phases=(phase,)))
+            freed = tuple(b.of("freed", j=j, phases=(phase,)))
             if freed:
-                used = tuple(k for k in opened + earlier if pools[k].post == j)
-                shared.append(Shared(freed, general(post, policy.open), minus=used))
+                used = tuple(k for k in opened + earlier if b.pools[k].post == j)
+                b.shared.append(Shared(freed, general(post, policy.open), minus=used))
         for code in reserved:
-            freed = tuple(of("freed", code, phases=(phase,)))
+            freed = tuple(b.of("freed", code, phases=(phase,)))
             if freed:
-                shared.append(Shared(freed, 0, plus=tuple(of(UPGRADE, code)),
-                                     minus=tuple(of("freed", code, phases=range(phase)))))
+                b.shared.append(Shared(freed, 0, plus=tuple(b.of(UPGRADE, code)),
+                                       minus=tuple(b.of("freed", code, phases=range(phase)))))
     if seats.minimums:
-        _reverts(policy, problem, seats, sel, pools, shared, at, add, held, of, on_merit, ranked | extra)
-    return Pools(tuple(pools), post_rank, problem.preferences is None, sel, tuple(shared))
+        _reverts(policy, problem, sel, b, {key: sum(m.values()) for key, (m, _) in held.items()},
+                 on_merit, ranked | extra)
+    return Pools(tuple(b.pools), problem.post_rank, problem.preferences is None, sel, tuple(b.shared))
 
 
-def _reverts(policy, problem, seats, sel, pools, shared, at, add, held, of, on_merit, anywhere) -> None:
-    """Phases 4 and 5 of `allocation_pools`: the seats of a post's minimums that no beneficiary took, to the
-    compartment's candidates still without a post (open-selected first on open seats, as in phases 0 to 3)."""
+def _reverts(policy: Policy, problem: Problem, sel: Selection, b: _Built, held: dict, on_merit, anywhere) -> None:
+    """Phases 4 and 5 of `allocation_pools`: the seats of a post's minimums (`held`, per post and category)
+    that no beneficiary took, to the compartment's candidates still without a post: 4. open-selected ones on
+    open seats; 5. reserved-selected ones on their category's, and on open ones within what upgrades freed
+    (open-selected first on open seats, as in phases 0 to 3)."""
     sel_open = sel.category == policy.open
     reserved = [code for code in policy.reserved_codes if (sel.category == code).any()]
     for j, post in enumerate(problem.posts):
-        if held(post, policy.open):
-            at[(4, j, "revert", policy.open)] = add(4, j, 0, policy.open, OPEN_MERIT, sel_open & anywhere[:, j],
-                                                    sum(held(post, policy.open).values()), of("trait", policy.open, j))
+        if held[post, policy.open]:
+            b.add((4, j, "revert", policy.open), 0, policy.open, OPEN_MERIT, sel_open & anywhere[:, j],
+                  held[post, policy.open], b.of("trait", policy.open, j))
     for j, post in enumerate(problem.posts):
         for k, code in enumerate(reserved, 1):
-            if held(post, code):
-                at[(5, j, "revert", code)] = add(5, j, k, code, RESERVED, (sel.category == code) & anywhere[:, j],
-                                                 sum(held(post, code).values()), of("trait", code, j))
-        left = of("trait", policy.open, j) + of("revert", policy.open, j)
-        if held(post, policy.open):
-            freed = []
-            for k, code in enumerate(reserved, 1):
-                mine = (sel.category == code) & on_merit & anywhere[:, j]
-                freed.append(add(5, j, len(reserved) + k, policy.open, OPEN_MERIT, mine,
-                                 sum(held(post, policy.open).values()), left))
-                at[(5, j, "freed", code)] = freed[-1]
-            shared.append(Shared(tuple(freed), sum(held(post, policy.open).values()), minus=tuple(left)))
+            if held[post, code]:
+                b.add((5, j, "revert", code), k, code, RESERVED, (sel.category == code) & anywhere[:, j],
+                      held[post, code], b.of("trait", code, j))
+        if held[post, policy.open]:
+            left = b.of("trait", policy.open, j) + b.of("revert", policy.open, j)
+            freed = tuple(b.add((5, j, "freed", code), len(reserved) + k, policy.open, OPEN_MERIT,
+                                (sel.category == code) & on_merit & anywhere[:, j], held[post, policy.open], left)
+                          for k, code in enumerate(reserved, 1))
+            b.shared.append(Shared(freed, held[post, policy.open], minus=tuple(left)))
     for code in reserved:
-        last = tuple(of("freed", code, phases=(5,)))
+        last = tuple(b.of("freed", code, phases=(5,)))
         if last:
-            shared.append(Shared(last, 0, plus=tuple(of(UPGRADE, code)), minus=tuple(of("freed", code, phases=(2, 3)))))
+            b.shared.append(Shared(last, 0, plus=tuple(b.of(UPGRADE, code)),
+                                   minus=tuple(b.of("freed", code, phases=(2, 3)))))
