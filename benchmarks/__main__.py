@@ -170,5 +170,36 @@ def run(name: str, engine: list[str] = typer.Option(["greedy"], "--engine"), ver
             fh.write(json.dumps({"when": time.strftime("%Y-%m-%d"), "commit": code_version(), **r}) + "\n")
 
 
+@app.command()
+def horizontal(name: str):
+    """How an instance's horizontal minimums were met (the greedy's allocation): per minimum, the seats that
+    serve it, by adjustment, and short; after a recommendation list, the list's own minimums and the seats
+    that reverted to others."""
+    from solver import load_policy, solve
+    from solver.io.readers import read_problem
+
+    if not (INSTANCES / name).exists():
+        generate(name)
+    folder = INSTANCES / name
+    pol = load_policy(CATALOGUE[name][0])
+    prefs = folder / "preferences.csv"
+    prob = read_problem(pol, folder / "candidates.csv", folder / "vacancies.csv", prefs if prefs.exists() else None)
+    result = solve(pol, prob, "greedy").result
+    sel = result.pools.selection
+    parts = [("minimums", result.horizontal_report())]
+    if sel is not None:
+        parts.insert(0, ("recommendation list", sel.stage.horizontal_report()))
+    tbl = Table(title=f"{name}: horizontal minimums")
+    for c in ("stage", "minimums", "seats", "serving", "by adjustment", "short"):
+        tbl.add_column(c)
+    for stage, rows in parts:
+        tbl.add_row(stage, str(len(rows)), str(sum(r["minimum"] for r in rows)), str(sum(r["held"] for r in rows)),
+                    str(sum(r["by_adjustment"] for r in rows)), str(sum(max(0, r["short"]) for r in rows)))
+    con.print(tbl)
+    if sel is not None:
+        reverted = sum(int((result.assignment.pool == p.index).sum()) for p in result.pools if p.phase >= 4)
+        con.print(f"service allocation: {reverted} appointees on held seats that no beneficiary took (reverted)")
+
+
 if __name__ == "__main__":
     app()
