@@ -66,6 +66,26 @@ def test_same_output_for_any_number_of_workers(tmp_path):
     assert a == b
 
 
+def test_same_output_for_any_number_of_workers_with_a_recommendation_list_and_pwbd_seats(tmp_path):
+    """The same after a recommendation list whose services hold PwBD seats (OM 15.01.2018; solver.selection):
+    CP-SAT solves the service allocation whole, its shared bounds tying the phases together."""
+    inp = write_instance(tmp_path / "in", *generate(load_policy("upsc-cse"), 500, 80, seed=11, posts=4,
+                                                     preferences=4, disabled=0.1))
+    extra = ["--preferences", str(inp / "preferences.csv"), "--set", 'horizontal.traits=[{name="pwbd", share=0.1}]']
+    outs = []
+    for w in ("1", "2"):
+        out = tmp_path / f"o{w}"
+        r = CliRunner().invoke(app, solve_args(inp, out, "--workers", w, *extra, policy="upsc-cse"))
+        assert r.exit_code == 0, r.output
+        outs.append(out)
+    assert "pwbd" in (outs[0] / "allocation.csv").read_text()
+    for f in FILES:
+        assert (outs[0] / f).read_bytes() == (outs[1] / f).read_bytes(), f
+    a, b = (json.loads((o / "summary.json").read_text()) for o in outs)
+    a.pop("timings"), b.pop("timings")
+    assert a == b and a["horizontal"] and a["recommendation_horizontal"]
+
+
 def test_reasons_name_cutoffs(tmp_path):
     inp = instance(tmp_path, n=300, vac=30)
     CliRunner().invoke(app, solve_args(inp, tmp_path / "o", "--engine", "greedy"))
