@@ -14,12 +14,13 @@ SETS = ["ceiling.share=1.0"]
 
 @st.composite
 def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=True, fixed=None, traits=False,
-              overall=False, each=False):
+              overall=False, each=False, policies=None, ranked=False):
     """`fixed`: (policy name, settings, posts) shared by the years of one simulation; `traits`: most
     compartments have minimums for both women and pwbd; `overall`: women's minimums, or the PwBD sub-categories', belong to the post;
     `each`: several traits per compartment, each appointee counting for every trait they have (without
-    preferences, where the option is refused), sometimes with PwBD sub-categories beside pwbd."""
-    policy_name = fixed[0] if fixed else draw(st.sampled_from([x for x in POLICIES
+    preferences, where the option is refused), sometimes with PwBD sub-categories beside pwbd; `policies`: draw
+    from these only; `ranked`: at least two posts and a preferences file."""
+    policy_name = fixed[0] if fixed else draw(st.sampled_from([x for x in policies or POLICIES
                                                                if not (overall or each) or x != "upsc-cse"]))
     extra = list(fixed[1]) if fixed else draw(st.lists(st.sampled_from(["migration.relaxed_may_take_open=true",
                                            "horizontal.open_compartment_for_all=false",
@@ -81,9 +82,9 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
         cands.append([f"c{k}", scores[k], cat, rng.choice("MF"),
                       "true" if rng.random() < 0.15 else "", "true" if rng.random() < 0.15 else "",
                       rng.choice("abcde") if rng.random() < 0.25 else ""])
-    posts = list(fixed[2]) if fixed else [f"P{j}" for j in range(draw(st.integers(1, max_posts)))]
+    posts = list(fixed[2]) if fixed else [f"P{j}" for j in range(draw(st.integers(2 if ranked else 1, max_posts)))]
     prefs = None
-    if allow_prefs and len(posts) > 1 and not overall and draw(st.booleans()):
+    if allow_prefs and len(posts) > 1 and not overall and (ranked or draw(st.booleans())):
         prefs = []
         for cid, *_ in cands:
             ranked = rng.sample(posts, rng.randint(1, len(posts)))

@@ -122,7 +122,7 @@ def test_refused_combinations_say_why(run):
 
 @settings(max_examples=int(__import__("os").environ.get("AARAKSHAN_EXAMPLES", "2000")) // 4, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
-@given(instances(traits=True, max_n=30).filter(lambda x: x[0] == "upsc-cse"), st.integers(0, 10**6))
+@given(instances(traits=True, max_n=30, policies=["upsc-cse"]), st.integers(0, 10**6))
 def test_verify_rejects_a_held_seat_moved(inst, seed):
     """On random recommendation-list instances with minimums: take a held seat's label off its holder (she now
     holds one of the compartment's other seats while the held one is empty, though she came to it first), or
@@ -147,3 +147,34 @@ def test_verify_rejects_a_held_seat_moved(inst, seed):
     if others:
         alloc.horizontal[others[0]], alloc.horizontal[r] = trait, ""
         assert verify(pol, prob, alloc), "a held seat given to a non-beneficiary must break a rule"
+
+
+@settings(max_examples=int(__import__("os").environ.get("AARAKSHAN_EXAMPLES", "2000")) // 4, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(instances(max_n=30, policies=["upsc-cse"], ranked=True), st.integers(0, 10**6))
+def test_verify_rejects_two_appointees_swapped_between_services(inst, seed):
+    """Merit-cum-preference (CSE Rule 16(2)): swap the services of two appointees who hold the same kind of seat
+    (the same category, route and held trait, or no minimum anywhere) and who both ranked both services. The
+    better one got her service while the other's was open to her, so she ranked it higher; after the swap she
+    is passed over there for worse merit, and verify must say so."""
+    d = Path(tempfile.mkdtemp())
+    pol, prob = materialise(d, inst)
+    sol = solve(pol, prob, "greedy")
+    write_outputs(d / "out", sol.result, {})
+    alloc = read_allocation(d / "out" / "allocation.csv", prob, pol)
+    ranked = prob.post_rank < (1 << 20)
+    plain = not sol.result.seats.minimums    # without minimums no seat is a reverted one
+    rows = range(len(alloc.cand))
+    pairs = [(a, b) for a in rows for b in rows if alloc.cand[a] < alloc.cand[b] and alloc.post[a] != alloc.post[b]
+             and (alloc.seat[a], alloc.route[a], alloc.counted[a], alloc.horizontal[a])
+             == (alloc.seat[b], alloc.route[b], alloc.counted[b], alloc.horizontal[b])
+             and alloc.route[a] in ("open_merit", "reserved", "horizontal_adjustment")
+             and (plain or alloc.horizontal[a])
+             and ranked[alloc.cand[a], [alloc.post[a], alloc.post[b]]].all()
+             and ranked[alloc.cand[b], [alloc.post[a], alloc.post[b]]].all()]
+    if not pairs:
+        return
+    a, b = pairs[np.random.default_rng(seed).integers(len(pairs))]
+    alloc.post = alloc.post.copy()
+    alloc.post[a], alloc.post[b] = alloc.post[b], alloc.post[a]
+    assert verify(pol, prob, alloc), "two appointees swapped against merit-cum-preference must break a rule"
