@@ -78,13 +78,16 @@ def _rows(result: Result):
 
     took_cache: dict = {}
 
+    held_cache: dict = {}
+
     def held_elsewhere(p) -> str:
         """After a recommendation list: the seats of p's compartment at its post held for a minimum."""
         if result.pools.selection is None or p.serves or p.phase >= 4:
             return ""
-        mins = {t: m for (q, code, t), m in result.seats.minimums.items()
-                if q == posts[p.post] and code == p.category and m > 0}
-        return "".join(f"; {m} more held for {t}" for t, m in mins.items())
+        if p.index not in held_cache:
+            held_cache[p.index] = "".join(f"; {m} more held for {t}" for (q, code, t), m in result.seats.minimums.items()
+                                          if q == posts[p.post] and code == p.category and m > 0)
+        return held_cache[p.index]
 
     for i in range(n):
         got = a.pool[i]

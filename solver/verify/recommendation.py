@@ -8,6 +8,7 @@ from ..policy import Policy
 from ..problem import Problem
 from ..vacancy.determine import SeatTable
 from .allocation import Allocation, Violation, may_hold
+from .horizontal import trait_masks
 
 
 def service_allocation(policy, problem, seats, alloc, sel) -> list[Violation]:
@@ -40,13 +41,13 @@ def service_allocation(policy, problem, seats, alloc, sel) -> list[Violation]:
     member = {code: may_hold(policy, problem, code) for code in policy.reserved_codes}
     route_of = {int(i): alloc.route[r] for r, i in enumerate(alloc.cand)}
     on_merit = np.array([route_of.get(i) != "horizontal_adjustment" for i in range(len(c))])
-    held_for = {(j, code): {t: m for (p, cc, t), m in seats.minimums.items() if p == post and cc == code and m > 0}
-                for j, post in enumerate(posts) for code in [policy.open, *policy.reserved_codes]}
+    # (post, category) -> trait -> (minimum, who counts): the compartment's minimums as one cadre reads them
+    masks = {(j, code): trait_masks(policy, problem, seats, post, code)
+             for j, post in enumerate(posts) for code in [policy.open, *policy.reserved_codes]}
+    held_for = {key: {t: m[0] for t, m in ms.items()} for key, ms in masks.items()}
 
-    def ben(code, t):
-        if code == policy.open and not policy.horizontal.open_compartment_for_all:
-            return c.trait(t) & (c.category == policy.open)
-        return c.trait(t)
+    def ben(j, code, t):
+        return masks[(j, code)][t][1]
 
     def phase(i, j, code, kind) -> int:
         """The phase in which candidate i comes to the class (post j, code, kind)."""
@@ -64,7 +65,7 @@ def service_allocation(policy, problem, seats, alloc, sel) -> list[Violation]:
         i, j, code, t = int(i), int(alloc.post[r]), alloc.seat[r], alloc.horizontal[r]
         if t and t in held_for[(j, code)]:
             seat_of[i] = (j, code, t)
-            if not (ben(code, t)[i] and sel[i] == code):
+            if not (ben(j, code, t)[i] and sel[i] == code):
                 out.append(Violation("held horizontal seat of one not recommended for it", ids[i], posts[j],
                                      f"a {code} seat held for {t}: the candidate is not a {t} beneficiary "
                                      f"recommended against {code}", src_h))
@@ -121,7 +122,7 @@ def service_allocation(policy, problem, seats, alloc, sel) -> list[Violation]:
             mine = sel[i]
             traits = held_for[(j, mine)]
             for u, t in enumerate(traits):
-                if ben(mine, t)[i]:
+                if ben(j, mine, t)[i]:
                     opts.append((phase(i, j, mine, t), rank[i, j], u, j, mine, t))
             opts.append((phase(i, j, mine, "general"), rank[i, j], len(traits), j, mine, "general"))
             if traits:
