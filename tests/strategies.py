@@ -87,8 +87,10 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
     if allow_prefs and len(posts) > 1 and not overall and (ranked or draw(st.booleans())):
         prefs = []
         for cid, *_ in cands:
-            ranked = rng.sample(posts, rng.randint(1, len(posts)))
-            prefs += [[cid, o, p] for o, p in enumerate(ranked, 1)]
+            # `ranked`: half the candidates rank every post, so that two of them often ranked the same posts
+            full = ranked and rng.random() < 0.5
+            order = rng.sample(posts, len(posts) if full else rng.randint(1, len(posts)))
+            prefs += [[cid, o, p] for o, p in enumerate(order, 1)]
     horizontal = allow_horizontal and (traits or draw(st.booleans()))
     often = 0.8 if traits else 0.35
     vacs = []

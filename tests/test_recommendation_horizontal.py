@@ -154,22 +154,21 @@ def test_verify_rejects_a_held_seat_moved(inst, seed):
 @given(instances(max_n=30, policies=["upsc-cse"], ranked=True), st.integers(0, 10**6))
 def test_verify_rejects_two_appointees_swapped_between_services(inst, seed):
     """Merit-cum-preference (CSE Rule 16(2)): swap the services of two appointees who hold the same kind of seat
-    (the same category, route and held trait, or no minimum anywhere) and who both ranked both services. The
-    better one got her service while the other's was open to her, so she ranked it higher; after the swap she
-    is passed over there for worse merit, and verify must say so."""
+    (the same category, route and held trait; neither on a reverted seat, which comes after everything) and who
+    both ranked both services. The better one got her service while the other's was open to her, so she ranked
+    it higher; after the swap she is passed over there for worse merit, and verify must say so."""
     d = Path(tempfile.mkdtemp())
     pol, prob = materialise(d, inst)
     sol = solve(pol, prob, "greedy")
     write_outputs(d / "out", sol.result, {})
     alloc = read_allocation(d / "out" / "allocation.csv", prob, pol)
     ranked = prob.post_rank < (1 << 20)
-    plain = not sol.result.seats.minimums    # without minimums no seat is a reverted one
-    rows = range(len(alloc.cand))
+    pools, pool = sol.result.pools.pools, sol.result.assignment.pool
+    rows = [r for r in range(len(alloc.cand)) if pools[pool[alloc.cand[r]]].phase < 4]
     pairs = [(a, b) for a in rows for b in rows if alloc.cand[a] < alloc.cand[b] and alloc.post[a] != alloc.post[b]
              and (alloc.seat[a], alloc.route[a], alloc.counted[a], alloc.horizontal[a])
              == (alloc.seat[b], alloc.route[b], alloc.counted[b], alloc.horizontal[b])
              and alloc.route[a] in ("open_merit", "reserved", "horizontal_adjustment")
-             and (plain or alloc.horizontal[a])
              and ranked[alloc.cand[a], [alloc.post[a], alloc.post[b]]].all()
              and ranked[alloc.cand[b], [alloc.post[a], alloc.post[b]]].all()]
     if not pairs:
