@@ -65,7 +65,9 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
         else:
             column = draw(st.sampled_from(["women", "pwbd", "subcategories"]))
             if column == "subcategories":
-                extra.append('horizontal.traits=[{name="pwbd_a", share=0.25}, {name="pwbd_b", share=0.25}]')
+                # at 0.5 a one-seat compartment's two minimums round to 1 each: more than it can hold
+                x = draw(st.sampled_from([0.25, 0.5]))
+                extra.append(f'horizontal.traits=[{{name="pwbd_a", share={x}}}, {{name="pwbd_b", share={x}}}]')
     sets = list(fixed[1]) if fixed else SETS + extra
     pol = load_policy(policy_name, sets)
     codes = pol.member_codes

@@ -108,6 +108,24 @@ def test_verify_names_a_held_seat_given_away_or_left_empty(tmp_path):
     assert v["vacancy left while an eligible candidate wanted it"].candidate == "p1"
 
 
+@ENGINES
+def test_held_seats_fit_in_the_compartment(run, engine, tmp_path):
+    """Half of a one-seat compartment for pwbd_a and half for pwbd_b both round to 1, but the compartment has
+    one seat to hold: it goes to pwbd_a (RPwD Act 2016 s.34's order a, b, c, d+e), the note says so, and no
+    service holds more than its vacancies."""
+    c = [["u1", 99, "UR", "M", "", "", ""], ["u2", 98, "UR", "M", "", "", ""], ["a1", 50, "UR", "M", "", "", "a"],
+         ["b1", 40, "UR", "M", "", "", "b"]]
+    v = [["IAS", "UR", 1, ""], ["IPS", "UR", 1, ""]]
+    prefs = [[x[0], k, post] for x in c for k, post in ((1, "IAS"), (2, "IPS"))]
+    sets = [*SETS, 'horizontal.traits=[{name="pwbd_a", share=0.5}, {name="pwbd_b", share=0.5}]']
+    sol = run("upsc-cse", c, v, engine, sets, cand_header=HEAD, vac_header=VHEAD, prefs=prefs, hint=False)
+    assert {k: m for k, m in sol.result.seats.minimums.items() if m} == {("IAS", "UR", "pwbd_a"): 1,
+                                                                         ("IPS", "UR", "pwbd_a"): 1}
+    assert any("pwbd_b minimum of UR cut from 1 to 0" in n for n in sol.result.seats.notes)
+    assert got(sol) == {"a1": ("IAS", "UR", "pwbd_a", "horizontal_adjustment"), "u1": ("IPS", "UR", "", "open_merit")}
+    assert _check(tmp_path, "upsc-cse", sets, c, v, prefs, sol.result.allocation_rows()) == {}
+
+
 def test_refused_combinations_say_why(run):
     """Overall minimums are refused with a preferences file, so with a recommendation list too; two traits that
     one appointee can have (women and PwBD) would leave her two held seats to choose from."""

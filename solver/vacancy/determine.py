@@ -134,6 +134,8 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
         if m > size:
             minimums[(post, code, trait)] = size
             notes.append(f"{post}: the {trait} minimum of {code} cut from {m} to the compartment's {size} vacancies")
+    if policy.migration.selection_list:
+        _held_within(minimums, seats, notes)
     table = replace(table, carried_excess=carried, notes=tuple(notes))
     if policy.horizontal.mode == "overall":
         return _overall(policy, table, minimums, notes)
@@ -177,6 +179,21 @@ def _overall(policy: Policy, table: SeatTable, minimums: dict, notes: list[str])
         notes.append("horizontal minimums are overall, per post (Anil Kumar Gupta 1995): " + ", ".join(
             f"{p} {t} {m}" for (p, t), m in overall.items()))
     return replace(table, minimums={}, overall=overall, notes=tuple(notes))
+
+
+def _held_within(minimums: dict, seats: dict, notes: list[str]) -> None:
+    """After a recommendation list a post's minimums are seats held in the compartment (`solver.selection`), so
+    together they fit in its vacancies: traits are served in name order (for the PwBD sub-categories that is
+    RPwD Act 2016 s.34's a, b, c, d+e) and a trait that does not fit is cut."""
+    room: dict[tuple[str, str], int] = {}
+    for (post, code, trait) in sorted(minimums):
+        left = room.setdefault((post, code), seats.get((post, code), 0))
+        m = minimums[(post, code, trait)]
+        if m > left:
+            minimums[(post, code, trait)] = left
+            notes.append(f"{post}: the {trait} minimum of {code} cut from {m} to {left}: the compartment's held "
+                         f"seats for the minimums before it in name order leave no more")
+        room[(post, code)] = left - minimums[(post, code, trait)]
 
 
 def _rounded(policy: Policy, x: float) -> int:
