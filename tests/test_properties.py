@@ -142,12 +142,21 @@ def test_verify_rejects_undoing_an_overall_adjustment(inst):
     sol = solve(pol, prob, "greedy")
     write_outputs(d / "out", sol.result, {})
     alloc = read_allocation(d / "out" / "allocation.csv", prob, pol)
-    rows = [r for r in range(len(alloc.cand)) if alloc.route[r] == "horizontal_adjustment"]
+    c = prob.candidates
+
+    def needed(r) -> bool:
+        """Without her the post would hold fewer than its minimum of a trait she has. (A beneficiary merit put
+        at the post whom a cascade would have pushed out is kept by her compartment's minimum and reads
+        `horizontal_adjustment` too, though her trait may be in excess: README, "What is not built yet".)"""
+        at = alloc.cand[(alloc.post == alloc.post[r]) & np.isin(alloc.route, ["open_merit", "reserved",
+                                                                               "horizontal_adjustment"])]
+        return any(c.trait(t)[alloc.cand[r]] and int(c.trait(t)[at].sum()) <= m
+                   for (p, t), m in sol.result.seats.overall.items() if p == prob.posts[alloc.post[r]])
+    rows = [r for r in range(len(alloc.cand)) if alloc.route[r] == "horizontal_adjustment" and needed(r)]
     if not rows:
         return
     from solver.verify.allocation import may_hold
     r = rows[0]
-    c = prob.candidates
     taken = set(alloc.cand.tolist())
     counts = np.any([c.trait(t.name) for t in pol.horizontal.traits], axis=0)
     men = [i for i in np.flatnonzero(may_hold(pol, prob, alloc.seat[r]) & ~counts) if int(i) not in taken]
