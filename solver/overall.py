@@ -98,6 +98,11 @@ def _place(policy: Policy, problem: Problem, seats: SeatTable, pools, members: d
         if post not in merit:
             counts = np.any([ben[t] for t in wanted], axis=0)
             merit[post] = {int(i): sub.pools[assign[i]].category for i in np.flatnonzero(here & counts)}
+        elif any(not here[i] for i in merit[post]):
+            # A cascade pushed one out (through carried vacancies, which no minimum protects): she is a
+            # remaining beneficiary again, and may be adjusted in; solve again with her bar lifted.
+            merit[post] = {i: code for i, code in merit[post].items() if here[i]}
+            continue
         short = {t: m - int(ben[t][here].sum()) for t, m in wanted.items()}
         short = {t: k for t, k in short.items() if k > 0}
         if not short:
