@@ -92,17 +92,24 @@ def generate(name: str):
     con.print(f"{name}: {n:,} candidates, {vac:,} vacancies ({policy}) in {time.perf_counter() - t:.1f} s")
 
 
-def _measure(name: str, engine: str, verify: bool, workers: int) -> dict:
-    """Runs inside the child process."""
-    from solver import load_policy, solve
+def _read(name: str):
+    """The named instance's policy and problem, as written under benchmarks/instances/."""
+    from solver import load_policy
     from solver.io.readers import read_problem
 
-    policy = CATALOGUE[name][0]
     folder = INSTANCES / name
-    t = time.perf_counter()
-    pol = load_policy(policy)
+    pol = load_policy(CATALOGUE[name][0])
     prefs = folder / "preferences.csv"
-    prob = read_problem(pol, folder / "candidates.csv", folder / "vacancies.csv", prefs if prefs.exists() else None)
+    return pol, read_problem(pol, folder / "candidates.csv", folder / "vacancies.csv",
+                             prefs if prefs.exists() else None)
+
+
+def _measure(name: str, engine: str, verify: bool, workers: int) -> dict:
+    """Runs inside the child process."""
+    from solver import solve
+
+    t = time.perf_counter()
+    pol, prob = _read(name)
     read_s = time.perf_counter() - t
     sol = solve(pol, prob, engine, workers=workers)
     out = {"instance": name, "engine": engine, "workers": workers if engine == "cpsat" else "", "candidates": prob.n, "read_s": round(read_s, 3),
@@ -175,15 +182,11 @@ def horizontal(name: str):
     """How an instance's horizontal minimums were met (the greedy's allocation): per minimum, the seats that
     serve it, by adjustment, and short; after a recommendation list, the list's own minimums and the seats
     that reverted to others."""
-    from solver import load_policy, solve
-    from solver.io.readers import read_problem
+    from solver import solve
 
     if not (INSTANCES / name).exists():
         generate(name)
-    folder = INSTANCES / name
-    pol = load_policy(CATALOGUE[name][0])
-    prefs = folder / "preferences.csv"
-    prob = read_problem(pol, folder / "candidates.csv", folder / "vacancies.csv", prefs if prefs.exists() else None)
+    pol, prob = _read(name)
     result = solve(pol, prob, "greedy").result
     sel = result.pools.selection
     parts = [("minimums", result.horizontal_report())]

@@ -165,7 +165,7 @@ def allocation_pools(policy: Policy, problem: Problem, seats: SeatTable, sel: Se
                 for u, (t, m) in enumerate(mins.items()):
                     minus = [b.at[(2, j, "trait", code, t)]] if phase == 3 else []
                     b.add((phase, j, "trait", code, t), 100 * k + u, code, RESERVED, mine & ben[t], m, minus, t)
-                minus = [q for key, q in b.at.items() if key[1] == j and key[3] == code and key[2] in (UPGRADE, "own")]
+                minus = b.of(UPGRADE, code, j) + b.of("own", code, j)
                 b.add((phase, j, "own", code), 100 * k + 50, code, RESERVED, mine, general(post, code), minus)
             for k, code in enumerate(reserved, 1):
                 mine = (sel.category == code) & on_merit & where[:, j]
