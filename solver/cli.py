@@ -37,6 +37,19 @@ def _warn(msg: str) -> None:
     err.print(f"[yellow]warning[/]: {msg}", highlight=False)
 
 
+def _version(value: bool) -> None:
+    if value:
+        from . import __version__
+        typer.echo(f"aarakshan {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="print the version and exit")):
+    """Allocation under Indian reservation law: solve, verify, rosters."""
+
+
 PolicyOpt = typer.Option(..., "--policy", help="policy TOML file, or a name in models/ (e.g. bihar-1991)")
 SetOpt = typer.Option([], "--set", help="override a policy value, e.g. ceiling.share=0.6 or categories.OBC.share=0.27")
 
@@ -319,6 +332,18 @@ def _year_inputs(d: Path):
 
 
 @app.command()
+def models():
+    """List the bundled policy models (the names `--policy` takes) with their titles."""
+    from .policy.load import MODELS_DIR, bundled_models
+
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    w.writerow(["name", "title"])
+    for name, title in bundled_models().items():
+        w.writerow([name, title])
+    err.print(f"[dim]from {MODELS_DIR}[/]", highlight=False)
+
+
+@app.command()
 def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
          engine: str = typer.Option("both", "--engine")):
     """Solve a bundled example (Bihar 1991, 5,000 candidates, 400 posts) end to end."""
@@ -326,7 +351,7 @@ def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
 
     pol = load_policy("bihar-1991")
     inputs = write_instance(out / "input", *generate(pol, 5000, 400, seed=1991, women_share=0.3)[:2])
-    Console().print(f"inputs written to {inputs}/ (policy models/bihar-1991.toml)")
+    Console().print(f"inputs written to {inputs}/ (bundled policy bihar-1991; `aarakshan models` lists them)")
     solve(policy="bihar-1991", candidates=inputs / "candidates.csv", vacancies=inputs / "vacancies.csv",
           out=out, preferences=None, engine=engine, register=None, year=None, replace=False, time_limit=None,
           workers=1, independent=False, set_=[])

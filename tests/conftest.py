@@ -7,12 +7,14 @@ from solver import load_policy, solve
 from solver.io.readers import read_problem
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
-CASES = SHARED / "cases"
+# The worked cases are the project's own test data; ../shared/cases, when a checkout has it beside it, is the
+# upstream copy they mirror (test_cases checks that the two agree).
+CASES = ROOT / "tests" / "cases"
+SHARED_CASES = ROOT.parent / "shared" / "cases"
 
 
-def case_dirs():
-    return sorted(p for p in CASES.iterdir() if (p / "case.toml").exists()) if CASES.exists() else []
+def case_dirs(root: Path = CASES):
+    return sorted(p for p in root.iterdir() if (p / "case.toml").exists()) if root.exists() else []
 
 
 def write_csv(path: Path, header, rows):

@@ -1,9 +1,9 @@
-"""The worked recruitments of ../shared/cases: both engines reproduce the known answer and verify accepts it."""
+"""The worked recruitments of tests/cases (mirrored from ../shared/cases): both engines reproduce the known answer and verify accepts it."""
 import tomllib
 
 import pytest
 
-from conftest import case_dirs, read_csv, rows_by_id
+from conftest import CASES, SHARED_CASES, case_dirs, read_csv, rows_by_id
 from solver import load_policy, solve
 from solver.io.readers import read_problem
 from solver.reports import write_outputs
@@ -38,10 +38,18 @@ def test_cases_present():
     assert len(case_dirs()) >= 4
 
 
+@pytest.mark.skipif(not SHARED_CASES.exists(), reason="no ../shared/cases beside this checkout to compare with")
+def test_cases_mirror_shared():
+    """tests/cases is a copy of ../shared/cases: a case added or changed upstream must be mirrored here."""
+    ours = {p.relative_to(CASES): p.read_bytes() for p in CASES.rglob("*") if p.is_file()}
+    theirs = {p.relative_to(SHARED_CASES): p.read_bytes() for p in SHARED_CASES.rglob("*") if p.is_file()}
+    assert set(theirs) <= set(ours), sorted(set(theirs) - set(ours))
+    assert [k for k in theirs if theirs[k] != ours[k]] == []
+
+
 def test_reasons_tell_the_displaced_why(tmp_path):
     """Rajesh Kumar Daria 2007 in the reasons: a man displaced by the women's minimum outranks the woman who
     came in, so his reason must name the minimum, not a cutoff he in fact beats."""
-    from conftest import CASES
     from solver.reasons import decision_rows
     case = CASES / "horizontal-shortfall"
     pol = load_policy("central-dopt")

@@ -14,18 +14,38 @@ from pydantic import ValidationError
 from ..errors import InputError
 from .schema import Policy
 
-MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
+_PACKAGE = Path(__file__).resolve().parents[1]
+# An installed wheel carries the models as solver/models (pyproject's package-dir); a checkout (or an editable
+# install of one) has them at the top of the repository.
+MODELS_DIR = next((d for d in (_PACKAGE / "models", _PACKAGE.parent / "models") if d.is_dir()),
+                  _PACKAGE / "models")
+
+
+def bundled_models() -> dict[str, str]:
+    """The policy files shipped with the package: name (as ``--policy`` takes it) -> the title it declares."""
+    out = {}
+    for path in sorted(MODELS_DIR.glob("*.toml")):
+        try:
+            out[path.stem] = str(tomllib.loads(path.read_text(encoding="utf-8")).get("name", ""))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+            out[path.stem] = f"(unreadable: {e})"
+    return out
 
 
 def resolve_policy_path(name: str | Path) -> Path:
-    """A path as given, or a bare name (``bihar-1991``) looked up in the repository's ``models/``."""
+    """A path as given, or a bare name (``bihar-1991``) looked up among the bundled models."""
+    if str(name).strip() == "":
+        raise InputError("--policy", None, None, "empty; give a policy file or one of: "
+                         + ", ".join(bundled_models()))
     p = Path(name)
-    if p.exists():
+    if p.is_file():
         return p
+    if p.exists():
+        raise InputError(p, None, None, "is not a file (a policy is a TOML file)")
     for cand in (MODELS_DIR / p.name, MODELS_DIR / f"{p.name}.toml"):
-        if cand.exists():
+        if cand.is_file():
             return cand
-    raise InputError(p, None, None, f"policy file not found (also looked in {MODELS_DIR})")
+    raise InputError(p, None, None, "policy file not found; bundled models: " + ", ".join(bundled_models()))
 
 
 def _parse_value(text: str) -> Any:
@@ -82,7 +102,13 @@ def _locate(lines: list[str], loc: tuple) -> tuple[int | None, int | None]:
 
 def load_policy(path: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> Policy:
     path = resolve_policy_path(path)
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        line = path.read_bytes()[: e.start].count(b"\n") + 1
+        raise InputError(path, line, None, f"not UTF-8 text (byte {e.start}); save the policy as UTF-8") from None
+    except OSError as e:
+        raise InputError(path, None, None, f"cannot be read: {e.strerror}") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
