@@ -214,14 +214,18 @@ def verify(
     raise typer.Exit(1)
 
 
+ROSTER_LIMIT = 1_000_001  # points; a cadre of a million posts is already beyond any service
+
+
 @app.command()
 def roster(policy: str = PolicyOpt, points: Optional[int] = typer.Option(None, "--points", min=1),
            start: int = typer.Option(1, "--start", min=1, help="first point (a running roster resumes here)"),
            vacated: Optional[str] = typer.Option(None, "--vacated", help="points of a fully operated roster whose "
                                                  "holders left, e.g. 4,7,8: prints the replacement categories"),
            set_: list[str] = SetOpt):
-    """Print the post-based roster as CSV (point,category): `--points` points from `--start`, cycling after the
-    policy's roster length; or, with `--vacated`, the replacement rule (R.K. Sabharwal 1995)."""
+    """Print the post-based roster as CSV (point,category): `--points` points from `--start` of the running
+    roster (points count on through the policy's cycles, each cycle's end holding every share); or, with
+    `--vacated`, the replacement rule (R.K. Sabharwal 1995)."""
     try:
         pol = load_policy(policy, set_)
         if vacated is not None:
@@ -234,9 +238,11 @@ def roster(policy: str = PolicyOpt, points: Optional[int] = typer.Option(None, "
                 raise InputError("--vacated", None, None, str(e)) from None
         elif points is None:
             raise InputError("--points", None, None, "give --points N (or --vacated P,Q,...)")
+        elif start + points > ROSTER_LIMIT:
+            raise InputError("--points", None, None, f"points {start}..{start + points - 1} reach past "
+                             f"{ROSTER_LIMIT - 1:,}; a roster that long is not a cadre's")
         else:
-            rows = [((start - 1 + k) % pol.roster.points + 1, code)
-                    for k, code in enumerate(make_running(pol, start, points))]
+            rows = [(start + k, code) for k, code in enumerate(make_running(pol, start, points))]
     except AarakshanError as e:
         _fail(e)
     w = csv.writer(sys.stdout, lineterminator="\n")
