@@ -220,6 +220,8 @@ ROSTER_LIMIT = 1_000_001  # points; a cadre of a million posts is already beyond
 @app.command()
 def roster(policy: str = PolicyOpt, points: Optional[int] = typer.Option(None, "--points", min=1),
            start: int = typer.Option(1, "--start", min=1, help="first point (a running roster resumes here)"),
+           cadre: Optional[int] = typer.Option(None, "--cadre", min=1, max=ROSTER_LIMIT,
+                                               help="sanctioned posts of the cadre: points past it are refused"),
            vacated: Optional[str] = typer.Option(None, "--vacated", help="points of a fully operated roster whose "
                                                  "holders left, e.g. 4,7,8: prints the replacement categories"),
            set_: list[str] = SetOpt):
@@ -238,6 +240,10 @@ def roster(policy: str = PolicyOpt, points: Optional[int] = typer.Option(None, "
                 raise InputError("--vacated", None, None, str(e)) from None
         elif points is None:
             raise InputError("--points", None, None, "give --points N (or --vacated P,Q,...)")
+        elif cadre is not None:
+            from .vacancy.determine import check_cadre
+            check_cadre(pol, "--cadre", cadre, start, points)
+            rows = [(start + k, code) for k, code in enumerate(make_running(pol, start, points))]
         elif start + points > ROSTER_LIMIT:
             raise InputError("--points", None, None, f"points {start}..{start + points - 1} reach past "
                              f"{ROSTER_LIMIT - 1:,}; a roster that long is not a cadre's")

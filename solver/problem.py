@@ -48,6 +48,10 @@ class VacancyRow:
     vacancies: int
     minimums: dict[str, int] = field(default_factory=dict)  # horizontal trait -> minimum
     line: int = 0
+    # TOTAL rows: the cadre's sanctioned posts (its roster's length) and the next unused point of its running
+    # roster, for use without a register (with one, the register holds both).
+    cadre: int | None = None
+    roster_start: int | None = None
 
 
 @dataclass(frozen=True)

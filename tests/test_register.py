@@ -96,7 +96,7 @@ def test_total_rows_follow_the_register_roster_position(tmp_path):
                 seats = sol.result.seats
                 current = {c: seats.cap("X", c) - len(seats.carried.get(("X", c), ())) for c in ("UR", "SC", "ST", "OBC")}
                 assert current == {"UR": 3, "SC": 2, "ST": 1, "OBC": 2}
-    assert got == [(1, 12), (13, 8)]
+    assert got == [(1, 12, None), (13, 8, None)]
 
 
 # The ceiling with backlog -------------------------------------------------------------------------------------
@@ -386,8 +386,8 @@ def test_a_version_1_register_migrates_with_its_rows(tmp_path):
         assert reg.years() == [2020]
         state = reg.state(2021)
     assert state.roster_next == {"X": 13}
-    assert state.items == (Carried(1, "X", "SC", 2020, "vacancy", ""),)
-    assert dump(tmp_path / "v1.sqlite")["version"] == (VERSION,) and VERSION == 2
+    assert state.items == (Carried(1, "X", "SC", 2020, "vacancy", "", 0),)
+    assert dump(tmp_path / "v1.sqlite")["version"] == (VERSION,) and VERSION == 3
 
 
 def test_a_minimum_larger_than_the_shrunk_compartment_is_cut(tmp_path):

@@ -239,9 +239,11 @@ def test_women_minimum_from_policy_share(run, engine):
 def test_unimplemented_options_are_refused_not_ignored(run):
     """Options whose rules arrive later are refused with the issue named, never silently ignored."""
     from solver.errors import Unsupported
+    vh = ["post", "category", "vacancies", "women", "cadre"]
     with pytest.raises(Unsupported, match="L-shaped.*not encoded"):
-        run("central-2004", [["A", 1, "UR", "M", "", ""]], [["X", "TOTAL", 8, ""]])
-    sol = run("central-2004", [["A", 1, "UR", "M", "", ""]], [["X", "TOTAL", 8, ""]], sets=['roster.small_cadre="none"'])
+        run("central-2004", [["A", 1, "UR", "M", "", ""]], [["X", "TOTAL", 8, "", 8]], vac_header=vh)
+    sol = run("central-2004", [["A", 1, "UR", "M", "", ""]], [["X", "TOTAL", 8, "", 8]], vac_header=vh,
+              sets=['roster.small_cadre="none"'])
     assert sol.result.seats.cap("X", "OBC") == 2
 
 

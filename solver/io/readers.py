@@ -139,14 +139,37 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
     return c, t
 
 
+def _optional_counts(t: Table, name: str) -> np.ndarray:
+    """A column of whole numbers >= 1 where given, -1 where the cell is empty or the column absent."""
+    out = np.full(len(t), -1, dtype=np.int64)
+    if not t.has(name):
+        return out
+    raw = t[name].astype(str)
+    for k in np.flatnonzero(raw != ""):
+        text = str(raw[k]).strip()
+        if not text.isdigit() or int(text) < 1:
+            raise t.error(int(k), name, f"{text!r} is not a whole number of at least 1")
+        if int(text) > MAX_COUNT:
+            raise t.error(int(k), name, f"{text} is larger than any cadre ({MAX_COUNT:,} at most)")
+        out[k] = int(text)
+    return out
+
+
+# Vacancies, cadres and roster points above this are typing mistakes, and would overflow the solver's integers.
+MAX_COUNT = 10**9
+
+
 def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tuple[VacancyRow, ...]]:
-    t = read_table(path, ["post", "category", "vacancies"], list(TRAITS), warn)
+    t = read_table(path, ["post", "category", "vacancies"], [*TRAITS, "cadre", "roster_start"], warn)
     if len(t) == 0:
         raise InputError(path, None, None, "no vacancy rows")
     allowed = [policy.open, *policy.reserved_codes, "TOTAL"]
     vac = _numbers(t, "vacancies", integer=True)
     if (k := _first_bad(vac < 0)) is not None:
         raise t.error(k, "vacancies", f"negative vacancies {t['vacancies'][k]}")
+    if (k := _first_bad(vac > MAX_COUNT)) is not None:
+        raise t.error(k, "vacancies", f"{t['vacancies'][k]} vacancies is more than {MAX_COUNT:,}")
+    cadre, roster_start = _optional_counts(t, "cadre"), _optional_counts(t, "roster_start")
     mins = {}
     for trait in TRAITS:
         if t.has(trait):
@@ -184,12 +207,17 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
         m = {tr: int(mins[tr][k]) for tr in mins if mins[tr][k] > 0}
         if m and cat == "TOTAL":
             raise t.error(k, next(iter(m)), "horizontal minimums belong on per-category rows, not TOTAL")
+        for name, col in (("cadre", cadre), ("roster_start", roster_start)):
+            if col[k] > 0 and cat != "TOTAL":
+                raise t.error(k, name, f"{name} belongs on a TOTAL row (the roster splits it); this row is {cat}")
         if any(v > vac[k] for v in m.values()):
             tr = next(tr for tr, v in m.items() if v > vac[k])
             raise t.error(k, tr, f"minimum {m[tr]} exceeds the row's {int(vac[k])} vacancies")
         if post not in posts:
             posts.append(post)
-        rows.append(VacancyRow(post, cat, int(vac[k]), m, int(t.line[k])))
+        rows.append(VacancyRow(post, cat, int(vac[k]), m, int(t.line[k]),
+                               int(cadre[k]) if cadre[k] > 0 else None,
+                               int(roster_start[k]) if roster_start[k] > 0 else None))
     return tuple(posts), tuple(rows)
 
 

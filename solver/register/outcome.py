@@ -22,7 +22,8 @@ CLOSING = {"filled", "exchanged", "lapsed"}
 @dataclass
 class YearRecord:
     year: int
-    roster_used: dict[str, tuple[int, int]]
+    roster_used: dict[str, tuple[int, int, int | None]]
+    posts: tuple[str, ...] = ()     # the cadres this year recruited for
     events: list[tuple[Carried, str, str]] = field(default_factory=list)      # (item, event, detail)
     # (post, category, kind, detail[, trait])
     new_items: list[tuple] = field(default_factory=list)
@@ -47,7 +48,7 @@ def closes(item: Carried, event: str) -> bool:
 
 def year_record(result: Result, year: int) -> YearRecord:
     policy, seats, pools = result.policy, result.seats, result.pools
-    rec = YearRecord(year, dict(seats.roster_used))
+    rec = YearRecord(year, dict(seats.roster_used), tuple(seats.posts))
     for item in seats.lapsed:
         if item.kind == "horizontal":
             why = f"older than {policy.horizontal.carry_years} years (horizontal.carry_years; OM 15.01.2018)"

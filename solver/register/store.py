@@ -43,6 +43,16 @@ MIGRATIONS = [
     ALTER TABLE items_v2 RENAME TO items;
     CREATE INDEX live_items ON items (closed_year);
     """,
+    # 3: the cadre's sanctioned strength beside its roster position, and the posts each year recruited for
+    # (an item ages by its cadre's recruitment years: Bihar s.2(e), Manipur s.2(b)). Registers written before
+    # this recorded no such list: every recorded year is taken to have recruited every post they know.
+    """
+    ALTER TABLE roster ADD COLUMN cadre INTEGER;
+    CREATE TABLE recruitments (year INTEGER NOT NULL REFERENCES years(year), post TEXT NOT NULL,
+                               PRIMARY KEY (year, post));
+    INSERT INTO recruitments (year, post)
+        SELECT y.year, p.post FROM years y, (SELECT post FROM items UNION SELECT post FROM roster) p;
+    """,
 ]
 VERSION = len(MIGRATIONS)
 
@@ -108,11 +118,16 @@ class Register:
         """What the register knows before `year`: roster positions and the items still live then."""
         nxt = {post: start for post, start in self.db.execute(
             "SELECT post, MAX(start + points) FROM roster WHERE year < ? GROUP BY post", (year,))}
+        cadres = {post: cadre for post, cadre in self.db.execute(
+            "SELECT post, cadre FROM roster r WHERE year = (SELECT MAX(year) FROM roster q WHERE q.post = r.post "
+            "AND q.year < ? AND q.cadre IS NOT NULL)", (year,))}
         items = tuple(Carried(*row) for row in self.db.execute(
-            "SELECT id, post, category, origin_year, kind, trait FROM items "
+            "SELECT id, post, category, origin_year, kind, trait, "
+            "(SELECT COUNT(*) FROM recruitments r WHERE r.post = i.post AND r.year > i.origin_year "
+            "AND r.year < ?) FROM items i "
             "WHERE origin_year < ? AND (closed_year IS NULL OR closed_year >= ?) ORDER BY origin_year, id",
-            (year, year)))
-        return YearState(year, nxt, items)
+            (year, year, year)))
+        return YearState(year, nxt, items, cadres)
 
     def discard_if_new(self) -> None:
         """Remove a register this run created and never wrote a year to."""
@@ -133,8 +148,10 @@ class Register:
             if replace:
                 self._forget(rec.year)
             self.db.execute("INSERT INTO years (year, policy, engine) VALUES (?, ?, ?)", (rec.year, policy, engine))
-            self.db.executemany("INSERT INTO roster (year, post, start, points) VALUES (?, ?, ?, ?)",
-                                [(rec.year, post, s, k) for post, (s, k) in sorted(rec.roster_used.items())])
+            self.db.executemany("INSERT INTO roster (year, post, start, points, cadre) VALUES (?, ?, ?, ?, ?)",
+                                [(rec.year, post, *used) for post, used in sorted(rec.roster_used.items())])
+            self.db.executemany("INSERT INTO recruitments (year, post) VALUES (?, ?)",
+                                [(rec.year, post) for post in sorted(set(rec.posts))])
             for item, event, detail in rec.events:
                 self._event(item.id, rec.year, event, detail)
                 if closes(item, event):
@@ -155,6 +172,7 @@ class Register:
         self.db.execute("DELETE FROM items WHERE origin_year = ?", (year,))
         self.db.execute("UPDATE items SET closed_year = NULL WHERE closed_year = ?", (year,))
         self.db.execute("DELETE FROM roster WHERE year = ?", (year,))
+        self.db.execute("DELETE FROM recruitments WHERE year = ?", (year,))
         self.db.execute("DELETE FROM years WHERE year = ?", (year,))
 
     def history(self):

@@ -31,9 +31,15 @@ class Carried:
     origin_year: int
     kind: Kind
     trait: str = ""     # horizontal items: the trait whose seat is carried
+    # Recruitment years of its cadre the register recorded after its origin and before this one; None for an
+    # item made without a register (its age then counts calendar years).
+    recruitments: int | None = None
 
     def age(self, year: int) -> int:
-        return year - self.origin_year
+        """Recruitment years since the item's origin, this one included (Bihar s.2(e), Manipur s.2(b): the
+        recruitment year is the year in which a recruitment is actually made, so a year the cadre did not
+        recruit does not age its backlog). Only a cadre recruiting this year is offered its items."""
+        return year - self.origin_year if self.recruitments is None else self.recruitments + 1
 
 
 @dataclass(frozen=True)
@@ -43,6 +49,7 @@ class YearState:
     year: int
     roster_next: dict[str, int] = field(default_factory=dict)   # post -> next unused roster point
     items: tuple[Carried, ...] = ()                              # live items, oldest first
+    cadres: dict[str, int] = field(default_factory=dict)        # post -> sanctioned posts, as last recorded
 
 
 def lapses(policy: Policy, item: Carried, year: int) -> bool:

@@ -9,7 +9,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from ..errors import PolicyConflict, Unsupported
+from ..errors import InputError, PolicyConflict, Unsupported
 from ..policy import Policy
 from ..problem import SUBCATEGORIES, Problem
 from .carried import Carried, YearState, carried_trait, exchangeable, lapses
@@ -35,7 +35,8 @@ class SeatTable:
     carried_horizontal: dict[tuple[str, str, str], tuple[Carried, ...]] = field(default_factory=dict)
     lapsed: tuple[Carried, ...] = ()
     deferred: tuple[tuple[Carried, str], ...] = ()       # live but not offered this year, with the reason
-    roster_used: dict[str, tuple[int, int]] = field(default_factory=dict)  # post -> (first point, points)
+    # post -> (first point, points, cadre or None) of the running roster a TOTAL row used
+    roster_used: dict[str, tuple[int, int, int | None]] = field(default_factory=dict)
     backlog_counts: bool = True
 
     def cap(self, post: str, cat: str) -> int:
@@ -73,21 +74,17 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
     seats: dict[tuple[str, str], int] = {}
     minimums: dict[tuple[str, str, str], int] = {}
     notes: list[str] = []
-    roster_used: dict[str, tuple[int, int]] = {}
+    roster_used: dict[str, tuple[int, int, int | None]] = {}
     for row in problem.vacancy_rows:
         if row.category == "TOTAL":
-            if 2 <= row.vacancies <= 13 and policy.roster.small_cadre == "l_shaped":
-                raise Unsupported(f"post {row.post}: a cadre of {row.vacancies} posts takes the L-shaped roster "
-                                  "(roster.small_cadre), which is not encoded: no authoritative copy of the DoPT table was "
-                                  "found (README, 'What is not built yet'); give per-category "
-                                  "rows, or --set roster.small_cadre=\"none\" to use the due-point roster")
-            start = state.roster_next.get(row.post, 1) if state else 1
+            start, cadre = _roster_position(policy, problem, row, state)
             split = Counter(running(policy, start, row.vacancies))
-            roster_used[row.post] = (start, row.vacancies)
+            roster_used[row.post] = (start, row.vacancies, cadre)
             for c in [policy.open, *policy.reserved_codes]:
                 seats[(row.post, c)] = split.get(c, 0)
             notes.append(f"{row.post}: {row.vacancies} vacancies split by the {policy.roster.points}-point "
-                         f"roster from point {start}: " + ", ".join(f"{c} {k}" for c, k in split.items()))
+                         f"roster from point {start}" + (f" (cadre of {cadre})" if cadre else "") + ": "
+                         + ", ".join(f"{c} {k}" for c, k in split.items()))
         else:
             seats[(row.post, row.category)] = row.vacancies
             for trait, m in row.minimums.items():
@@ -142,6 +139,38 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
     if state is not None:
         table = _carry_in_horizontal(policy, table, state)
     return table
+
+
+def _roster_position(policy: Policy, problem: Problem, row, state: YearState | None) -> tuple[int, int | None]:
+    """Where a TOTAL row's vacancies enter the cadre's running roster (DoPT OM 02.07.1997: the roster belongs to
+    the cadre, its sanctioned posts; a year's vacancies take its next unused points) and the cadre's size.
+    vacancies.csv's `cadre` and `roster_start` serve without a register; with one, the register holds both
+    and a `roster_start` that disagrees with it is refused."""
+    recorded = state.roster_next.get(row.post) if state else None
+    if row.roster_start is not None and recorded is not None and row.roster_start != recorded:
+        raise InputError(problem.sources.get("vacancies", "vacancies.csv"), row.line, "roster_start",
+                         f"post {row.post}: roster_start {row.roster_start}, but the register's roster of the "
+                         f"cadre is at point {recorded}; leave roster_start empty with a register")
+    start = row.roster_start or recorded or 1
+    cadre = row.cadre or (state.cadres.get(row.post) if state else None)
+    if cadre is not None:
+        check_cadre(policy, f"post {row.post}", cadre, start, row.vacancies)
+    return start, cadre
+
+
+def check_cadre(policy: Policy, what: str, cadre: int, start: int, count: int) -> None:
+    """Refuse what a cadre's roster cannot give: a cadre of 2-13 posts takes the L-shaped roster (DoPT OM
+    02.07.1997; not encoded), and past the cadre's last point the roster is fully operated."""
+    if 2 <= cadre <= 13 and policy.roster.small_cadre == "l_shaped":
+        raise Unsupported(f"{what}: a cadre of {cadre} posts takes the L-shaped roster "
+                          "(roster.small_cadre; DoPT OM 02.07.1997), which is not encoded: no authoritative copy "
+                          "of the DoPT table was found (README, 'What is not built yet'); give per-category rows, "
+                          "or --set roster.small_cadre=\"none\" to use the due-point roster")
+    if start + count - 1 > cadre:
+        raise Unsupported(f"{what}: {count} vacancies from point {start} pass the end of the cadre's "
+                          f"{cadre}-point roster: a fully operated roster does not run again, each vacancy goes to "
+                          "the category of the post vacated (R.K. Sabharwal 1995, para 6); give per-category rows "
+                          "(`aarakshan roster --vacated` lists the categories)")
 
 
 def _overall(policy: Policy, table: SeatTable, minimums: dict, notes: list[str]) -> SeatTable:
@@ -209,6 +238,9 @@ def _carry_in_horizontal(policy: Policy, table: SeatTable, state: YearState) -> 
     carried: dict[tuple[str, str, str], list[Carried]] = {}
     lapsed, deferred = list(table.lapsed), list(table.deferred)
     for item in sorted((x for x in state.items if x.kind == "horizontal"), key=lambda x: (x.origin_year, x.id)):
+        if item.post not in table.posts:
+            deferred.append((item, "the post has no vacancies.csv row this year (no recruitment: it does not age)"))
+            continue
         if lapses(policy, item, state.year):
             lapsed.append(item)
             continue
@@ -239,13 +271,14 @@ def _carry_in(policy: Policy, problem: Problem, table: SeatTable, state: YearSta
         key = (item.post, item.category)
         if item.kind == "horizontal":
             continue  # joins the minimums, once they are known
+        if item.post not in posts:
+            # Bihar s.2(e), Manipur s.2(b): no recruitment for the cadre this year, so no recruitment year passes.
+            deferred.append((item, "the post has no vacancies.csv row this year (no recruitment: it does not age)"))
+            continue
         if lapses(policy, item, state.year):
             lapsed.append(item)
-            if item.kind == "vacancy" and item.post in posts:
+            if item.kind == "vacancy":
                 seats[(item.post, policy.open)] += 1
-            continue
-        if item.post not in posts:
-            deferred.append((item, "the post has no vacancies.csv row this year"))
             continue
         if item.category not in policy.reserved_codes:
             deferred.append((item, f"the policy has no category {item.category}"))

@@ -1,0 +1,111 @@
+"""The four Acts year by year (issue 15): a year's vacancies on the cadre's running roster, recruitment years
+counted by the register, and the Acts' own readings of carry-forward, exchange, the ceiling and the creamy layer.
+Each test is worked by hand from the section it cites."""
+from collections import Counter
+
+import pytest
+from conftest import read_csv, write_csv
+from test_register import simulate, verify_year, year_folder
+from typer.testing import CliRunner
+
+from solver import load_policy, solve
+from solver.cli import app
+from solver.errors import InputError, Unsupported
+from solver.io.readers import read_problem
+from solver.register import Register, year_record
+from solver.vacancy import running
+
+
+def one_year(tmp_path, policy, vac_rows, header=("post", "category", "vacancies", "cadre", "roster_start"),
+             cands=(("A", 1, "UR", "M"),), sets=(), state=None):
+    pol = load_policy(policy, list(sets))
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category", "gender"], cands)
+    write_csv(tmp_path / "v.csv", list(header), vac_rows)
+    prob = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv")
+    return pol, solve(pol, prob, "greedy", state=state)
+
+
+def split(sol, post="X"):
+    seats = sol.result.seats
+    return {c: v for (p, c), v in seats.seats.items() if p == post and v}
+
+
+# 2. The roster belongs to the cadre ------------------------------------------------------------------------
+
+def test_five_vacancies_of_a_large_cadre_take_the_next_five_points(tmp_path):
+    """DoPT OM 02.07.1997: the roster is the cadre's (its sanctioned posts), and a year's vacancies take its next
+    unused points. Five vacancies of a 200-post cadre from point 1 are points 1-5: UR 1, 2, 3, 5 and OBC 4.
+    (They were refused as "a cadre of 5 posts takes the L-shaped roster".)"""
+    _, sol = one_year(tmp_path, "central-2004", [["X", "TOTAL", 5, 200, ""]])
+    assert split(sol) == {"UR": 4, "OBC": 1}
+    _, sol = one_year(tmp_path, "central-2004", [["X", "TOTAL", 5, "", ""]])  # cadre unknown: the same points
+    assert split(sol) == {"UR": 4, "OBC": 1}
+
+
+def test_roster_start_resumes_the_running_roster_without_a_register(tmp_path):
+    """Points 13-20 of the central roster: UR 13, 17, 18; ST 14; SC 15, 20; OBC 16, 19."""
+    _, sol = one_year(tmp_path, "central-2004", [["X", "TOTAL", 8, 200, 13]], sets=["ceiling.share=1.0"])
+    assert split(sol) == {"UR": 3, "SC": 2, "ST": 1, "OBC": 2}
+    assert sol.result.seats.roster_used["X"] == (13, 8, 200)
+
+
+def test_small_cadres_and_a_fully_operated_roster_are_refused(tmp_path):
+    """A cadre of 2-13 posts takes the L-shaped roster (not encoded); past the cadre's last point the roster is
+    fully operated and a vacancy goes to the category of the post vacated (R.K. Sabharwal 1995, para 6)."""
+    with pytest.raises(Unsupported, match="cadre of 10 posts takes the L-shaped roster"):
+        one_year(tmp_path, "central-2004", [["X", "TOTAL", 1, 10, ""]])
+    with pytest.raises(Unsupported, match="fully operated.*post vacated.*Sabharwal"):
+        one_year(tmp_path, "central-2004", [["X", "TOTAL", 4, 20, 18]])
+    with pytest.raises(InputError, match="cadre belongs on a TOTAL row") as e:
+        one_year(tmp_path, "central-2004", [["X", "UR", 4, 20, ""]])
+    assert e.value.line == 2 and e.value.column == "4 (cadre)"
+
+
+def test_the_register_holds_the_cadre_and_its_position(tmp_path):
+    """With a register the cadre given once is remembered: 12 then 8 vacancies fill the 20-post cadre, and a
+    third year's vacancy finds the roster fully operated. A roster_start that disagrees with the register is
+    bad input."""
+    pol = load_policy("central-2004", ["ceiling.share=1.0"])
+    with Register(tmp_path / "reg.sqlite") as reg:
+        for year, row in ((2020, ["X", "TOTAL", 12, 20, ""]), (2021, ["X", "TOTAL", 8, "", ""])):
+            _, sol = one_year(tmp_path, "central-2004", [row], sets=["ceiling.share=1.0"], state=reg.state(year))
+            reg.record(year_record(sol.result, year), pol.name, "greedy")
+        assert sol.result.seats.roster_used["X"] == (13, 8, 20)
+        with pytest.raises(Unsupported, match="20-point roster"):
+            one_year(tmp_path, "central-2004", [["X", "TOTAL", 1, "", ""]], state=reg.state(2022))
+        with pytest.raises(InputError, match="register's roster of the cadre is at point 21"):
+            one_year(tmp_path, "central-2004", [["X", "TOTAL", 1, 40, 5]], state=reg.state(2022))
+
+
+def test_roster_cli_takes_a_cadre(tmp_path):
+    r = CliRunner().invoke(app, ["roster", "--policy", "central-2004", "--cadre", "30", "--points", "10",
+                                 "--start", "18"])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[1:] == [f"{18 + k},{c}" for k, c in
+                                         enumerate(running(load_policy("central-2004"), 18, 10))]
+    r = CliRunner().invoke(app, ["roster", "--policy", "central-2004", "--cadre", "20", "--points", "5",
+                                 "--start", "18"])
+    assert r.exit_code == 3 and "fully operated" in r.output
+    r = CliRunner().invoke(app, ["roster", "--policy", "central-2004", "--cadre", "9", "--points", "1"])
+    assert r.exit_code == 3 and "L-shaped" in r.output
+
+
+# 3. Recruitment years ------------------------------------------------------------------------------------
+
+def test_a_year_without_recruitment_does_not_age_the_backlog(tmp_path):
+    """Bihar Act 1991 s.2(e): the recruitment year is the calendar year in which a recruitment is actually
+    made; s.4(6)(a): SC vacancies stay reserved three recruitment years, then are exchanged with ST. Cadre X
+    recruits in 2021, 2022, 2024 and 2025 (2023 only Y): 2021's two SC vacancies reach their third recruitment
+    year in 2025, not 2024."""
+    for y in (2021, 2022, 2023, 2024, 2025):
+        cands = [[f"U{y}-{k}", k + 1, "UR", "M"] for k in range(8)] + \
+                [[f"T{y}-{k}", k + 9, "ST", "M"] for k in range(6)]
+        vacs = [["Y", "UR", 1]] if y == 2023 else [["X", "UR", 6], ["X", "SC", 2], ["X", "ST", 1]]
+        year_folder(tmp_path / "years", y, cands, vacs)
+    table = simulate(tmp_path, "bihar-1991")
+    assert {y: int(table[(y, "SC")]["exchanged"]) for y in (2021, 2022, 2024, 2025)} == \
+        {2021: 0, 2022: 0, 2024: 0, 2025: 2}
+    rows = read_csv(tmp_path / "out" / "2025" / "carried.csv")
+    assert sorted(r["origin_year"] for r in rows if r["event"] == "exchanged") == ["2021", "2021"]
+    for y in (2021, 2022, 2024, 2025):
+        assert verify_year(tmp_path, "bihar-1991", y).exit_code == 0
