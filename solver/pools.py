@@ -196,7 +196,8 @@ def exchanges(sigs: list[int]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
 
 def member_mask(policy: Policy, problem: Problem, code: str) -> np.ndarray:
     """Who may hold a vacancy of reserved category `code` (own members or the policy's extra eligibility),
-    less the creamy layer where the category excludes it (central Bill 2004 s.3(1))."""
+    less the creamy layer where the category excludes it (central Bill 2004 s.3(1)); of those eligible beyond
+    their own code only the backward classes' creamy layer (`Policy.creamy_layer_codes`)."""
     c = problem.candidates
     cat = policy.category(code)
     if cat.eligible is None:
@@ -207,7 +208,7 @@ def member_mask(policy: Policy, problem: Problem, code: str) -> np.ndarray:
             gender = np.where(c.female, "F", "M")
             mask &= np.isin(gender, cat.eligible.gender)
     if cat.creamy_layer_excluded:
-        mask &= ~c.creamy
+        mask &= ~(c.creamy & np.isin(c.category, policy.creamy_layer_codes(code)))
     return mask
 
 

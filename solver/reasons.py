@@ -118,7 +118,8 @@ def _rows(result: Result):
         notes = []
         if c.relaxed[i] and not result.policy.migration.relaxed_may_take_open:
             notes.append("availed a relaxed standard, so may not take an open vacancy")
-        if c.creamy[i] and c.category[i] != result.policy.open:
+        if c.creamy[i] and c.category[i] != result.policy.open and \
+                result.policy.category(c.category[i]).creamy_layer_excluded:
             notes.append("creamy layer, so competes as open only")
         if got < 0:
             notes += [why for mask, why in unmet if mask[i]]

@@ -109,3 +109,69 @@ def test_a_year_without_recruitment_does_not_age_the_backlog(tmp_path):
     assert sorted(r["origin_year"] for r in rows if r["event"] == "exchanged") == ["2021", "2021"]
     for y in (2021, 2022, 2024, 2025):
         assert verify_year(tmp_path, "bihar-1991", y).exit_code == 0
+
+
+# 6. The central ceiling excludes only the SC/ST backlog --------------------------------------------------------
+
+def test_central_2004_counts_obc_backlog_against_the_ceiling(tmp_path):
+    """Bill 2004 s.10 proviso: "the backlog of the reserved vacancies for the Scheduled Castes and Scheduled
+    Tribes shall not be counted". A year of 40 (SC 6, ST 3, OBC 11: 20 reserved, exactly half) with two SC
+    vacancies carried stands (the ceiling sees 20 of 40); with two OBC vacancies carried it is 22 of 42 and
+    refused. Under central-dopt (Art. 16(4B), DoPT OM 20.07.2000: all backlog a separate class) both stand."""
+    from solver.errors import PolicyConflict
+    from solver.vacancy import Carried, YearState
+    from solver.vacancy.determine import ceiling_use
+    rows = [["X", "UR", 20, "", ""], ["X", "SC", 6, "", ""], ["X", "ST", 3, "", ""], ["X", "OBC", 11, "", ""]]
+    sc = YearState(2021, {}, tuple(Carried(k, "X", "SC", 2020, "vacancy") for k in range(2)))
+    obc = YearState(2021, {}, tuple(Carried(k, "X", "OBC", 2020, "vacancy") for k in range(2)))
+    pol, sol = one_year(tmp_path, "central-2004", rows, state=sc)
+    assert ceiling_use(pol, sol.result.seats, "X") == (20, 40)
+    with pytest.raises(PolicyConflict, match=r"22 of 42 .*2 of them carried"):
+        one_year(tmp_path, "central-2004", rows, state=obc)
+    pol, sol = one_year(tmp_path, "central-dopt", rows, state=obc)
+    assert ceiling_use(pol, sol.result.seats, "X") == (20, 40)
+
+
+def test_backlog_excluded_is_checked_against_the_policy():
+    with pytest.raises(InputError, match="backlog_excluded names unknown categories"):
+        load_policy("central-2004", ['ceiling.backlog_excluded=["SC", "XX"]'])
+    with pytest.raises(InputError, match="backlog_counts = true counts every backlog"):
+        load_policy("central-2004", ["ceiling.backlog_counts=true"])
+
+
+# 7. The creamy layer is a test of backward classes only ------------------------------------------------------
+
+@pytest.mark.parametrize("engine", ["greedy", "cpsat"])
+def test_creamy_layer_never_removes_an_sc_or_st_woman_from_wbc(tmp_path, engine):
+    """Bihar Act 1991 s.2(k): WBC are the women of SC, ST, EBC and BC; the creamy layer is a test of the
+    backward classes only (Indra Sawhney 1992; Maharashtra Act 2001 s.4(2), second proviso). One UR and one WBC
+    vacancy; U1 takes the open one. SC woman S1 (flagged creamy) outranks EBC woman E1 (creamy too): S1 holds WBC,
+    E1, creamy, competes as open only. With S1 absent E1 is not eligible and WBC goes down its fallback chain."""
+    pol = load_policy("bihar-1991")
+    head = ["id", "rank", "category", "gender", "creamy_layer"]
+    cands = [["U1", 1, "UR", "M", ""], ["S1", 2, "SC", "F", "true"], ["E1", 3, "EBC", "F", "true"],
+             ["S2", 4, "SC", "M", ""]]
+    write_csv(tmp_path / "c.csv", head, cands)
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], [["X", "UR", 1], ["X", "WBC", 1]])
+    prob = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv")
+    sol = solve(pol, prob, engine, hint=False)
+    got = {r[0]: (r[2], r[5]) for r in sol.result.allocation_rows()}
+    assert got == {"U1": ("UR", "open_merit"), "S1": ("WBC", "reserved")}
+    from solver.verify import verify
+    # verify's own reading: an SC woman flagged creamy is no breach on WBC; an EBC one is.
+    write_csv(tmp_path / "a.csv", ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route",
+                                   "rank"], [["U1", "X", "UR", "UR", "", "open_merit", 1],
+                                             ["E1", "X", "WBC", "WBC", "", "reserved", 3]])
+    from solver.verify import read_allocation
+    bad = verify(pol, prob, read_allocation(tmp_path / "a.csv", prob, pol))
+    assert any(v.rule in ("wrong category", "creamy layer on a reserved vacancy") and v.candidate == "E1"
+               for v in bad)
+    assert not [v for v in verify(pol, prob, read_allocation(_alloc(tmp_path, sol), prob, pol))]
+    reasons = {r[0]: r[3] for r in __import__("solver.reasons", fromlist=["x"]).decision_rows(sol.result)}
+    assert "creamy layer" in reasons["E1"] and "creamy layer" not in reasons["S1"]
+
+
+def _alloc(tmp_path, sol):
+    from solver.reports import write_outputs
+    write_outputs(tmp_path / "out", sol.result, {})
+    return tmp_path / "out" / "allocation.csv"

@@ -81,6 +81,9 @@ class Ceiling(Strict):
 
     share: float = Field(0.5, ge=0, le=1)
     backlog_counts: bool = False
+    # With backlog_counts false: the categories whose carried (backlog) vacancies the ceiling does not see;
+    # None: every category the ceiling counts (Art. 16(4B); DoPT OM 20.07.2000). Bill 2004 s.10 proviso: SC, ST.
+    backlog_excluded: list[str] | None = None
     excess: Literal["refuse", "carry_forward"] = "refuse"
     source: str = ""
 
@@ -162,6 +165,19 @@ class Policy(Strict):
                 # Which vacancies an exchange pool took from which category would be ambiguous.
                 raise ValueError(f"fallback from {f.from_}: a category with a fallback chain may not also be in a "
                                  "same-year exchange group")
+        excluded = self.ceiling.backlog_excluded
+        if excluded is not None and set(excluded) - known:
+            raise ValueError(f"ceiling.backlog_excluded names unknown categories {sorted(set(excluded) - known)}")
+        if excluded is not None and self.ceiling.backlog_counts:
+            raise ValueError("ceiling.backlog_excluded lists categories whose backlog the ceiling does not count, "
+                             "but ceiling.backlog_counts = true counts every backlog; set one of them")
+        for g in self.exchange:
+            if len(set(g.categories)) != len(g.categories):
+                raise ValueError(f"exchange group {g.categories} names a category twice")
+        for f in self.fallback:
+            if f.from_ in f.to or len(set(f.to)) != len(f.to):
+                raise ValueError(f"fallback from {f.from_} to {f.to}: a chain may not name its own category or "
+                                 "one category twice")
         if sum(c.share for c in self.categories) > 1 + 1e-9:
             raise ValueError("category shares add up to more than 1")
         return self
@@ -175,6 +191,26 @@ class Policy(Strict):
     def member_codes(self) -> list[str]:
         """Codes a candidate may carry in candidates.csv."""
         return [self.open] + [c.code for c in self.categories if c.eligible is None]
+
+    def creamy_layer_codes(self, code: str) -> list[str]:
+        """Own codes whose creamy layer a vacancy of `code` turns away (none unless it excludes the creamy
+        layer). The creamy layer is a test of backward classes only (Indra Sawhney 1992; Maharashtra Act 2001
+        s.4(2), second proviso), so a category open to others (Bihar's WBC: women of SC, ST, EBC and BC)
+        removes only members of categories that themselves exclude it: an EBC or BC woman, never an SC or ST
+        one."""
+        cat = self.category(code)
+        if not cat.creamy_layer_excluded:
+            return []
+        if cat.eligible is None:
+            return [code]
+        return [x for x in cat.eligible.categories if x != self.open and self.category(x).creamy_layer_excluded]
+
+    def backlog_outside_ceiling(self, code: str) -> bool:
+        """Whether carried vacancies of `code` stand outside the year's ceiling (Art. 16(4B); Bill 2004 s.10
+        proviso: the SC and ST backlog only)."""
+        c = self.ceiling
+        return not c.backlog_counts and self.category(code).in_ceiling and \
+            (c.backlog_excluded is None or code in c.backlog_excluded)
 
     def category(self, code: str) -> Category:
         for c in self.categories:

@@ -37,7 +37,6 @@ class SeatTable:
     deferred: tuple[tuple[Carried, str], ...] = ()       # live but not offered this year, with the reason
     # post -> (first point, points, cadre or None) of the running roster a TOTAL row used
     roster_used: dict[str, tuple[int, int, int | None]] = field(default_factory=dict)
-    backlog_counts: bool = True
 
     def cap(self, post: str, cat: str) -> int:
         return self.seats.get((post, cat), 0)
@@ -47,12 +46,11 @@ class SeatTable:
 
 
     def outside_ceiling(self, post: str, policy: Policy) -> tuple[int, int]:
-        """(reserved, all) vacancies of a post that the ceiling does not see: carried ones under Art. 16(4B)."""
-        if self.backlog_counts:
-            return 0, 0
-        counted = {c.code for c in policy.categories if c.in_ceiling}
-        items = [x for (p, _), xs in self.carried.items() if p == post for x in xs]
-        return sum(x.category in counted for x in items), sum(x.kind == "vacancy" for x in items)
+        """(reserved, all) vacancies of a post that the ceiling does not see: carried ones under Art. 16(4B), of
+        the categories `ceiling.backlog_excluded` names (Bill 2004 s.10 proviso: SC and ST)."""
+        items = [x for (p, c), xs in self.carried.items() if p == post and policy.backlog_outside_ceiling(c)
+                 for x in xs]
+        return len(items), sum(x.kind == "vacancy" for x in items)
 
 
 def ceiling_use(policy: Policy, table: SeatTable, post: str) -> tuple[int, int]:
@@ -91,7 +89,7 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
                 minimums[(row.post, row.category, trait)] = m
     for post in problem.posts:
         seats.setdefault((post, policy.open), 0)
-    table = SeatTable(problem.posts, seats, minimums, backlog_counts=policy.ceiling.backlog_counts,
+    table = SeatTable(problem.posts, seats, minimums,
                       roster_used=roster_used)
     if state is not None:
         table = _carry_in(policy, problem, table, state, notes)
@@ -101,10 +99,11 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
         limit = policy.ceiling.share * total
         if used <= limit + 1e-9 or not enforce_ceiling:
             continue
-        n_carried = sum(len(xs) for (p, _), xs in table.carried.items() if p == post)
         if policy.ceiling.excess == "refuse":
-            with_backlog = f", {n_carried} of them carried from earlier years (ceiling.backlog_counts)" \
-                if n_carried and policy.ceiling.backlog_counts else ""
+            n_counted = sum(len(xs) for (p, c), xs in table.carried.items()
+                            if p == post and not policy.backlog_outside_ceiling(c))
+            with_backlog = f", {n_counted} of them carried from earlier years (ceiling.backlog_counts, " \
+                "ceiling.backlog_excluded)" if n_counted else ""
             raise PolicyConflict(
                 f"post {post}: {used} of {total} vacancies are reserved under the ceiling{with_backlog}, more than "
                 f"{policy.ceiling.share:.0%} ({policy.ceiling.source or 'ceiling.share'}); "
@@ -286,11 +285,14 @@ def _carry_in(policy: Policy, problem: Problem, table: SeatTable, state: YearSta
         if item.kind == "reservation" and seats[(item.post, policy.open)] == 0:
             deferred.append((item, "no open vacancy this year to carry the reservation into"))
             continue
-        waits = policy.ceiling.backlog_counts and policy.ceiling.excess == "carry_forward" \
+        waits = not policy.backlog_outside_ceiling(item.category) and policy.ceiling.excess == "carry_forward" \
             and policy.category(item.category).in_ceiling
         if waits:
-            # (the post's ceiling use is summed only where carried vacancies count against it)
-            used, total = _ceiling_use(policy, seats, item.post)
+            # (the post's ceiling use is summed only where carried vacancies count against it; those of the
+            # categories whose backlog stands outside are left out of it)
+            out = [x for (p, c), xs in carried.items() if p == item.post and policy.backlog_outside_ceiling(c)
+                   for x in xs]
+            used, total = _ceiling_use(policy, seats, item.post, (len(out), sum(x.kind == "vacancy" for x in out)))
             waits = used + 1 > policy.ceiling.share * (total + (item.kind == "vacancy")) + 1e-9
         if waits:
             deferred.append((item, f"current and carried reserved vacancies would pass the "

@@ -70,4 +70,10 @@ def may_hold(policy: Policy, problem: Problem, code: str) -> np.ndarray:
             ok &= np.isin(np.where(c.female, "F", "M"), cat.eligible.gender)
     else:
         ok = c.category == code
-    return ok & ~c.creamy if cat.creamy_layer_excluded else ok
+    if not cat.creamy_layer_excluded:
+        return ok
+    # The creamy layer is a test of backward classes only (Indra Sawhney 1992; Maharashtra Act 2001 s.4(2),
+    # second proviso): for WBC it removes an EBC or BC woman, never an SC or ST one.
+    backward = [code] if cat.eligible is None else \
+        [x for x in cat.eligible.categories if x != policy.open and policy.category(x).creamy_layer_excluded]
+    return ok & ~(c.creamy & np.isin(c.category, backward))
