@@ -330,7 +330,15 @@ def build_pools(policy: Policy, problem: Problem, seats: SeatTable) -> Pools:
                 pool = add(j, FALLBACK, 2 + step, k, [f.from_, dest], members[dest], seats.cap(post, f.from_), taken)
                 taken = taken + [pool.index]
             used_by[f.from_] = taken[len(phase0[f.from_]):]
-        if policy.unfilled.dereserve:
+        if policy.unfilled.dereserve and policy.unfilled.dereserve_when == "after_exchange":
+            # Bihar s.4(6)(d): only the backlog its exchange could not fill (the carried pools and what the
+            # after-years exchange took of them).
+            codes = [x.code for x in policy.categories if x.carry_forward and x.code in carried]
+            after = {q for code in codes for q in used_by[code] if carried[code].index in pools[q].minus}
+            minus = [carried[code].index for code in codes] + sorted(after)
+            if codes:
+                add(j, DERESERVED, 2 + chain_len, 0, codes, openm, sum(carried[code].base for code in codes), minus)
+        elif policy.unfilled.dereserve:
             codes = [x.code for x in policy.categories if x.carry_forward]
             minus = [q.index for code in codes for q in phase0[code]] + sorted({q for code in codes for q in used_by[code]})
             add(j, DERESERVED, 2 + chain_len, 0, codes, openm, sum(seats.cap(post, code) for code in codes), minus)

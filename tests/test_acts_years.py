@@ -175,3 +175,64 @@ def _alloc(tmp_path, sol):
     from solver.reports import write_outputs
     write_outputs(tmp_path / "out", sol.result, {})
     return tmp_path / "out" / "allocation.csv"
+
+
+# 4. Bihar s.4(6)(d): de-reservation after the exchange, the reservation carried ----------------------------
+
+def bihar_no_sc_st(tmp_path, years=range(2021, 2026)):
+    """Cadre X, UR 6 and SC 2 a year; only open candidates apply (no SC, no ST to exchange with)."""
+    for y in years:
+        year_folder(tmp_path / "years", y, [[f"U{y}-{k}", k + 1, "UR", "M"] for k in range(12)],
+                    [["X", "UR", 6], ["X", "SC", 2]])
+
+
+def test_bihar_dereserves_backlog_only_after_the_exchange(tmp_path):
+    """Bihar Act 1991 s.4(6)(a): SC vacancies without SC candidates stay reserved three recruitment years, then
+    are exchanged with ST; s.4(6)(d): still unfilled "even after exchange formula", they "may be filled by
+    general candidates after de-reserving them but the vacancies so de-reserved shall be carried forward for
+    three recruitment years". 2021's two SC vacancies are kept through 2022 and 2023; in 2024 no SC and no ST
+    candidate takes them, so two general candidates do (route dereserved, counted as open), and two SC
+    reservations are carried from 2024. The year's own SC vacancies are never de-reserved at once. In 2025 the
+    two reservations turn two of the six open vacancies into SC; they have been through their exchange, so with
+    no SC or ST candidate again they go to general candidates (the reservation still carried), and 2022's
+    backlog goes the way 2021's went: four de-reserved."""
+    bihar_no_sc_st(tmp_path)
+    table = simulate(tmp_path, "bihar-1991")
+    got = {y: (int(table[(y, "SC")]["vacancies"]), int(table[(y, "SC")]["dereserved"])) for y in range(2021, 2026)}
+    assert got == {2021: (2, 0), 2022: (4, 0), 2023: (6, 0), 2024: (8, 2), 2025: (10, 4)}
+    rows = read_csv(tmp_path / "out" / "2024" / "allocation.csv")
+    assert Counter((r["seat_category"], r["counted_as"], r["route"]) for r in rows) == \
+        {("UR", "UR", "open_merit"): 6, ("SC", "UR", "dereserved"): 2}
+    assert [r["candidate_id"] for r in rows if r["route"] == "dereserved"] == ["U2024-6", "U2024-7"]
+    with Register(tmp_path / "reg.sqlite") as reg:
+        hist = reg.history()
+    reservations = [h for h in hist if h[4] == "reservation"]
+    assert sorted(h[3] for h in reservations) == [2024, 2024, 2025, 2025]
+    first = [h for h in hist if h[3] == 2021]
+    assert [(h[4], h[5], h[6][-1][1]) for h in first] == [("vacancy", 2024, "dereserved")] * 2
+    open_2025 = read_csv(tmp_path / "out" / "2025" / "allocation.csv")
+    assert Counter(r["route"] for r in open_2025) == {"open_merit": 4, "dereserved": 4}
+    for y in range(2021, 2026):
+        r = verify_year(tmp_path, "bihar-1991", y)
+        assert r.exit_code == 0, (y, r.output)
+
+
+def test_bihar_dereservation_is_a_policy_option(tmp_path):
+    """"May be filled" (s.4(6)(d)): with unfilled.dereserve=false the backlog stays vacant until it lapses."""
+    bihar_no_sc_st(tmp_path, range(2021, 2025))
+    table = simulate(tmp_path, "bihar-1991", "greedy", "unfilled.dereserve=false")
+    assert all(int(table[(y, "SC")]["dereserved"]) == 0 for y in range(2021, 2025))
+
+
+def test_verify_rejects_a_current_vacancy_dereserved_under_bihar(tmp_path):
+    """s.4(6)(d) de-reserves only backlog left after the exchange: a general candidate on one of 2021's own SC
+    vacancies breaks it."""
+    bihar_no_sc_st(tmp_path, [2021])
+    simulate(tmp_path, "bihar-1991", "greedy")
+    path = tmp_path / "out" / "2021" / "allocation.csv"
+    rows = read_csv(path)
+    rows.append({"candidate_id": "U2021-6", "post": "X", "seat_category": "SC", "counted_as": "UR",
+                 "horizontal": "", "route": "dereserved", "rank": "7"})
+    write_csv(path, list(rows[0]), [list(r.values()) for r in rows])
+    r = verify_year(tmp_path, "bihar-1991", 2021)
+    assert r.exit_code == 1 and "de-reservation beyond the backlog left after exchange" in r.stdout

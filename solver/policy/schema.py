@@ -71,6 +71,11 @@ class Unfilled(Strict):
 
     # Fill them this year from the open list (states) or keep them vacant (centre since 1989).
     dereserve: bool = False
+    # Which unfilled reserved vacancies are de-reserved: any of the year's ("same_year": Manipur s.7), or only
+    # carried ones still unfilled after the exchange their age opened ("after_exchange": Bihar s.4(6)(d), "even
+    # after exchange formula the remaining backlog vacancies may be filled by general candidates after
+    # de-reserving them"). Either way the reservation is carried `carry_years` recruitment years.
+    dereserve_when: Literal["same_year", "after_exchange"] = "same_year"
     # Years a reservation is carried; None keeps it as backlog indefinitely.
     carry_years: int | None = Field(None, ge=0)
     source: str = ""

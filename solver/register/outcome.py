@@ -106,6 +106,12 @@ def _settle(rec: YearRecord, policy, post, code, slots, events, year) -> None:
         rec.count(code, event)
         if slot is not None:
             rec.events.append((slot, event, f"in {year} at {post}"))
+            if event == "dereserved" and slot.kind == "vacancy" and carries(policy, code):
+                # Bihar s.4(6)(d): "the vacancies so de-reserved shall be carried forward for three recruitment
+                # years": the kept-vacant post is filled, its reservation carried on.
+                rec.new_items.append((post, code, "reservation", f"backlog of {slot.origin_year} de-reserved in "
+                                      f"{year}; reservation carried ({policy.unfilled.source or 'unfilled'})"))
+                rec.count(code, "carried_out")
         elif event == "dereserved" and carries(policy, code):
             rec.new_items.append((post, code, "reservation", f"de-reserved in {year}; reservation carried "
                                   f"({policy.unfilled.source or 'unfilled.carry_years'})"))

@@ -58,7 +58,12 @@ def lapses(policy: Policy, item: Carried, year: int) -> bool:
 
 
 def exchangeable(policy: Policy, item: Carried, year: int) -> bool:
-    """A kept-vacant post whose category's exchange group opens it to the partners by now."""
+    """A kept-vacant post whose category's exchange group opens it to the partners by now. Where only backlog
+    left after the exchange is de-reserved (Bihar s.4(6)(d)), a reservation carried from a de-reservation has
+    been through its exchange already: it is offered the same way (own category, partners, then general)."""
+    if item.kind == "reservation" and policy.unfilled.dereserve and \
+            policy.unfilled.dereserve_when == "after_exchange":
+        return any(item.category in g.categories and g.after_years for g in policy.exchange)
     return item.kind == "vacancy" and any(
         g.after_years and item.category in g.categories and item.age(year) >= g.after_years
         for g in policy.exchange)

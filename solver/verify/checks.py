@@ -45,6 +45,8 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
     # Capacity and route eligibility.
     count: dict[tuple[int, str], int] = {}
     after_years_exchange: dict[tuple[int, str], int] = {}
+    dereserved: dict[tuple[int, str], int] = {}
+    only_backlog = policy.unfilled.dereserve_when == "after_exchange"
     for r, i in enumerate(alloc.cand):
         j, seat, route = int(alloc.post[r]), alloc.seat[r], alloc.route[r]
         count[(j, seat)] = count.get((j, seat), 0) + 1
@@ -82,6 +84,7 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
             if not chains:
                 v("fallback not allowed", i, j, f"no fallback chain from {seat} to {own}", "Bihar Act 1991 s.4(6)")
         elif route == "dereserved":
+            dereserved[(j, seat)] = dereserved.get((j, seat), 0) + 1
             if not policy.unfilled.dereserve:
                 v("de-reservation forbidden", i, j, f"{seat} vacancy de-reserved",
                   policy.unfilled.source or "DoPT OM 20.07.2000")
@@ -115,6 +118,16 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
         if k > room:
             v("exchange beyond the carried vacancies", None, j, f"{k} {seat} vacancies exchanged; only {room} "
               f"carried vacancies old enough were left by {seat} candidates", "Bihar Act 1991 s.4(6)")
+
+    if only_backlog:
+        for (j, seat), k in sorted(dereserved.items()):
+            # Bihar s.4(6)(d): only backlog vacancies still unfilled "even after exchange formula".
+            room = max(0, seats.exchangeable.get((posts[j], seat), 0) - own_fills.get((j, seat), 0)
+                       - after_years_exchange.get((j, seat), 0))
+            if k > room:
+                v("de-reservation beyond the backlog left after exchange", None, j,
+                  f"{k} {seat} vacancies de-reserved; only {room} carried vacancies old enough to exchange were "
+                  "left unfilled", policy.unfilled.source or "Bihar Act 1991 s.4(6)(d)")
 
     # Merit: justified envy and wasted vacancies, compartment by compartment (phase 0 routes).
     if policy.migration.selection_list:
@@ -213,7 +226,12 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
             stages.append((9, "dereserved", [x.code for x in policy.categories if x.carry_forward], None,
                            policy.unfilled.source))
         for phase, route, sources, takers, source in stages:
-            if sum(max(0, left[x]) for x in sources) <= 0:
+            if route == "dereserved" and only_backlog:
+                rest = {x: min(left[x], seats.exchangeable.get((post, x), 0) - own_fills.get((j, x), 0)
+                               - after_years_exchange.get((j, x), 0) - dereserved.get((j, x), 0)) for x in sources}
+            else:
+                rest = left
+            if sum(max(0, rest[x]) for x in sources) <= 0:
                 continue
             pool = may[policy.open] if takers is None else np.any([own_members[x] for x in takers], axis=0)
             waiting = np.flatnonzero(pool & applied & (keys[:, 0] > phase))
