@@ -236,3 +236,49 @@ def test_verify_rejects_a_current_vacancy_dereserved_under_bihar(tmp_path):
     write_csv(path, list(rows[0]), [list(r.values()) for r in rows])
     r = verify_year(tmp_path, "bihar-1991", 2021)
     assert r.exit_code == 1 and "de-reservation beyond the backlog left after exchange" in r.stdout
+
+
+# 5. Manipur s.6: the exchanged community keeps its claim two recruitment years -------------------------------
+
+def manipur_years(tmp_path, sc_in):
+    """Cadre X, UR 4, SC 1, ST 1 a year; ST candidates every year, one SC candidate in the years `sc_in`."""
+    for y in range(2021, 2025):
+        cands = [[f"U{y}-{k}", k + 1, "UR", "M"] for k in range(6)] + \
+                [[f"T{y}-{k}", k + 7, "ST", "M"] for k in range(4)] + \
+                ([[f"S{y}", 11, "SC", "M"]] if y in sc_in else [])
+        year_folder(tmp_path / "years", y, cands, [["X", "UR", 4], ["X", "SC", 1], ["X", "ST", 1]])
+
+
+def test_manipur_claim_takes_the_next_partner_vacancy_back(tmp_path):
+    """Manipur Act 1976 s.6: vacancies are exchanged between SC and ST "but the vacancies reserved for a
+    particular community shall continue to be reserved for that community only for two recruitment years".
+    2021: no SC candidate, an ST candidate takes the SC vacancy by exchange, and SC keeps its claim. 2022: the
+    claim takes ST's vacancy back (SC 2, ST 0); the SC candidate fills it (the claim is settled) and 2022's own SC
+    vacancy goes to ST by exchange, a new claim, which takes ST's vacancy back in 2023 and 2024 (no SC
+    candidate then, so ST fills it by exchange again)."""
+    manipur_years(tmp_path, {2022})
+    table = simulate(tmp_path, "manipur-1976")
+    assert (int(table[(2022, "SC")]["vacancies"]), int(table[(2022, "ST")]["vacancies"])) == (2, 0)
+    rows = read_csv(tmp_path / "out" / "2022" / "allocation.csv")
+    assert sorted((r["candidate_id"], r["seat_category"], r["route"]) for r in rows if r["seat_category"] != "UR") \
+        == [("S2022", "SC", "reserved"), ("T2022-0", "SC", "exchange")]
+    with Register(tmp_path / "reg.sqlite") as reg:
+        claims = [h for h in reg.history() if h[4] == "claim"]
+    assert [(h[3], h[5], [e[1] for e in h[6]]) for h in claims[:2]] == \
+        [(2021, 2022, ["carried", "filled"]), (2022, None, ["carried", "exchanged", "exchanged"])]
+    for y in range(2021, 2025):
+        assert verify_year(tmp_path, "manipur-1976", y).exit_code == 0
+
+
+def test_manipur_claim_is_settled_in_the_third_year(tmp_path):
+    """s.6: "if candidates are not available ... in the third year, the vacancy so filled by exchange shall be
+    treated as reserved for the candidates of that particular community who are actually appointed". With no SC
+    candidate ever, 2021's claim takes ST's vacancy back in 2022 and 2023 (each time an ST candidate fills it by
+    exchange again) and lapses in 2024, its third recruitment year after the exchange."""
+    manipur_years(tmp_path, set())
+    simulate(tmp_path, "manipur-1976")
+    with Register(tmp_path / "reg.sqlite") as reg:
+        first = next(h for h in reg.history() if h[4] == "claim" and h[3] == 2021)
+    assert [(y, e) for y, e, _ in first[6]] == [(2021, "carried"), (2022, "exchanged"), (2023, "exchanged"),
+                                                (2024, "lapsed")]
+    assert first[5] == 2024

@@ -54,6 +54,10 @@ class Exchange(Strict):
 
     categories: list[str] = Field(min_length=2)
     after_years: int = Field(0, ge=0)
+    # Recruitment years a community keeps its claim on a vacancy a partner filled by exchange: it takes the
+    # partner's next vacancy at the post back, and in the year after these the exchange is settled (Manipur
+    # s.6: "shall continue to be reserved for that community only for two recruitment years"). 0: no claim.
+    claim_years: int = Field(0, ge=0)
     source: str = ""
 
 
@@ -209,6 +213,9 @@ class Policy(Strict):
         if cat.eligible is None:
             return [code]
         return [x for x in cat.eligible.categories if x != self.open and self.category(x).creamy_layer_excluded]
+
+    def exchange_source(self, code: str) -> str:
+        return next((g.source for g in self.exchange if code in g.categories and g.source), "exchange")
 
     def backlog_outside_ceiling(self, code: str) -> bool:
         """Whether carried vacancies of `code` stand outside the year's ceiling (Art. 16(4B); Bill 2004 s.10

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..pools import DERESERVED, EXCHANGE, FALLBACK
 from ..result import Result
-from ..vacancy.carried import Carried, carried_trait, carries, exchangeable
+from ..vacancy.carried import Carried, carried_trait, carries, claim_partners, exchangeable
 
 # Events that end an item's life; "dereserved" ends it only for a kept-vacant post (filled from the open
 # list), while a carried reservation survives its de-reservation (Manipur s.4).
@@ -43,6 +43,10 @@ def row_name(item: Carried) -> str:
 
 
 def closes(item: Carried, event: str) -> bool:
+    """Whether an event ends an item. A claim (Manipur s.6) ends when its community fills the vacancy it took
+    back, or lapses; taken by the partner again, it keeps its years."""
+    if item.kind == "claim":
+        return event in ("filled", "lapsed")
     return event in CLOSING or (event == "dereserved" and item.kind == "vacancy")
 
 
@@ -102,8 +106,12 @@ def year_record(result: Result, year: int) -> YearRecord:
 def _settle(rec: YearRecord, policy, post, code, slots, events, year) -> None:
     """Walk one pool's slots (carried items oldest first, then the year's own vacancies as None) against what
     happened to its vacancies: own appointees first, then what later phases took, then the unfilled rest."""
+    claim_years = claim_partners(policy, code)[1]
     for slot, event in zip(slots, events):
         rec.count(code, event)
+        if event == "exchanged" and claim_years and (slot is None or slot.kind != "claim"):
+            rec.new_items.append((post, code, "claim", f"filled by exchange in {year}; {code} keeps its claim "
+                                  f"{claim_years} recruitment years ({policy.exchange_source(code)})"))
         if slot is not None:
             rec.events.append((slot, event, f"in {year} at {post}"))
             if event == "dereserved" and slot.kind == "vacancy" and carries(policy, code):

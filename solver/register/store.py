@@ -43,11 +43,21 @@ MIGRATIONS = [
     ALTER TABLE items_v2 RENAME TO items;
     CREATE INDEX live_items ON items (closed_year);
     """,
-    # 3: the cadre's sanctioned strength beside its roster position, and the posts each year recruited for
+    # 3: exchange claims (kind 'claim', Manipur s.6; the table rebuilt for its CHECK), the cadre's sanctioned
+    # strength beside its roster position, and the posts each year recruited for
     # (an item ages by its cadre's recruitment years: Bihar s.2(e), Manipur s.2(b)). Registers written before
     # this recorded no such list: every recorded year is taken to have recruited every post they know.
     """
     ALTER TABLE roster ADD COLUMN cadre INTEGER;
+    CREATE TABLE items_v3 (id INTEGER PRIMARY KEY, post TEXT NOT NULL, category TEXT NOT NULL,
+                           origin_year INTEGER NOT NULL,
+                           kind TEXT NOT NULL CHECK (kind IN ('vacancy', 'reservation', 'horizontal', 'claim')),
+                           closed_year INTEGER, trait TEXT NOT NULL DEFAULT '');
+    INSERT INTO items_v3 SELECT id, post, category, origin_year, kind, closed_year, trait FROM items;
+    DROP INDEX live_items;
+    DROP TABLE items;
+    ALTER TABLE items_v3 RENAME TO items;
+    CREATE INDEX live_items ON items (closed_year);
     CREATE TABLE recruitments (year INTEGER NOT NULL REFERENCES years(year), post TEXT NOT NULL,
                                PRIMARY KEY (year, post));
     INSERT INTO recruitments (year, post)

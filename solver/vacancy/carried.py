@@ -6,6 +6,8 @@ Two kinds, by what the policy did with an unfilled reserved vacancy:
   partners of its exchange group (Bihar s.4(6): SC<->ST, EBC<->BC after three years).
 - ``reservation``: the post was de-reserved and filled from the open list, and the reservation is carried
   (Manipur Act 1976 s.4): it turns one open vacancy of a later year into one of its category.
+- ``claim``: a vacancy of its category that an exchange partner filled (Manipur s.6): for
+  `exchange.claim_years` recruitment years it takes the partner's next vacancy at the post back.
 - ``horizontal``: a horizontal minimum's seat nobody could fill (`horizontal.unfilled = "carry_forward"`):
   one more seat of that minimum in the same compartment later, a PwBD sub-category's seat open to every
   sub-category (OM 15.01.2018), for `horizontal.carry_years` years.
@@ -20,7 +22,7 @@ from typing import Literal
 
 from ..policy import Policy
 
-Kind = Literal["vacancy", "reservation", "horizontal"]
+Kind = Literal["vacancy", "reservation", "horizontal", "claim"]
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,17 @@ class YearState:
     cadres: dict[str, int] = field(default_factory=dict)        # post -> sanctioned posts, as last recorded
 
 
+def claim_partners(policy: Policy, code: str) -> tuple[list[str], int]:
+    """The exchange partners a claim of `code` takes a vacancy back from, and for how many recruitment years."""
+    for g in policy.exchange:
+        if g.claim_years and code in g.categories:
+            return [x for x in g.categories if x != code], g.claim_years
+    return [], 0
+
+
 def lapses(policy: Policy, item: Carried, year: int) -> bool:
+    if item.kind == "claim":
+        return item.age(year) > claim_partners(policy, item.category)[1]
     years = policy.horizontal.carry_years if item.kind == "horizontal" else policy.unfilled.carry_years
     return years is not None and item.age(year) > years
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from ..errors import InputError, PolicyConflict, Unsupported
 from ..policy import Policy
 from ..problem import SUBCATEGORIES, Problem
-from .carried import Carried, YearState, carried_trait, exchangeable, lapses
+from .carried import Carried, YearState, carried_trait, claim_partners, exchangeable, lapses
 from .roster import running
 
 
@@ -284,6 +284,18 @@ def _carry_in(policy: Policy, problem: Problem, table: SeatTable, state: YearSta
             continue
         if item.kind == "reservation" and seats[(item.post, policy.open)] == 0:
             deferred.append((item, "no open vacancy this year to carry the reservation into"))
+            continue
+        if item.kind == "claim":
+            # Manipur s.6: the community takes back the partner's next vacancy at the post (the reserved total
+            # stays the same, so the ceiling does not move).
+            partner = next((x for x in claim_partners(policy, item.category)[0]
+                            if seats.get((item.post, x), 0) - len(carried.get((item.post, x), ())) > 0), None)
+            if partner is None:
+                deferred.append((item, "no vacancy of an exchange partner this year to take back"))
+                continue
+            seats[(item.post, partner)] -= 1
+            seats[key] = seats.get(key, 0) + 1
+            carried.setdefault(key, []).append(item)
             continue
         waits = not policy.backlog_outside_ceiling(item.category) and policy.ceiling.excess == "carry_forward" \
             and policy.category(item.category).in_ceiling
