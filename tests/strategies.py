@@ -135,7 +135,10 @@ def year_sequences(draw, max_years=4, max_n=14):
     sets = ['roster.small_cadre="none"', 'ceiling.excess="carry_forward"', *YEAR_POLICIES[name], *extra]
     posts = [f"P{j}" for j in range(draw(st.integers(1, 2)))]
     years = draw(st.integers(2, max_years))
-    return [draw(instances(max_n=max_n, fixed=(name, sets, posts), each=kind == "each")) for _ in range(years)]
+    # A cadre may skip a year (Bihar s.2(e), Manipur s.2(b): only a year it recruits in ages its backlog).
+    per_year = [posts if len(posts) == 1 else draw(st.sampled_from([posts, posts[:1], posts[1:]]))
+                for _ in range(years)]
+    return [draw(instances(max_n=max_n, fixed=(name, sets, yp), each=kind == "each")) for yp in per_year]
 
 
 def materialise(folder, inst, shuffle_seed=None):

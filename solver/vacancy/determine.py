@@ -112,12 +112,15 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
         counted = [c.code for c in policy.categories if c.in_ceiling]
 
         def current(c: str) -> int:
-            return seats.get((post, c), 0) - len(table.carried.get((post, c), ()))
+            # (a claim, Manipur s.6, relabels one of this year's vacancies: it stays a current one)
+            return seats.get((post, c), 0) - sum(x.kind != "claim" for x in table.carried.get((post, c), ()))
         for _ in range(excess):
             # Trim the largest current reserved row (carried vacancies stay as the register has them); ties
             # go to the category listed last (the most recent claim).
             # (carry-in admitted carried vacancies only within the ceiling, so current ones are what passes it)
             code = max(counted, key=lambda c: (current(c), counted.index(c)))
+            if current(code) <= 0:
+                break  # (nothing current left to trim: the carried vacancies were admitted within the ceiling)
             seats[(post, code)] -= 1
             seats[(post, policy.open)] = seats.get((post, policy.open), 0) + 1
             carried[(post, code)] = carried.get((post, code), 0) + 1

@@ -9,6 +9,9 @@ from ..io.tables import read_table
 from ..policy import Policy
 from ..problem import Problem
 
+# The `horizontal` column: empty, or the traits whose minimums the seat serves, joined by ";" (policy.schema.Trait's
+# names).
+HORIZONTAL_LABELS = ("", "women", "pwbd", "ex_serviceman", "pwbd_a", "pwbd_b", "pwbd_c", "pwbd_de")
 ROUTES = ("open_merit", "reserved", "exchange", "fallback", "dereserved", "horizontal_adjustment", "upgrade")
 
 
@@ -48,9 +51,14 @@ def read_allocation(path, problem: Problem, policy: Policy) -> Allocation:
         if p not in posts:
             raise t.error(k, "post", f"unknown post {p!r}")
         if t["seat_category"][k] not in codes:
-            raise t.error(k, "seat_category", f"unknown category {t['seat_category'][k]!r}")
+            raise t.error(k, "seat_category", f"unknown category {str(t['seat_category'][k])!r}")
         if t["route"][k] not in ROUTES:
-            raise t.error(k, "route", f"unknown route {t['route'][k]!r}; expected one of {list(ROUTES)}")
+            raise t.error(k, "route", f"unknown route {str(t['route'][k])!r}; expected one of {list(ROUTES)}")
+        if t["counted_as"][k] not in codes:
+            raise t.error(k, "counted_as", f"unknown category {str(t['counted_as'][k])!r}")
+        if t.has("horizontal") and not set(str(t["horizontal"][k]).split(";")) <= set(HORIZONTAL_LABELS):
+            raise t.error(k, "horizontal", f"unknown trait {str(t['horizontal'][k])!r}; expected empty or one of "
+                          f"{list(HORIZONTAL_LABELS[1:])}")
         cand.append(index[cid])
         post.append(posts[p])
     hz = list(t["horizontal"]) if t.has("horizontal") else [""] * len(t)

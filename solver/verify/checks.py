@@ -46,6 +46,7 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
     count: dict[tuple[int, str], int] = {}
     after_years_exchange: dict[tuple[int, str], int] = {}
     dereserved: dict[tuple[int, str], int] = {}
+    misrouted: set[int] = set()   # rows whose route cannot fill their seat: reported once, then left alone
     only_backlog = policy.unfilled.dereserve_when == "after_exchange"
     for r, i in enumerate(alloc.cand):
         j, seat, route = int(alloc.post[r]), alloc.seat[r], alloc.route[r]
@@ -53,6 +54,18 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
         if post_rank[i, j] >= (1 << 20) and not (policy.migration.selection_list and policy.migration.allocate_unranked):
             v("post not applied for", i, j, "the candidate did not rank this post", "SPEC.md preferences.csv")
         own = c.category[i]
+        for label in filter(None, alloc.horizontal[r].split(";")):
+            if not c.trait(label)[i]:
+                v("horizontal seat held by a non-beneficiary", i, j, f"labelled {label}, which the candidate is "
+                  "not", "Anil Kumar Gupta 1995; Rajesh Kumar Daria 2007")
+        if route in ("exchange", "fallback", "dereserved") and seat == policy.open:
+            v("wrong route", i, j, f"route {route} on an open vacancy: it fills reserved vacancies only",
+              "SPEC.md allocation.csv")
+            misrouted.add(r)
+            continue
+        if route == "reserved" and seat == policy.open and not policy.migration.selection_list:
+            v("wrong route", i, j, "route reserved on an open vacancy (open vacancies are filled on merit: "
+              "open_merit)", SRC_OPEN)
         if route == "open_merit":
             if seat != policy.open:
                 v("wrong category", i, j, f"open_merit route on a {seat} vacancy", SRC_OPEN)
@@ -183,6 +196,8 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
     # Later phases: exchange, fallback and de-reservation only after the own category ran out.
     for r, i in enumerate([] if policy.migration.selection_list else alloc.cand):
         route, seat, j = alloc.route[r], alloc.seat[r], int(alloc.post[r])
+        if r in misrouted:
+            continue
         if route in ("exchange", "fallback", "dereserved"):
             waiting = np.flatnonzero(own_members[seat] & ~selected & (post_rank[:, j] < (1 << 20)))
             if len(waiting):
