@@ -15,7 +15,7 @@ from rich.table import Table
 from .errors import AarakshanError, InputError
 from .io.readers import read_problem
 from .policy import load_policy
-from .reports import diff_rows, write_outputs
+from .reports import diff_rows, stage_outputs
 from .solve import solve as run_solve
 from .vacancy import replacement as make_replacement, running as make_running
 
@@ -145,13 +145,22 @@ def _solve_year(pol, candidates, vacancies, preferences, out, engine, time_limit
     diff = list(diff_rows(sol.other, sol.result)) if sol.other is not None else None
     extra = {"differences": sol.differences} if sol.other is not None else None
     rec = year_record(sol.result, year) if reg is not None else None
-    write_outputs(out, sol.result, timings, diff, extra, rec)
-    if reg is not None:
-        try:
-            reg.record(rec, pol.name, engine, replace)
-        except AarakshanError as e:
-            status.stop()
-            _fail(e)
+    staged = None
+    try:
+        staged = stage_outputs(out, sol.result, timings, diff, extra, rec)
+        if reg is not None:
+            # The year and its outputs go together: named in the register's transaction, published after it
+            # (a run killed in between is completed when the register is next opened).
+            reg.record(rec, pol.name, engine, replace, staged)
+        else:
+            staged.publish()
+    except AarakshanError as e:
+        status.stop()
+        if staged is not None and (reg is None or year not in reg.pending_years()):
+            staged.discard()
+        if reg is not None:
+            reg.discard_if_new()
+        _fail(e)
     note("wrote outputs" + (f" and recorded {year} in {reg.path}" if reg is not None else ""), time.perf_counter() - t)
     return sol, rec
 
@@ -196,9 +205,7 @@ def verify(
         alloc = read_allocation(allocation, problem, pol)
         seats = None
         if register is not None:
-            if not register.exists():
-                raise InputError(register, None, None, "no such register")
-            with Register(register) as reg:
+            with Register(register, readonly=True) as reg:
                 seats = determine_seats(pol, problem, enforce_ceiling=False, state=reg.state(year))
         violations = run_verify(pol, problem, alloc, seats)
     except AarakshanError as e:
@@ -289,13 +296,13 @@ def simulate(
         for _, cand, vac, prefs in inputs:
             read_problem(pol, cand, vac, prefs, warn=_warn)
         reg = Register(register)
-        clash = sorted(set(reg.years()) & {y for y, *_ in inputs})
-        if clash or (reg.years() and reg.years()[-1] > inputs[0][0]):
-            raise InputError(register, None, None, f"already holds years {clash or reg.years()}; simulate into a "
-                             "new register file (or one that ends before the first year)")
+        done = _resumable(reg, inputs, register)
     except AarakshanError as e:
         _fail(e)
-    rows = []
+    rows = _earlier_rows(out / "simulation.csv", done)
+    if done:
+        err.print(f"resuming: {', '.join(map(str, done))} already recorded in {register}", highlight=False)
+        inputs = [x for x in inputs if x[0] not in done]
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
     with Progress(*columns, console=err) as progress:
         task = progress.add_task("years", total=len(inputs))
@@ -317,6 +324,26 @@ def simulate(
             tbl.add_row(*map(str, r.values()))
     Console().print(tbl)
     Console().print(f"per-year outputs in {out}/YEAR/, the table in {out}/simulation.csv")
+
+
+def _resumable(reg, inputs, register) -> list[int]:
+    """The years of the folder a register already holds, when they are its first years in order (a simulation
+    stopped part way resumes after them); any other overlap is refused."""
+    have, wanted = reg.years(), [y for y, *_ in inputs]
+    since = [y for y in have if y >= wanted[0]]
+    if since == wanted[:len(since)]:
+        return since
+    raise InputError(register, None, None, f"already holds years {have}, which are not the first years of this "
+                     "folder in order; simulate into a new register file (or one that ends before the first "
+                     "year, or that holds this folder's first years, to resume)")
+
+
+def _earlier_rows(path: Path, years: list[int]) -> list[dict]:
+    """simulation.csv rows of the years a resumed simulation does not solve again."""
+    if not years or not path.is_file():
+        return []
+    with open(path, newline="", encoding="utf-8") as fh:
+        return [dict(r, year=int(r["year"])) for r in csv.DictReader(fh) if int(r["year"]) in years]
 
 
 class _Stage:
@@ -369,5 +396,17 @@ def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
           workers=1, independent=False, set_=[])
 
 
-def main():  # pragma: no cover
-    app()
+def main():
+    """The installed command: `app` with SIGTERM and Ctrl-C ending the run cleanly (exit 143 and 130, scratch
+    folders removed, the register untouched: its transaction rolls back)."""
+    import signal
+
+    def stop(signum, frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        app()
+    except KeyboardInterrupt:
+        err.print("[yellow]interrupted[/]: nothing was written", highlight=False)
+        raise SystemExit(130) from None

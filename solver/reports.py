@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .errors import InputError
 from .reasons import decision_rows
 from .result import ALLOCATION_COLUMNS, CUTOFF_COLUMNS, DECISION_COLUMNS, UNFILLED_COLUMNS, Result
 from .vacancy.determine import ceiling_use
@@ -103,11 +104,68 @@ def write_simulation(path: Path, rows: list[dict]) -> None:
     os.replace(tmp, path)
 
 
-def write_outputs(out: str | Path, result: Result, timings: dict, diff: list | None = None,
-                  extra: dict | None = None, record=None) -> Path:
+OUTPUT_FILES = ("allocation.csv", "decisions.csv", "unfilled.csv", "cutoffs.csv", "summary.json", "diff.csv",
+                "carried.csv")
+STAGING_PREFIX = ".aarakshan-"
+
+
+class Staged:
+    """A folder of complete output files beside `out`, not yet in it. `publish` moves them in and removes the
+    output files of an earlier run that this one did not write (a stale diff.csv or carried.csv); a folder
+    already published (or gone) publishes nothing."""
+
+    def __init__(self, folder: Path, out: Path):
+        self.folder, self.out = Path(folder), Path(out)
+
+    def publish(self) -> None:
+        if not self.folder.is_dir():
+            return
+        try:
+            self.out.mkdir(parents=True, exist_ok=True)
+            names = {f.name for f in self.folder.iterdir()}
+            for name in OUTPUT_FILES:
+                if name not in names and (self.out / name).is_file():
+                    (self.out / name).unlink()
+            for f in sorted(self.folder.iterdir()):
+                os.replace(f, self.out / f.name)
+        except OSError as e:
+            raise InputError(self.out, None, None, f"cannot write the outputs here: {e.strerror or e}") from None
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def discard(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _clean_stale_staging(parent: Path) -> None:
+    """Remove staging folders that runs killed before publishing left behind (their process is gone)."""
+    for d in parent.glob(f"{STAGING_PREFIX}*"):
+        pid = d.name[len(STAGING_PREFIX):].partition("-")[0]
+        if d.is_dir() and pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def stage_outputs(out: str | Path, result: Result, timings: dict, diff: list | None = None,
+                  extra: dict | None = None, record=None) -> Staged:
+    """Write every output file into a staging folder beside `out` (so that moving them in is a rename)."""
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".aarakshan-", dir=out.parent))
+    if out.exists() and not out.is_dir():
+        raise InputError(out, None, None, "--out is a file, not a folder")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        _clean_stale_staging(out.parent)
+        tmp = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-", dir=out.parent))
+    except OSError as e:
+        raise InputError(out, None, None, f"cannot write the outputs here: {e.strerror or e}") from None
     try:
         _write_csv(tmp / "allocation.csv", ALLOCATION_COLUMNS, result.allocation_rows())
         _write_csv(tmp / "decisions.csv", DECISION_COLUMNS, decision_rows(result))
@@ -120,9 +178,22 @@ def write_outputs(out: str | Path, result: Result, timings: dict, diff: list | N
         with open(tmp / "summary.json", "w", encoding="utf-8") as fh:
             json.dump(summary(result, timings, extra), fh, indent=2, sort_keys=False)
             fh.write("\n")
-        out.mkdir(parents=True, exist_ok=True)
-        for f in sorted(tmp.iterdir()):
-            os.replace(f, out / f.name)
-    finally:
+    except OSError as e:
         shutil.rmtree(tmp, ignore_errors=True)
-    return out
+        raise InputError(out, None, None, f"cannot write the outputs: {e.strerror or e} (nothing was written)") \
+            from None
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return Staged(tmp, out)
+
+
+def write_outputs(out: str | Path, result: Result, timings: dict, diff: list | None = None,
+                  extra: dict | None = None, record=None) -> Path:
+    """Stage every output file, then move them into `out` (a failed run leaves no half-written file)."""
+    staged = stage_outputs(out, result, timings, diff, extra, record)
+    try:
+        staged.publish()
+    finally:
+        staged.discard()
+    return Path(out)

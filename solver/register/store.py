@@ -44,7 +44,8 @@ MIGRATIONS = [
     CREATE INDEX live_items ON items (closed_year);
     """,
     # 3: exchange claims (kind 'claim', Manipur s.6; the table rebuilt for its CHECK), the cadre's sanctioned
-    # strength beside its roster position, and the posts each year recruited for
+    # strength beside its roster position, the posts each year recruited for, and the outputs a recorded year
+    # still has to publish (`pending`: a run killed after its commit is completed by the next one)
     # (an item ages by its cadre's recruitment years: Bihar s.2(e), Manipur s.2(b)). Registers written before
     # this recorded no such list: every recorded year is taken to have recruited every post they know.
     """
@@ -62,31 +63,66 @@ MIGRATIONS = [
                                PRIMARY KEY (year, post));
     INSERT INTO recruitments (year, post)
         SELECT y.year, p.post FROM years y, (SELECT post FROM items UNION SELECT post FROM roster) p;
+    CREATE TABLE pending (year INTEGER PRIMARY KEY REFERENCES years(year), staging TEXT NOT NULL,
+                          out TEXT NOT NULL);
     """,
 ]
 VERSION = len(MIGRATIONS)
 
 
+# The tables each schema version has; a file at that version without them is damaged, not a register.
+TABLES = {1: {"years", "roster", "items", "events"}, 2: {"years", "roster", "items", "events"},
+          3: {"years", "roster", "items", "events", "recruitments", "pending"}}
+# A second writer waits this long for the first to finish its year before it is refused.
+BUSY_SECONDS = 30.0
+
+
 class Register:
-    def __init__(self, path: str | Path):
+    """The register file. `readonly` (verify) never migrates or writes; otherwise an older schema is migrated
+    and a year left half-published by a killed run is published (see `record`)."""
+
+    def __init__(self, path: str | Path, readonly: bool = False):
         self.path = Path(path)
         self.created = not self.path.exists()   # so that a run failing before its first record removes it
+        self._seen: dict[int, tuple] = {}
+        if self.path.exists() and not self.path.is_file():
+            raise InputError(self.path, None, None, "is not a file (a register is an SQLite file)")
+        if self.created and (readonly or not self.path.parent.is_dir()):
+            raise InputError(self.path, None, None, "no such register" if readonly else
+                             f"cannot create the register: no folder {self.path.parent}")
         try:
-            self.db = sqlite3.connect(self.path, isolation_level=None)
+            uri = f"file:{self.path.resolve()}?mode=ro" if readonly else str(self.path)
+            self.db = sqlite3.connect(uri, isolation_level=None, uri=readonly, timeout=BUSY_SECONDS)
             # Foreign keys stay off during migrations (a table rebuild would trip them) and on afterwards.
             version = self.db.execute("PRAGMA user_version").fetchone()[0]
+            tables = {t for (t,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            ok = self.db.execute("PRAGMA quick_check").fetchone()[0] if not self.created else "ok"
         except sqlite3.DatabaseError as e:
             raise InputError(self.path, None, None, f"not an Aarakshan register: {e}") from None
+        if ok != "ok":
+            raise InputError(self.path, None, None, f"the register fails SQLite's integrity check ({ok}); restore "
+                             "it from a backup (nothing was written)")
         if version > VERSION:
             raise InputError(self.path, None, None, f"register schema version {version} is newer than this "
                              f"Aarakshan knows ({VERSION}); upgrade Aarakshan")
+        if version == 0 and tables:
+            raise InputError(self.path, None, None, "not an Aarakshan register: an SQLite database with tables "
+                             f"{sorted(tables)} and no register schema; give a new file or an Aarakshan register")
+        if version and not TABLES[version] <= tables:
+            raise InputError(self.path, None, None, f"damaged register: schema version {version} but the tables "
+                             f"{sorted(TABLES[version] - tables)} are missing")
         if version < VERSION:
+            if readonly:
+                raise InputError(self.path, None, None, f"register schema version {version} is older than this "
+                                 f"Aarakshan's ({VERSION}); solve or simulate against it once to migrate it")
             with self._transaction():
                 for k in range(version, VERSION):
                     for stmt in filter(str.strip, MIGRATIONS[k].split(";")):
                         self.db.execute(stmt)
                 self.db.execute(f"PRAGMA user_version = {VERSION}")
         self.db.execute("PRAGMA foreign_keys = ON")
+        if not readonly:
+            self._publish_pending()
 
     def close(self) -> None:
         self.db.close()
@@ -116,6 +152,9 @@ class Register:
     def check_year(self, year: int, replace: bool = False) -> None:
         """A year is solved once, in order; `replace` re-solves the latest one."""
         years = self.years()
+        if replace and year not in years:
+            raise InputError(self.path, None, None, f"--replace: year {year} is not recorded (recorded: "
+                             f"{years or 'none'})")
         if year in years and not replace:
             raise InputError(self.path, None, None, f"year {year} is already recorded; pass --replace to solve "
                              "it again")
@@ -124,8 +163,16 @@ class Register:
             raise InputError(self.path, None, None, f"years {later} are recorded after {year}: a year can only be "
                              "solved after the ones before it")
 
+    def _fingerprint(self) -> tuple:
+        """Changes whenever a year is recorded, replaced or published: years, events and items so far."""
+        return (tuple(self.years()), *self.db.execute(
+            "SELECT (SELECT COUNT(*) FROM events), (SELECT COALESCE(MAX(rowid), 0) FROM events), "
+            "(SELECT COUNT(*) FROM items), (SELECT COALESCE(MAX(id), 0) FROM items)").fetchone())
+
     def state(self, year: int) -> YearState:
-        """What the register knows before `year`: roster positions and the items still live then."""
+        """What the register knows before `year`: roster positions and the items still live then. The state
+        read is remembered: `record` refuses to write a year if the register changed since (another run)."""
+        self._seen[year] = self._fingerprint()
         nxt = {post: start for post, start in self.db.execute(
             "SELECT post, MAX(start + points) FROM roster WHERE year < ? GROUP BY post", (year,))}
         cadres = {post: cadre for post, cadre in self.db.execute(
@@ -145,18 +192,36 @@ class Register:
         if self.created:
             self.path.unlink(missing_ok=True)
 
-    def record(self, rec: YearRecord, policy: str, engine: str, replace: bool = False) -> None:
-        """Write one solved year; all of it or nothing."""
+    def record(self, rec: YearRecord, policy: str, engine: str, replace: bool = False, staged=None) -> None:
+        """Write one solved year, all of it or nothing, and with it publish its outputs (`staged`, a folder of
+        complete files). The year is checked again inside the write transaction, against the state it was
+        solved from: a second run that recorded a year meanwhile makes this one refuse, never write from a
+        stale state. The staged folder is named in the same transaction and published after the commit; a run
+        killed in between is completed by the next one to open the register, so a recorded year always gets
+        its outputs and an unrecorded one never does."""
         try:
-            self._record(rec, policy, engine, replace)
+            self._record(rec, policy, engine, replace, staged)
+        except sqlite3.OperationalError as e:
+            if "locked" in str(e) or "busy" in str(e):
+                raise InputError(self.path, None, None, f"another run has held the register for over "
+                                 f"{BUSY_SECONDS:.0f} s; {rec.year} was not recorded and nothing was written; run "
+                                 "again when it is done") from None
+            raise InputError(self.path, None, None, f"could not record {rec.year} (nothing was written): {e}") from None
         except sqlite3.Error as e:
             raise InputError(self.path, None, None, f"could not record {rec.year} (nothing was written): {e}") from None
         self.created = False
+        if staged is not None:
+            self._publish_pending()
 
-    def _record(self, rec: YearRecord, policy: str, engine: str, replace: bool) -> None:
+    def _record(self, rec: YearRecord, policy: str, engine: str, replace: bool, staged) -> None:
         with self._transaction():
+            self.check_year(rec.year, replace)
+            if rec.year in self._seen and self._seen[rec.year] != self._fingerprint():
+                raise InputError(self.path, None, None, f"the register changed while {rec.year} was solved (another "
+                                 "run recorded a year meanwhile); nothing was written: run this year again")
             if replace:
                 self._forget(rec.year)
+
             self.db.execute("INSERT INTO years (year, policy, engine) VALUES (?, ?, ?)", (rec.year, policy, engine))
             self.db.executemany("INSERT INTO roster (year, post, start, points, cadre) VALUES (?, ?, ?, ?, ?)",
                                 [(rec.year, post, *used) for post, used in sorted(rec.roster_used.items())])
@@ -170,10 +235,24 @@ class Register:
                 cur = self.db.execute("INSERT INTO items (post, category, origin_year, kind, trait) "
                                       "VALUES (?, ?, ?, ?, ?)", (post, code, rec.year, kind, "".join(trait)))
                 self._event(cur.lastrowid, rec.year, "carried", detail)
+            if staged is not None:
+                self.db.execute("INSERT INTO pending (year, staging, out) VALUES (?, ?, ?)",
+                                (rec.year, str(staged.folder), str(staged.out)))
 
     def _event(self, item_id: int, year: int, event: str, detail: str) -> None:
         self.db.execute("INSERT INTO events (item_id, year, event, detail) VALUES (?, ?, ?, ?)",
                         (item_id, year, event, detail))
+
+    def pending_years(self) -> list[int]:
+        """Recorded years whose outputs are not yet published (their staging folder must be kept)."""
+        return [y for (y,) in self.db.execute("SELECT year FROM pending ORDER BY year")]
+
+    def _publish_pending(self) -> None:
+        """Publish the outputs of recorded years whose run ended between its commit and its publication."""
+        from ..reports import Staged
+        for year, staging, out in self.db.execute("SELECT year, staging, out FROM pending ORDER BY year").fetchall():
+            Staged(Path(staging), Path(out)).publish()
+            self.db.execute("DELETE FROM pending WHERE year = ?", (year,))
 
     def _forget(self, year: int) -> None:
         """Undo a recorded year (the latest): its events, the items it created, the items it closed."""
@@ -183,6 +262,7 @@ class Register:
         self.db.execute("UPDATE items SET closed_year = NULL WHERE closed_year = ?", (year,))
         self.db.execute("DELETE FROM roster WHERE year = ?", (year,))
         self.db.execute("DELETE FROM recruitments WHERE year = ?", (year,))
+        self.db.execute("DELETE FROM pending WHERE year = ?", (year,))
         self.db.execute("DELETE FROM years WHERE year = ?", (year,))
 
     def history(self):

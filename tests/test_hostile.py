@@ -1,0 +1,216 @@
+"""A hostile or careless user (issue 20): the register under concurrent writers and kill -9, files that are not
+registers, --out that cannot be written, stale outputs, interrupted runs. Each test reproduces a finding."""
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import read_csv, write_csv
+from test_register import dump, year_folder
+from typer.testing import CliRunner
+
+from solver.cli import app
+from solver.register import Register
+
+AARAKSHAN = [sys.executable, "-c", "from solver.cli import main; main()"]
+
+
+def cadre_years(root, years, n=400):
+    """Bihar cadre X, UR 6, SC 2, ST 1 a year; open and ST candidates only (SC vacancies are carried)."""
+    for y in years:
+        cands = [[f"U{y}-{k}", k + 1, "UR", "M"] for k in range(n)] + \
+                [[f"T{y}-{k}", n + k + 1, "ST", "M"] for k in range(6)]
+        year_folder(root / "years", y, cands, [["X", "UR", 6], ["X", "SC", 2], ["X", "ST", 1]])
+
+
+def solve_args(root, year, reg="reg.sqlite", engine="greedy"):
+    d = root / "years" / str(year)
+    return ["solve", "--policy", "bihar-1991", "--candidates", str(d / "candidates.csv"), "--vacancies",
+            str(d / "vacancies.csv"), "--out", str(root / "out" / str(year)), "--register", str(root / reg),
+            "--year", str(year), "--engine", engine]
+
+
+def run(args, **kw):
+    return subprocess.run(AARAKSHAN + args, capture_output=True, text=True, **kw)
+
+
+# The register -------------------------------------------------------------------------------------------
+
+def test_two_writers_never_record_from_a_stale_state(tmp_path):
+    """Finding 3: two processes writing one register at once. Whatever the interleaving, each run is recorded
+    from the state it read or refused with a clear message; when both succeed the register equals the one the
+    years give solved one after the other."""
+    cadre_years(tmp_path, (2021, 2022, 2023), n=3000)
+    assert run(solve_args(tmp_path, 2021, "seq.sqlite")).returncode == 0
+    assert run(solve_args(tmp_path, 2022, "seq.sqlite")).returncode == 0
+    assert run(solve_args(tmp_path, 2023, "seq.sqlite")).returncode == 0
+    sequential = dump(tmp_path / "seq.sqlite")
+    for k in range(4):
+        shutil.copy(tmp_path / "seq.sqlite", tmp_path / "base.sqlite")
+        reg = f"r{k}.sqlite"
+        assert run(solve_args(tmp_path, 2021, reg)).returncode == 0
+        a = subprocess.Popen(AARAKSHAN + solve_args(tmp_path, 2022, reg, "cpsat"), stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        b = subprocess.Popen(AARAKSHAN + solve_args(tmp_path, 2023, reg, "cpsat"), stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        (_, ea), (_, eb) = a.communicate(), b.communicate()
+        assert {a.returncode, b.returncode} <= {0, 2}, (ea, eb)
+        assert "Traceback" not in ea + eb
+        if a.returncode == b.returncode == 0:
+            got = dump(tmp_path / reg)
+            assert {t: v for t, v in got.items() if t != "years"} == \
+                {t: v for t, v in sequential.items() if t != "years"}
+        elif b.returncode == 2:
+            assert "changed while 2023 was solved" in eb or "recorded after" in eb or "another run" in eb, eb
+        with Register(tmp_path / reg) as r:
+            assert r.years() in ([2021, 2022, 2023], [2021, 2022], [2021, 2023])
+
+
+@pytest.mark.parametrize("k", range(6))
+def test_kill_9_leaves_outputs_and_register_together(tmp_path, k):
+    """Finding 4: outputs were written before the register recorded the year, so a kill inside the transaction
+    left outputs of an unrecorded year. Killed at any moment, a run leaves either the year recorded and its
+    outputs in place (at once, or when the register is next opened) or neither; later runs clean its scratch."""
+    cadre_years(tmp_path, (2021,), n=20000)
+    p = subprocess.Popen(AARAKSHAN + solve_args(tmp_path, 2021), stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    time.sleep(0.4 + 0.45 * k)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    out = tmp_path / "out" / "2021"
+    if (tmp_path / "reg.sqlite").exists():
+        with Register(tmp_path / "reg.sqlite") as reg:   # publishes what a run killed after its commit left
+            recorded = 2021 in reg.years()
+    else:
+        recorded = False
+    if recorded:
+        assert sorted(f.name for f in out.iterdir()) == ["allocation.csv", "carried.csv", "cutoffs.csv",
+                                                         "decisions.csv", "summary.json", "unfilled.csv"]
+    else:
+        assert not (out / "allocation.csv").exists()
+    # A later run (any year) removes the scratch the killed one left.
+    cadre_years(tmp_path, (2030,), n=5)
+    r = run(solve_args(tmp_path, 2030, "other.sqlite"))
+    assert r.returncode == 0, r.stderr
+    assert not list((tmp_path / "out").glob(".aarakshan-*"))
+
+
+def test_a_run_the_register_refuses_writes_nothing(tmp_path):
+    """Finding 4: a year the register refuses leaves --out as it was."""
+    cadre_years(tmp_path, (2021,), n=5)
+    assert CliRunner().invoke(app, solve_args(tmp_path, 2021)).exit_code == 0
+    shutil.rmtree(tmp_path / "out")
+    r = CliRunner().invoke(app, solve_args(tmp_path, 2021))
+    assert r.exit_code == 2 and "already recorded" in r.output
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").rglob("*.csv"))
+
+
+def test_files_that_are_not_registers_are_refused(tmp_path):
+    """Finding 5: another program's database, a damaged file and a version-1 file without tables."""
+    cadre_years(tmp_path, (2021,), n=5)
+    other = sqlite3.connect(tmp_path / "other.sqlite")
+    other.execute("CREATE TABLE customers (id INTEGER)")
+    other.commit()
+    other.close()
+    r = CliRunner().invoke(app, solve_args(tmp_path, 2021, "other.sqlite"))
+    assert r.exit_code == 2 and "not an Aarakshan register" in r.output
+    assert sqlite3.connect(tmp_path / "other.sqlite").execute("PRAGMA user_version").fetchone() == (0,)
+    empty = sqlite3.connect(tmp_path / "v1.sqlite")
+    empty.execute("PRAGMA user_version = 1")
+    empty.close()
+    r = CliRunner().invoke(app, solve_args(tmp_path, 2021, "v1.sqlite"))
+    assert r.exit_code == 2 and "damaged register" in r.output
+    assert CliRunner().invoke(app, solve_args(tmp_path, 2021, "good.sqlite")).exit_code == 0
+    data = bytearray((tmp_path / "good.sqlite").read_bytes())
+    data[4096:len(data)] = b"\xff" * (len(data) - 4096)   # every page but the schema's overwritten
+    (tmp_path / "bad.sqlite").write_bytes(bytes(data))
+    r = CliRunner().invoke(app, solve_args(tmp_path, 2021, "bad.sqlite"))
+    assert r.exit_code == 2 and ("integrity check" in r.output or "not an Aarakshan register" in r.output)
+    assert "Traceback" not in r.output
+
+
+def test_verify_never_writes_the_register(tmp_path):
+    """verify reads the register (it is evidence): it opens it read-only and never migrates it."""
+    cadre_years(tmp_path, (2021,), n=5)
+    before = (tmp_path / "none.sqlite").exists()
+    d = tmp_path / "years" / "2021"
+    write_csv(tmp_path / "a.csv", ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route",
+                                   "rank"], [])
+    r = CliRunner().invoke(app, ["verify", "--policy", "bihar-1991", "--candidates", str(d / "candidates.csv"),
+                                 "--vacancies", str(d / "vacancies.csv"), "--allocation", str(tmp_path / "a.csv"),
+                                 "--register", str(tmp_path / "none.sqlite"), "--year", "2021"])
+    assert r.exit_code == 2 and "no such register" in r.output and not before
+    assert not (tmp_path / "none.sqlite").exists()
+
+
+def test_a_stopped_simulation_resumes(tmp_path):
+    """Finding 5: a simulation that stopped after its first year resumes after the years the register holds."""
+    cadre_years(tmp_path, (2021, 2022, 2023), n=8)
+    args = ["simulate", "--policy", "bihar-1991", "--years", str(tmp_path / "years"), "--register",
+            str(tmp_path / "reg.sqlite"), "--out", str(tmp_path / "out"), "--engine", "greedy"]
+    full = tmp_path / "full"
+    shutil.copytree(tmp_path / "years", full / "years")
+    assert CliRunner().invoke(app, [*args[:4], str(full / "years"), "--register", str(full / "reg.sqlite"),
+                                    "--out", str(full / "out"), "--engine", "greedy"]).exit_code == 0
+    assert CliRunner().invoke(app, solve_args(tmp_path, 2021)).exit_code == 0   # the first year only
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 0, r.output
+    assert "resuming: 2021" in r.output
+    assert dump(tmp_path / "reg.sqlite") == dump(full / "reg.sqlite")
+    shutil.rmtree(tmp_path / "years" / "2022")
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 2 and "not the first years of this folder" in r.output
+
+
+# --out ------------------------------------------------------------------------------------------------
+
+def test_stale_outputs_of_an_earlier_run_are_removed(tmp_path):
+    """Finding 8: diff.csv of an earlier --engine both run stayed beside the new files."""
+    cadre_years(tmp_path, (2021,), n=5)
+    d = tmp_path / "years" / "2021"
+    base = ["solve", "--policy", "bihar-1991", "--candidates", str(d / "candidates.csv"), "--vacancies",
+            str(d / "vacancies.csv"), "--out", str(tmp_path / "o")]
+    assert CliRunner().invoke(app, [*base, "--engine", "both"]).exit_code == 0
+    assert (tmp_path / "o" / "diff.csv").exists()
+    assert CliRunner().invoke(app, [*base, "--engine", "greedy"]).exit_code == 0
+    assert not (tmp_path / "o" / "diff.csv").exists()
+
+
+def test_an_unwritable_out_is_bad_input(tmp_path):
+    """Finding 8: --out an existing file, or a folder that cannot be written: exit 2 with the path."""
+    cadre_years(tmp_path, (2021,), n=5)
+    d = tmp_path / "years" / "2021"
+    base = ["solve", "--policy", "bihar-1991", "--candidates", str(d / "candidates.csv"), "--vacancies",
+            str(d / "vacancies.csv"), "--engine", "greedy", "--out"]
+    (tmp_path / "afile").write_text("x")
+    r = CliRunner().invoke(app, [*base, str(tmp_path / "afile")])
+    assert r.exit_code == 2 and "is a file" in r.output
+    r = CliRunner().invoke(app, [*base, str(tmp_path / "afile" / "sub")])
+    assert r.exit_code == 2 and "cannot write the outputs" in r.output
+    if os.geteuid() != 0:  # (root writes anywhere)
+        ro = tmp_path / "ro"
+        ro.mkdir()
+        ro.chmod(0o500)
+        r = CliRunner().invoke(app, [*base, str(ro / "out")])
+        assert r.exit_code == 2 and "cannot write the outputs" in r.output
+
+
+def test_sigterm_leaves_no_scratch(tmp_path):
+    """Finding 8: SIGTERM left .aarakshan-* scratch folders; now the run ends with 143 and cleans up."""
+    cadre_years(tmp_path, (2021,), n=60000)
+    d = tmp_path / "years" / "2021"
+    p = subprocess.Popen(AARAKSHAN + ["solve", "--policy", "bihar-1991", "--candidates", str(d / "candidates.csv"),
+                                      "--vacancies", str(d / "vacancies.csv"), "--out", str(tmp_path / "o"),
+                                      "--engine", "greedy"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and not list(tmp_path.glob(".aarakshan-*")) and p.poll() is None:
+        time.sleep(0.02)
+    p.send_signal(signal.SIGTERM)
+    _, e = p.communicate()
+    assert p.returncode in (0, 143), e
+    assert not list(tmp_path.glob(".aarakshan-*"))
