@@ -74,7 +74,7 @@ def solve(
     set_: list[str] = SetOpt,
 ):
     """Allocate vacancies and write allocation, decisions, unfilled, cutoffs and summary to OUT."""
-    _check_engine(engine)
+    workers = _check_engine(engine, time_limit, workers)
     _check_register_args(register, year)
     if replace and register is None:
         err.print("[bold red]error[/]: --replace re-solves a year of a register: give --register and --year")
@@ -93,10 +93,25 @@ def solve(
         raise typer.Exit(4)
 
 
-def _check_engine(engine: str) -> None:
+def _check_engine(engine: str, time_limit: float | None = None, workers: int = 1) -> int:
+    """Validate the engine options; returns the number of CP-SAT workers to use (at most the cores there are:
+    more only cost memory, and the output is the same for any number)."""
+    import math
+    import os
     if engine not in ("cpsat", "greedy", "both"):
         err.print(f"[bold red]error[/]: --engine must be cpsat, greedy or both, not {engine!r}")
         raise typer.Exit(2)
+    if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
+        err.print(f"[bold red]error[/]: --time-limit must be a number of seconds above 0, not {time_limit}")
+        raise typer.Exit(2)
+    if workers < 1:
+        err.print(f"[bold red]error[/]: --workers must be at least 1, not {workers}")
+        raise typer.Exit(2)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if workers > cores:
+        _warn(f"--workers {workers}: this machine has {cores} cores; using {cores} (the output is the same)")
+        return cores
+    return workers
 
 
 def _check_register_args(register, year) -> None:
@@ -282,7 +297,7 @@ def simulate(
     from .register import Register
     from .reports import write_simulation
 
-    _check_engine(engine)
+    workers = _check_engine(engine, time_limit, workers)
     folders = sorted((d for d in years.iterdir() if d.is_dir() and d.name.isdigit()), key=lambda d: int(d.name)) \
         if years.is_dir() else []
     if not folders:

@@ -12,6 +12,8 @@ class InputError(AarakshanError):
     exit_code = 2
 
     def __init__(self, path, line: int | None, column: int | str | None, problem: str):
+        if len(problem) > 600:  # (a million-character cell is not echoed back whole)
+            problem = f"{problem[:400]} ...[{len(problem) - 500:,} characters]... {problem[-100:]}"
         self.path, self.line, self.column, self.problem = str(path), line, column, problem
         where = self.path
         if line is not None:

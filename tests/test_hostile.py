@@ -214,3 +214,153 @@ def test_sigterm_leaves_no_scratch(tmp_path):
     _, e = p.communicate()
     assert p.returncode in (0, 143), e
     assert not list(tmp_path.glob(".aarakshan-*"))
+
+
+# The command line -------------------------------------------------------------------------------------
+
+def small(tmp_path, cands=None, header=("id", "rank", "category", "gender"), raw=None):
+    cpath = tmp_path / "c.csv"
+    if raw is not None:
+        cpath.write_bytes(raw)
+    else:
+        write_csv(cpath, list(header), cands or [["A", 1, "UR", "M"], ["B", 2, "SC", "F"]])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], [["X", "UR", 1], ["X", "SC", 1]])
+    return ["solve", "--policy", "central-dopt", "--candidates", str(cpath), "--vacancies",
+            str(tmp_path / "v.csv"), "--out", str(tmp_path / "o")]
+
+
+@pytest.mark.parametrize("limit", ["-1", "nan", "0", "inf"])
+def test_a_bad_time_limit_is_bad_input_not_a_legal_claim(tmp_path, limit):
+    """Finding 7: --time-limit -1 or nan ended in "CP-SAT proved ... infeasible" (exit 3)."""
+    r = CliRunner().invoke(app, [*small(tmp_path), "--time-limit", limit])
+    assert r.exit_code == 2 and "--time-limit" in r.output and "infeasible" not in r.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_an_independent_solve_out_of_time_still_writes_the_answer(tmp_path):
+    """Finding 7 / SPEC exit 4: the best answer is still written, status time_limit."""
+    from solver import load_policy
+    from solver.instances import generate, write_instance
+    pol = load_policy("central-dopt")
+    d = write_instance(tmp_path / "in", *generate(pol, 3000, 300, seed=3, posts=30, preferences=30))
+    r = CliRunner().invoke(app, ["solve", "--policy", "central-dopt", "--candidates", str(d / "candidates.csv"),
+                                 "--vacancies", str(d / "vacancies.csv"), "--preferences",
+                                 str(d / "preferences.csv"), "--out", str(tmp_path / "o"), "--time-limit", "0.001",
+                                 "--independent"])
+    assert r.exit_code == 4, r.output
+    import json
+    assert json.loads((tmp_path / "o" / "summary.json").read_text())["status"] == "time_limit"
+    assert len(read_csv(tmp_path / "o" / "allocation.csv")) > 0
+
+
+def test_workers_are_capped_at_the_cores(tmp_path):
+    """Finding 12: --workers 64 took five times the memory of one; it is capped at the cores, same output."""
+    r = CliRunner().invoke(app, [*small(tmp_path), "--workers", "64"])
+    assert r.exit_code == 0 and "using" in r.output
+    r = CliRunner().invoke(app, [*small(tmp_path), "--workers", "0"])
+    assert r.exit_code == 2
+
+
+def test_a_model_too_large_for_the_machine_is_refused_before_it_is_built(monkeypatch):
+    """Finding 12: estimate the model's size first and, past what the machine holds, stop with exit 3 naming
+    --engine greedy (here the machine is told it has 1 MiB free)."""
+    from solver import load_policy, solve
+    from solver.engines import cpsat
+    from solver.errors import Unsupported
+    from solver.instances import generate, write_instance
+    import tempfile
+    from pathlib import Path
+    from solver.io.readers import read_problem
+    pol = load_policy("central-dopt")
+    d = write_instance(Path(tempfile.mkdtemp()), *generate(pol, 200, 20, seed=3, posts=4))
+    prob = read_problem(pol, d / "candidates.csv", d / "vacancies.csv")
+    monkeypatch.setattr(cpsat, "available_memory", lambda: 2**20)
+    with pytest.raises(Unsupported, match="--engine greedy"):
+        solve(pol, prob, "cpsat")
+    assert solve(pol, prob, "greedy").result.selected.sum() > 0
+
+
+@pytest.mark.parametrize("raw, line, column, text", [
+    # Finding 9: blank lines and a quoted line break shifted the reported line (physical line 7 said 4).
+    (b"id,rank,category,gender\nA,1,UR,M\n\n\n\"B\nx\",2,SC,F\nC,3,XX,M\n", 7, "3 (category)", "unknown category"),
+    # Extra and missing fields, an unclosed quote: a line and a 1-based column.
+    (b"id,rank,category,gender\nA,1,UR,M\nB,2,SC,F,extra\n", 3, 5, "5 fields where the header has 4"),
+    (b"id,rank,category,gender\nA,1,UR,M\nB,2,SC\n", 3, 4, "3 fields where the header has 4"),
+    (b"id,rank,category,gender\nA,1,UR,M\n\"B,2,SC,F\n", 3, None, "unclosed quote"),
+    # Latin-1 text: the line and column of the first byte that is not UTF-8.
+    (b"id,rank,category,gender\nA,1,UR,M\nB\xe9,2,SC,F\n", 3, 1, "not UTF-8"),
+    # Rank 0, -1, 1e23: named on their own line (was "rank 1 is missing").
+    (b"id,rank,category,gender\nA,1,UR,M\nB,0,SC,F\n", 3, "2 (rank)", "outside 1..2"),
+    (b"id,rank,category,gender\nA,1e23,UR,M\nB,1,SC,F\n", 2, "2 (rank)", "outside 1..2"),
+    # Finding 10: a duplicate header column gave a traceback.
+    (b"id,rank,category,rank\nA,1,UR,1\n", 1, "4 (rank)", "appears twice"),
+    # Finding 11: an impossible birth date was used as a tie-break.
+    (b"id,rank,category,birth_date\nA,1,UR,1990-02-30\n", 2, "4 (birth_date)", "not a date"),
+])
+def test_malformed_candidates_name_line_and_column(tmp_path, raw, line, column, text):
+    r = CliRunner().invoke(app, small(tmp_path, raw=raw))
+    assert r.exit_code == 2, r.output
+    assert text in r.output and (f"line {line}" in r.output)
+    if column is not None:
+        assert f"column {column}" in r.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_fifo_as_candidates_is_refused_not_read(tmp_path):
+    """Finding 11: a FIFO as --candidates hung."""
+    args = small(tmp_path)
+    fifo = tmp_path / "fifo.csv"
+    os.mkfifo(fifo)
+    args[args.index("--candidates") + 1] = str(fifo)
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 2 and "not a regular file" in r.output
+
+
+def test_parquet_nested_columns_are_bad_input(tmp_path):
+    """Finding 10: a Parquet list column gave a traceback."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    pq.write_table(pa.table({"id": ["A"], "rank": [1], "category": ["UR"], "gender": [["M"]]}),
+                   tmp_path / "c.parquet")
+    args = small(tmp_path)
+    args[args.index("--candidates") + 1] = str(tmp_path / "c.parquet")
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 2 and "4 (gender)" in r.output and "list" in r.output
+
+
+@pytest.mark.parametrize("sets, text", [
+    (["ceiling.share=true"], "--set: ceiling.share=true"),           # Finding 11: read as 1.0
+    (['exchange=[{categories=["SC","SC"]}]'], "names a category twice"),
+    (['fallback=[{from="ST",to=["ST"]}]'], "may not name its own category"),
+])
+def test_overrides_are_checked_and_blamed(tmp_path, sets, text):
+    args = small(tmp_path)
+    for x in sets:
+        args += ["--set", x]
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 2 and text in r.output and "--set" in r.output
+
+
+def test_policy_files_that_cannot_be_read(tmp_path):
+    """Finding 10: a policy that is a folder, Latin-1, or empty as a name."""
+    (tmp_path / "latin.toml").write_bytes(b'name = "caf\xe9"\n')
+    for policy, text in ((str(tmp_path), "is not a file"), (str(tmp_path / "latin.toml"), "not UTF-8"),
+                         ("", "empty")):
+        args = small(tmp_path)
+        args[args.index("--policy") + 1] = policy
+        r = CliRunner().invoke(app, args)
+        assert r.exit_code == 2 and text in r.output, r.output
+
+
+def test_a_huge_bad_cell_is_not_echoed_whole(tmp_path):
+    """Finding 11: a million-character bad code came back in a 1 MB message."""
+    r = CliRunner().invoke(app, small(tmp_path, [["A", 1, "X" * 1_000_000, "M"]]))
+    assert r.exit_code == 2 and len(r.output) < 2000
+
+
+def test_vacancies_beyond_any_cadre_are_bad_input(tmp_path):
+    """Finding 10: vacancies of 2^63 under CP-SAT gave a traceback."""
+    args = small(tmp_path)
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], [["X", "UR", 2**63]])
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 2 and "vacancies" in r.output

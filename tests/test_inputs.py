@@ -26,7 +26,7 @@ def load(tmp_path, cands=OK_C, vacs=OK_V, ch=CH, vh=("post", "category", "vacanc
     ([["A", 90, "UR", "M"], ["B", 80, "XYZ", "F"]], CH, 3, "3 (category)", "unknown category 'XYZ'"),
     ([["A", "ninety", "UR", "M"]], CH, 2, "2 (score)", "is not a number"),
     ([["A", "", "UR", "M"]], CH, 2, "2 (score)", "missing score"),
-    ([["A", 1, "UR", "M"], ["B", 3, "UR", "M"]], ["id", "rank", "category", "gender"], None, "2 (rank)", "missing"),
+    ([["A", 1, "UR", "M"], ["B", 3, "UR", "M"]], ["id", "rank", "category", "gender"], 3, "2 (rank)", "outside 1..2"),
     ([["A", 1, "UR", "M"], ["B", 1, "UR", "M"]], ["id", "rank", "category", "gender"], 3, "2 (rank)", "given twice"),
     ([["A", 90, "UR", "X"]], CH, 2, "4 (gender)", "is not one of"),
 ])

@@ -18,7 +18,7 @@ import time
 import numpy as np
 from ortools.sat.python import cp_model
 
-from ..errors import PolicyConflict, TimeLimit
+from ..errors import PolicyConflict, TimeLimit, Unsupported
 from ..pools import Pool, Pools, exchanges, group, hall_terms, merit_only_class, runs, signatures
 from .assignment import Assignment, free_for, mark_adjusted, natural_tops
 from .greedy import check_supported
@@ -114,10 +114,39 @@ def _turns(pools: Pools) -> list[list[int]] | None:
     return [[p.index for p in pools if key(p) == k] for k in keys]
 
 
+# Peak memory per (candidate, pool) pair of a model, measured on central-dopt with preferences (benchmarks
+# README, "Model size"): 3.8 KB at 150 k pairs, 5.4 KB at 600 k; taken as 6 KB so the estimate errs high.
+BYTES_PER_PAIR = 6 * 1024
+
+
+def available_memory() -> int | None:
+    """Bytes the machine can still give (MemAvailable), or None where it cannot tell."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def check_model_size(pools: Pools) -> None:
+    """Refuse (exit 3) a model that would not fit in memory, before building it, rather than exhaust it."""
+    pairs = sum(int(p.eligible.sum()) for p in pools.pools)
+    need, have = pairs * BYTES_PER_PAIR, available_memory()
+    if have is not None and need > 0.8 * have:
+        raise Unsupported(f"the CP-SAT model would have about {pairs:,} candidate-pool pairs, about "
+                          f"{need / 2**30:.1f} GiB, more than this machine has free ({have / 2**30:.1f} GiB): use "
+                          "--engine greedy (the reference procedure, which verify checks independently), or a "
+                          "machine with more memory; --time-limit bounds the search, not the model's size")
+
+
 def _solve_model(pools: Pools, n: int, hint, time_limit: float | None, workers: int,
                  adjust: bool = True) -> Assignment:
     """The model of `pools`, built and solved. `adjust`: mark who came in by horizontal adjustment (a group
     solved in turn leaves that to the whole assignment)."""
+    check_model_size(pools)
     t0 = time.perf_counter()
     m = cp_model.CpModel()
     overlap = _overlaps(pools)
@@ -221,7 +250,11 @@ def _solve_model(pools: Pools, n: int, hint, time_limit: float | None, workers: 
     stats = {"build_seconds": build, "solve_seconds": wall,
              "variables": len(m.proto.variables), "constraints": len(m.proto.constraints),
              "hinted": hint is not None, **({"hint_rejected": True} if rejected else {})}
-    if status == cp_model.INFEASIBLE or status == cp_model.MODEL_INVALID:
+    if status == cp_model.MODEL_INVALID:
+        raise Unsupported(f"CP-SAT rejected the model as invalid ({solver.status_name(status)}): a defect of "
+                          "Aarakshan's, not of the input or the law; --engine greedy gives the reference answer "
+                          "(please report the inputs)")
+    if status == cp_model.INFEASIBLE:
         raise PolicyConflict("no allocation satisfies every rule at once (CP-SAT proved the stability, capacity "
                              f"and horizontal constraints infeasible: {solver.status_name(status)})")
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

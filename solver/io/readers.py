@@ -65,6 +65,17 @@ def _numbers(t: Table, name: str, integer: bool) -> np.ndarray:
     return vals
 
 
+def _is_date(text: str) -> bool:
+    import datetime
+    if not DATE.match(text):
+        return False
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
 def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]:
     optional = ["rank", "score", "gender", "creamy_layer", "relaxed", "pwbd", "ex_serviceman",
                 "district", "birth_date"]
@@ -89,12 +100,15 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
         raise InputError(path, 1, None, "give exactly one of the columns 'rank' (1 = best) or 'score' (higher = better)")
     birth = t["birth_date"].astype(str) if t.has("birth_date") else np.full(n, "", dtype=object)
     if t.has("birth_date"):
-        bad = np.array([b != "" and not DATE.match(b) for b in birth], dtype=bool)
+        bad = np.array([b != "" and not _is_date(b) for b in birth], dtype=bool)
         if (k := _first_bad(bad)) is not None:
-            raise t.error(k, "birth_date", f"{str(birth[k])!r} is not a date YYYY-MM-DD")
+            raise t.error(k, "birth_date", f"{str(birth[k])!r} is not a date YYYY-MM-DD (a day of the calendar)")
     score = None
     if has_rank:
-        rank = _numbers(t, "rank", integer=True).astype(np.int64)
+        rank = _numbers(t, "rank", integer=True)
+        if (k := _first_bad((rank < 1) | (rank > n))) is not None:
+            raise t.error(k, "rank", f"rank {t['rank'][k]} is outside 1..{n} (1 = best, one rank per candidate)")
+        rank = rank.astype(np.int64)
         srt = np.sort(rank)
         if (k := _first_bad(srt != np.arange(1, n + 1))) is not None:
             missing_or_dup = srt[k]

@@ -1,6 +1,8 @@
 """Load a CSV or Parquet table as columns of strings, keeping the line each row came from."""
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 
 import numpy as np
@@ -40,33 +42,44 @@ class Table:
 
 
 def read_table(path: str | Path, required: list[str], optional: list[str], warn=None, encode=()) -> Table:
-    """Columns in `encode` come back dictionary-encoded in `Table.encoded` instead of as strings."""
+    """Columns in `encode` come back dictionary-encoded in `Table.encoded` instead of as strings. Errors name
+    the physical line (blank lines and quoted line breaks counted) and the 1-based column."""
     path = Path(path)
     if not path.exists():
         raise InputError(path, None, None, "file not found")
+    if not path.is_file():
+        raise InputError(path, None, None, "is not a regular file (a folder, a pipe or a device)")
+    data = None
     try:
         if path.suffix == ".parquet":
             tbl = pq.read_table(path)
+            for f in tbl.schema:
+                if pa.types.is_nested(f.type) or pa.types.is_binary(f.type):
+                    raise InputError(path, None, f"{tbl.schema.names.index(f.name) + 1} ({f.name})",
+                                     f"a column of type {f.type}; give text, numbers or booleans")
             tbl = tbl.cast(pa.schema([(f.name, pa.string()) for f in tbl.schema]))
         else:
-            with open(path, "rb") as fh:
-                first = fh.readline().decode("utf-8-sig").rstrip("\r\n")
+            data = path.read_bytes()
+            _check_utf8(path, data)
+            first = data.split(b"\n", 1)[0].decode("utf-8-sig").rstrip("\r")
             names = next(iter(pacsv.read_csv(
                 pa.py_buffer((first + "\n").encode()),
                 read_options=pacsv.ReadOptions(autogenerate_column_names=True)).to_pylist()), {}).values()
             names = [str(x) for x in names]
+            _check_header(path, names)
             tbl = pacsv.read_csv(
-                path,
+                pa.py_buffer(data),
                 read_options=pacsv.ReadOptions(use_threads=True),
                 convert_options=pacsv.ConvertOptions(
                     column_types={n: pa.string() for n in names}, strings_can_be_null=False),
             )
-    except UnicodeDecodeError as e:
-        raise InputError(path, None, None, f"not UTF-8: {e}") from None
-    except (pa.ArrowInvalid, OSError) as e:
+    except (pa.ArrowException, OSError) as e:
+        if data is not None:
+            _locate_bad_record(path, data)
         msg = str(e)
-        raise InputError(path, None, None, f"cannot be read as a table: {msg.splitlines()[0]}") from None
+        raise InputError(path, None, None, f"cannot be read as a table: {msg.splitlines()[0][:300]}") from None
     header = list(tbl.column_names)
+    _check_header(path, header)
     for name in required:
         if name not in header:
             raise InputError(path, 1, None, f"missing required column {name!r} (header has {header})")
@@ -84,5 +97,69 @@ def read_table(path: str | Path, required: list[str], optional: list[str], warn=
             else:
                 cols[name] = col.to_numpy(zero_copy_only=False).astype(str)
     t = Table(path, header, cols, tbl.num_rows)
+    if data is not None:
+        lines = _record_lines(data)
+        if lines is not None and len(lines) == tbl.num_rows:
+            t.line = lines
     t.encoded = coded
     return t
+
+
+def _check_utf8(path: Path, data: bytes) -> None:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        column = data[line_start:e.start].count(b",") + 1
+        raise InputError(path, data.count(b"\n", 0, e.start) + 1, column,
+                         f"not UTF-8 (byte 0x{data[e.start]:02x}); save the file as UTF-8") from None
+
+
+def _check_header(path: Path, names: list[str]) -> None:
+    seen: dict[str, int] = {}
+    for k, name in enumerate(names, 1):
+        if name in seen:
+            raise InputError(path, 1, f"{k} ({_short(name)})", f"column {_short(name)!r} appears twice (also "
+                             f"column {seen[name]})")
+        seen[name] = k
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _record_lines(data: bytes) -> np.ndarray | None:
+    """The physical line on which each record after the header starts, where blank lines or quoted line breaks
+    make it differ from its position; None when every record is one line (the common, fast case)."""
+    if b'"' not in data and b"\n\n" not in data and b"\n\r\n" not in data:
+        return None
+    starts = []
+    reader = csv.reader(io.StringIO(data.decode("utf-8-sig"), newline=""))
+    prev, header = 0, False
+    for row in reader:
+        if row:   # (csv gives [] for a blank line, which Arrow skips)
+            if header:
+                starts.append(prev + 1)
+            header = True
+        prev = reader.line_num
+    return np.array(starts, dtype=np.int64)
+
+
+def _locate_bad_record(path: Path, data: bytes) -> None:
+    """Arrow names no line for a malformed record: find it (wrong number of fields, an unclosed quote)."""
+    text = data.decode("utf-8-sig", errors="replace")
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    prev, width = 0, None
+    try:
+        for row in reader:
+            if not row:
+                prev = reader.line_num
+                continue
+            if width is None:
+                width = len(row)
+            elif len(row) != width:
+                raise InputError(path, prev + 1, min(len(row), width) + 1,
+                                 f"{len(row)} fields where the header has {width}")
+            prev = reader.line_num
+    except csv.Error as e:
+        raise InputError(path, prev + 1, None, f"malformed CSV record ({e}; an unclosed quote?)") from None

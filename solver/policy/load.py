@@ -115,6 +115,16 @@ def load_policy(path: str | Path, overrides: list[str] | tuple[str, ...] = ()) -
         m = re.search(r"line (\d+), column (\d+)", str(e))
         line, col = (int(m.group(1)), int(m.group(2))) if m else (None, None)
         raise InputError(path, line, col, f"not valid TOML: {e}") from None
+    try:
+        policy = Policy.model_validate(data)
+    except ValidationError as e:
+        err = e.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "(policy)"
+        line, col = _locate(text.splitlines(), tuple(err["loc"]))
+        raise InputError(path, line, col, f"{where}: {err['msg']}") from None
+    if not overrides:
+        return policy
+    # The file is valid on its own, so what fails now is the overrides' doing: blame them, not the file.
     for o in overrides:
         apply_override(data, o)
     try:
@@ -123,9 +133,6 @@ def load_policy(path: str | Path, overrides: list[str] | tuple[str, ...] = ()) -
         err = e.errors()[0]
         where = ".".join(str(p) for p in err["loc"]) or "(policy)"
         named = [str(p) for p in err["loc"] if isinstance(p, str)]
-        for o in overrides:
-            parts = o.partition("=")[0].strip().split(".")
-            if [p for p in parts if p in named] == named and named:
-                raise InputError("--set", None, None, f"{o}: {err['msg']}") from None
-        line, col = _locate(text.splitlines(), tuple(err["loc"]))
-        raise InputError(path, line, col, f"{where}: {err['msg']}") from None
+        blamed = [o for o in overrides if named and
+                  [p for p in o.partition("=")[0].strip().split(".") if p in named] == named]
+        raise InputError("--set", None, None, f"{'; '.join(blamed or overrides)}: {where}: {err['msg']}") from None

@@ -11,7 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: no coercion (`--set ceiling.share=true` is an error, not 1.0; a whole number is still a number)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class Eligibility(Strict):
