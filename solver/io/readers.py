@@ -12,7 +12,7 @@ import numpy as np
 from ..errors import InputError
 from ..policy import Policy
 from ..problem import TRAITS, Candidates, Problem, VacancyRow
-from .tables import Table, read_table
+from .tables import Table, _short, read_table
 
 TRUE = {"true", "1", "yes", "y", "t"}
 FALSE = {"false", "0", "no", "n", "f", ""}
@@ -153,16 +153,18 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
     return c, t
 
 
-def _optional_counts(t: Table, name: str) -> np.ndarray:
-    """A column of whole numbers >= 1 where given, -1 where the cell is empty or the column absent."""
+def _optional_counts(t: Table, name: str, least: int = 1) -> np.ndarray:
+    """A column of whole numbers >= `least` where given, -1 where the cell is empty or the column absent."""
     out = np.full(len(t), -1, dtype=np.int64)
     if not t.has(name):
         return out
     raw = t[name].astype(str)
     for k in np.flatnonzero(raw != ""):
         text = str(raw[k]).strip()
-        if not text.isdigit() or int(text) < 1:
-            raise t.error(int(k), name, f"{text!r} is not a whole number of at least 1")
+        if text.endswith(".0"):   # (a spreadsheet's 3.0)
+            text = text[:-2]
+        if not text.isdigit() or int(text) < least:
+            raise t.error(int(k), name, f"{_short(text)!r} is not a whole number of at least {least}")
         if int(text) > MAX_COUNT:
             raise t.error(int(k), name, f"{text} is larger than any cadre ({MAX_COUNT:,} at most)")
         out[k] = int(text)
@@ -184,25 +186,7 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
     if (k := _first_bad(vac > MAX_COUNT)) is not None:
         raise t.error(k, "vacancies", f"{t['vacancies'][k]} vacancies is more than {MAX_COUNT:,}")
     cadre, roster_start = _optional_counts(t, "cadre"), _optional_counts(t, "roster_start")
-    mins = {}
-    for trait in TRAITS:
-        if t.has(trait):
-            raw = t[trait].astype(str)
-            vals = np.zeros(len(t))
-            filled = raw != ""
-            if filled.any():
-                sub = Table(t.path, t.header, {trait: raw})
-                sub.line = t.line
-                v = np.zeros(len(t))
-                for k in np.flatnonzero(filled):
-                    try:
-                        v[k] = float(raw[k])
-                    except ValueError:
-                        raise t.error(int(k), trait, f"{str(raw[k])!r} is not a number") from None
-                    if v[k] < 0 or v[k] != round(v[k]):
-                        raise t.error(int(k), trait, f"{str(raw[k])!r} is not a non-negative whole number")
-                vals = v
-            mins[trait] = vals.astype(int)
+    mins = {trait: np.maximum(_optional_counts(t, trait, least=0), 0) for trait in TRAITS if t.has(trait)}
     posts: list[str] = []
     rows: list[VacancyRow] = []
     seen: dict[tuple[str, str], int] = {}
