@@ -66,6 +66,9 @@ def solve(
                                             "created if missing"),
     year: Optional[int] = typer.Option(None, "--year", help="recruitment year (with --register)"),
     replace: bool = typer.Option(False, "--replace", help="solve again a year the register already holds"),
+    round_: str = typer.Option("main", "--round", help="main, or special: a second, reserved-only round of a "
+                               "year already in the register, for the backlog its first round left (Bihar "
+                               "s.4(6)(e), Manipur s.8(4))"),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="seconds for CP-SAT"),
     workers: int = typer.Option(1, "--workers", help="CP-SAT workers; output is the same for any number"),
     independent: bool = typer.Option(False, "--independent", help="CP-SAT solves without the greedy's answer "
@@ -79,14 +82,15 @@ def solve(
     if replace and register is None:
         err.print("[bold red]error[/]: --replace re-solves a year of a register: give --register and --year")
         raise typer.Exit(2)
+    special = _check_round(round_, register)
     try:
         pol = load_policy(policy, set_)
-        reg = _open_register(register, year, replace, pol) if register is not None else None
+        reg = _open_register(register, year, replace, pol, special) if register is not None else None
     except AarakshanError as e:
         _fail(e)
     with err.status("reading inputs...") as status:
         sol, _ = _solve_year(pol, candidates, vacancies, preferences, out, engine, time_limit, workers, reg, year,
-                             replace, status, hint=not independent)
+                             replace, status, hint=not independent, special=special)
     _print_summary(sol.result, out, sol.differences if sol.other is not None else None)
     if sol.result.assignment.status == "time_limit":
         err.print("[yellow]time limit reached before CP-SAT proved the answer; the greedy answer was written[/]")
@@ -120,11 +124,24 @@ def _check_register_args(register, year) -> None:
         raise typer.Exit(2)
 
 
-def _open_register(path: Path, year: int, replace: bool, pol):
+def _check_round(round_: str, register) -> bool:
+    if round_ not in ("main", "special"):
+        err.print(f"[bold red]error[/]: --round must be main or special, not {round_!r}")
+        raise typer.Exit(2)
+    if round_ == "special" and register is None:
+        err.print("[bold red]error[/]: --round special fills what a recorded year left: give --register and --year")
+        raise typer.Exit(2)
+    return round_ == "special"
+
+
+def _open_register(path: Path, year: int, replace: bool, pol, special: bool = False):
     from .register import Register
 
     reg = Register(path)
-    reg.check_year(year, replace)
+    if special:
+        reg.check_special(year, replace)
+    else:
+        reg.check_year(year, replace)
     other = reg.policies() - {pol.name}
     if other:
         _warn(f"{path} holds years solved under {sorted(other)}; this year is solved under {pol.name!r}")
@@ -132,10 +149,11 @@ def _open_register(path: Path, year: int, replace: bool, pol):
 
 
 def _solve_year(pol, candidates, vacancies, preferences, out, engine, time_limit, workers, reg, year, replace,
-                status, quiet=False, hint=True):
+                status, quiet=False, hint=True, special=False):
     """Read, solve, write the outputs atomically, then record the year in the register (one transaction):
-    a run stopped before the end leaves the register as it was."""
+    a run stopped before the end leaves the register as it was. `special`: the year's special round."""
     from .register import year_record
+    from .register.special import special_round
 
     note = (lambda *a: None) if quiet else _done
     try:
@@ -145,8 +163,11 @@ def _solve_year(pol, candidates, vacancies, preferences, out, engine, time_limit
         note(f"read {problem.n:,} candidates", read_s)
         doing = f"solving {problem.n:,} candidates with {engine}"
         status.update(doing + "...")
-        state = reg.state(year) if reg is not None else None
-        sol = run_solve(pol, problem, engine, time_limit=time_limit, workers=workers, state=state, hint=hint,
+        if special:
+            spol, problem, state = special_round(pol, problem, year, reg.backlog(year, replace))
+        else:
+            spol, state = pol, (reg.state(year) if reg is not None else None)
+        sol = run_solve(spol, problem, engine, time_limit=time_limit, workers=workers, state=state, hint=hint,
                         progress=lambda what: status.update(f"{doing}: {what}..."))
         note(f"solved ({sol.result.assignment.status})", sum(v for k, v in sol.timings.items() if k != "total"))
     except AarakshanError as e:
@@ -166,7 +187,7 @@ def _solve_year(pol, candidates, vacancies, preferences, out, engine, time_limit
         if reg is not None:
             # The year and its outputs go together: named in the register's transaction, published after it
             # (a run killed in between is completed when the register is next opened).
-            reg.record(rec, pol.name, engine, replace, staged)
+            (reg.record_special if special else reg.record)(rec, pol.name, engine, replace, staged)
         else:
             staged.publish()
     except AarakshanError as e:
@@ -206,6 +227,7 @@ def verify(
     register: Optional[Path] = typer.Option(None, "--register", help="the register the year was solved against "
                                             "(read only)"),
     year: Optional[int] = typer.Option(None, "--year", help="recruitment year (with --register)"),
+    round_: str = typer.Option("main", "--round", help="main, or special (the year's reserved-only round)"),
     set_: list[str] = SetOpt,
 ):
     """Check an allocation against every rule, independently of both engines. Exit 1 on violations."""
@@ -214,14 +236,22 @@ def verify(
     from .verify import read_allocation, verify as run_verify
 
     _check_register_args(register, year)
+    special = _check_round(round_, register)
     try:
         pol = load_policy(policy, set_)
         problem = read_problem(pol, candidates, vacancies, preferences, warn=_warn)
-        alloc = read_allocation(allocation, problem, pol)
         seats = None
         if register is not None:
             with Register(register, readonly=True) as reg:
-                seats = determine_seats(pol, problem, enforce_ceiling=False, state=reg.state(year))
+                if special:
+                    from .register.special import special_round
+                    # (the backlog as the special round found it, whether or not it is recorded yet)
+                    pol, problem, state = special_round(pol, problem, year,
+                                                        reg.backlog(year, replace=reg.has_special(year)))
+                else:
+                    state = reg.state(year)
+                seats = determine_seats(pol, problem, enforce_ceiling=False, state=state)
+        alloc = read_allocation(allocation, problem, pol)
         violations = run_verify(pol, problem, alloc, seats)
     except AarakshanError as e:
         _fail(e)
@@ -282,7 +312,8 @@ def roster(policy: str = PolicyOpt, points: Optional[int] = typer.Option(None, "
 def simulate(
     policy: str = PolicyOpt,
     years: Path = typer.Option(..., "--years", help="folder with one subfolder per year (e.g. 2021/) holding "
-                               "candidates.csv, vacancies.csv and optionally preferences.csv"),
+                               "candidates.csv, vacancies.csv and optionally preferences.csv, and optionally "
+                               "special/ with the year's special round (its candidates.csv and vacancies.csv)"),
     register: Path = typer.Option(..., "--register", help="carry-forward register (SQLite); created if missing"),
     out: Path = typer.Option(..., "--out", help="output folder: one subfolder per year and simulation.csv"),
     engine: str = typer.Option("cpsat", "--engine", help="cpsat | greedy | both"),
@@ -310,6 +341,10 @@ def simulate(
         # the register holding four years of a run that cannot finish.
         for _, cand, vac, prefs in inputs:
             read_problem(pol, cand, vac, prefs, warn=_warn)
+        specials = {y: _year_inputs(folder / "special") for (y, *_), folder in zip(inputs, folders)
+                    if (folder / "special").is_dir()}
+        for cand, vac, prefs in specials.values():
+            read_problem(pol, cand, vac, prefs, warn=_warn)
         reg = Register(register)
         done = _resumable(reg, inputs, register)
     except AarakshanError as e:
@@ -327,8 +362,15 @@ def simulate(
             sol, rec = _solve_year(pol, cand, vac, prefs, out / str(year), engine, time_limit, workers, reg, year,
                                    False, stage, quiet=True)
             for code, row in rec.table.items():  # reserved categories in policy order, then horizontal seats
-                rows.append({"year": year, "category": code, **row,
+                rows.append({"year": year, "round": "main", "category": code, **row,
                              **({"engine_differences": sol.differences} if engine == "both" else {})})
+            if year in specials:
+                stage.update("special round...")
+                sol, rec = _solve_year(pol, *specials[year], out / str(year) / "special", engine, time_limit,
+                                       workers, reg, year, False, stage, quiet=True, special=True)
+                for code, row in rec.table.items():
+                    rows.append({"year": year, "round": "special", "category": code, **row,
+                                 **({"engine_differences": sol.differences} if engine == "both" else {})})
             progress.advance(task)
     write_simulation(out / "simulation.csv", rows)
     tbl = Table(title=f"{pol.name}: {len(inputs)} years, register {register}")

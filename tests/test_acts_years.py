@@ -1,6 +1,7 @@
 """The four Acts year by year (issue 15): a year's vacancies on the cadre's running roster, recruitment years
 counted by the register, and the Acts' own readings of carry-forward, exchange, the ceiling and the creamy layer.
 Each test is worked by hand from the section it cites."""
+import shutil
 from collections import Counter
 
 import pytest
@@ -282,3 +283,84 @@ def test_manipur_claim_is_settled_in_the_third_year(tmp_path):
     assert [(y, e) for y, e, _ in first[6]] == [(2021, "carried"), (2022, "exchanged"), (2023, "exchanged"),
                                                 (2024, "lapsed")]
     assert first[5] == 2024
+
+
+# 8. A special recruitment for the reserved categories in the same year ----------------------------------------
+
+def special_case(tmp_path):
+    """Bihar 2021, cadre X: UR 4, SC 2, ST 1; the first round has open and ST candidates only, so both SC
+    vacancies are kept (s.4(6)(a)). The special round advertises them for SC candidates (s.4(6)(e))."""
+    year_folder(tmp_path / "years", 2021, [[f"U{k}", k + 1, "UR", "M"] for k in range(6)] +
+                [["T1", 7, "ST", "M"], ["T2", 8, "ST", "M"]], [["X", "UR", 4], ["X", "SC", 2], ["X", "ST", 1]])
+    sp = tmp_path / "special"
+    sp.mkdir()
+    write_csv(sp / "candidates.csv", ["id", "rank", "category", "gender"], [["S1", 1, "SC", "F"], ["T3", 2, "ST", "M"]])
+    write_csv(sp / "vacancies.csv", ["post", "category", "vacancies"], [["X", "SC", 2]])
+    d = tmp_path / "years" / "2021"
+    base = ["--policy", "bihar-1991", "--register", str(tmp_path / "reg.sqlite"), "--year", "2021"]
+    r = CliRunner().invoke(app, ["solve", *base, "--candidates", str(d / "candidates.csv"), "--vacancies",
+                                 str(d / "vacancies.csv"), "--out", str(tmp_path / "out" / "2021")])
+    assert r.exit_code == 0, r.output
+    return base, sp
+
+
+def test_a_special_round_fills_the_backlog_from_the_reserved_categories_only(tmp_path):
+    """Bihar Act 1991 s.4(6)(e): "fresh advertisement may be made only for the candidates belonging to [SC, ST,
+    EBC, BC, WBC] ... to fill the backlog vacancies only". S1 (SC) takes one of the two SC vacancies; T3 (ST) may
+    not take the other ("as the case may be": no exchange in the special round), so it stays kept and is
+    carried into 2022. verify, reading the register, accepts the special round and rejects T3 on an SC vacancy."""
+    base, sp = special_case(tmp_path)
+    args = ["solve", *base, "--round", "special", "--candidates", str(sp / "candidates.csv"), "--vacancies",
+            str(sp / "vacancies.csv"), "--out", str(tmp_path / "out" / "2021-special")]
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 0, r.output
+    rows = read_csv(tmp_path / "out" / "2021-special" / "allocation.csv")
+    assert [(x["candidate_id"], x["seat_category"], x["route"]) for x in rows] == [("S1", "SC", "reserved")]
+    with Register(tmp_path / "reg.sqlite") as reg:
+        assert [(x.category, x.origin_year) for x in reg.state(2022).items] == [("SC", 2021)]
+        events = [e for h in reg.history() for e in h[6]]
+    assert sorted(e[1] for e in events if e[2].startswith("special round")) == ["filled", "unfilled"]
+    check = ["verify", *base, "--round", "special", "--candidates", str(sp / "candidates.csv"), "--vacancies",
+             str(sp / "vacancies.csv"), "--allocation"]
+    assert CliRunner().invoke(app, [*check, str(tmp_path / "out" / "2021-special" / "allocation.csv")]).exit_code == 0
+    write_csv(tmp_path / "bad.csv", list(rows[0]), [list(rows[0].values()),
+                                                    ["T3", "X", "SC", "ST", "", "exchange", "2"]])
+    r = CliRunner().invoke(app, [*check, str(tmp_path / "bad.csv")])
+    assert r.exit_code == 1 and "exchange not allowed" in r.stdout
+    again = CliRunner().invoke(app, args)
+    assert again.exit_code == 2 and "special round is already recorded" in again.output
+    replaced = CliRunner().invoke(app, [*args, "--replace"])
+    assert replaced.exit_code == 0, replaced.output
+
+
+def test_a_special_round_refuses_what_the_act_does_not_allow(tmp_path):
+    """Only reserved categories apply; only the backlog the register holds is advertised; only after the
+    year's first round and before the next year."""
+    base, sp = special_case(tmp_path)
+    args = ["solve", *base, "--round", "special", "--candidates", str(sp / "candidates.csv"), "--vacancies",
+            str(sp / "vacancies.csv"), "--out", str(tmp_path / "o")]
+    write_csv(sp / "candidates.csv", ["id", "rank", "category", "gender"], [["S1", 1, "SC", "F"], ["U9", 2, "UR", "M"]])
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 2 and "open to the reserved categories only" in r.output and "line 3" in r.output
+    write_csv(sp / "candidates.csv", ["id", "rank", "category", "gender"], [["S1", 1, "SC", "F"]])
+    write_csv(sp / "vacancies.csv", ["post", "category", "vacancies"], [["X", "SC", 3]])
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 2 and "register holds 2 unfilled" in r.output
+    r = CliRunner().invoke(app, [*args[:args.index("--year") + 1], "2020", *args[args.index("--year") + 2:]])
+    assert r.exit_code == 2 and "no first round" in r.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_simulate_runs_a_years_special_round(tmp_path):
+    """simulate: a year folder's `special/` holds its special round, solved after the first."""
+    base, sp = special_case(tmp_path)
+    shutil.copytree(sp, tmp_path / "years" / "2021" / "special")
+    year_folder(tmp_path / "years", 2022, [[f"V{k}", k + 1, "UR", "M"] for k in range(6)],
+                [["X", "UR", 4], ["X", "SC", 2], ["X", "ST", 1]])
+    (tmp_path / "reg.sqlite").unlink()
+    simulate(tmp_path, "bihar-1991")
+    rows = {(r["year"], r["round"], r["category"]): r for r in read_csv(tmp_path / "out" / "simulation.csv")}
+    assert rows[("2021", "main", "SC")]["filled"] == "0" and rows[("2021", "main", "SC")]["carried_out"] == "2"
+    assert rows[("2021", "special", "SC")]["filled"] == "1"     # S1
+    assert rows[("2022", "main", "SC")]["carried_in"] == "1"
+    assert (tmp_path / "out" / "2021" / "special" / "allocation.csv").exists()

@@ -44,8 +44,9 @@ MIGRATIONS = [
     CREATE INDEX live_items ON items (closed_year);
     """,
     # 3: exchange claims (kind 'claim', Manipur s.6; the table rebuilt for its CHECK), the cadre's sanctioned
-    # strength beside its roster position, the posts each year recruited for, and the outputs a recorded year
-    # still has to publish (`pending`: a run killed after its commit is completed by the next one)
+    # strength beside its roster position, the posts each year recruited for, the outputs a recorded year
+    # still has to publish (`pending`: a run killed after its commit is completed by the next one), and a
+    # year's special recruitment for reserved categories (`special_rounds`; its events have round 'special')
     # (an item ages by its cadre's recruitment years: Bihar s.2(e), Manipur s.2(b)). Registers written before
     # this recorded no such list: every recorded year is taken to have recruited every post they know.
     """
@@ -63,8 +64,11 @@ MIGRATIONS = [
                                PRIMARY KEY (year, post));
     INSERT INTO recruitments (year, post)
         SELECT y.year, p.post FROM years y, (SELECT post FROM items UNION SELECT post FROM roster) p;
-    CREATE TABLE pending (year INTEGER PRIMARY KEY REFERENCES years(year), staging TEXT NOT NULL,
+    CREATE TABLE pending (staging TEXT PRIMARY KEY, year INTEGER NOT NULL REFERENCES years(year),
                           out TEXT NOT NULL);
+    ALTER TABLE events ADD COLUMN round TEXT NOT NULL DEFAULT 'main';
+    CREATE TABLE special_rounds (year INTEGER PRIMARY KEY REFERENCES years(year), policy TEXT NOT NULL,
+                                 engine TEXT NOT NULL);
     """,
 ]
 VERSION = len(MIGRATIONS)
@@ -72,7 +76,7 @@ VERSION = len(MIGRATIONS)
 
 # The tables each schema version has; a file at that version without them is damaged, not a register.
 TABLES = {1: {"years", "roster", "items", "events"}, 2: {"years", "roster", "items", "events"},
-          3: {"years", "roster", "items", "events", "recruitments", "pending"}}
+          3: {"years", "roster", "items", "events", "recruitments", "pending", "special_rounds"}}
 # A second writer waits this long for the first to finish its year before it is refused.
 BUSY_SECONDS = 30.0
 
@@ -239,9 +243,9 @@ class Register:
                 self.db.execute("INSERT INTO pending (year, staging, out) VALUES (?, ?, ?)",
                                 (rec.year, str(staged.folder), str(staged.out)))
 
-    def _event(self, item_id: int, year: int, event: str, detail: str) -> None:
-        self.db.execute("INSERT INTO events (item_id, year, event, detail) VALUES (?, ?, ?, ?)",
-                        (item_id, year, event, detail))
+    def _event(self, item_id: int, year: int, event: str, detail: str, round_: str = "main") -> None:
+        self.db.execute("INSERT INTO events (item_id, year, event, detail, round) VALUES (?, ?, ?, ?, ?)",
+                        (item_id, year, event, detail, round_))
 
     def pending_years(self) -> list[int]:
         """Recorded years whose outputs are not yet published (their staging folder must be kept)."""
@@ -250,9 +254,9 @@ class Register:
     def _publish_pending(self) -> None:
         """Publish the outputs of recorded years whose run ended between its commit and its publication."""
         from ..reports import Staged
-        for year, staging, out in self.db.execute("SELECT year, staging, out FROM pending ORDER BY year").fetchall():
+        for staging, out in self.db.execute("SELECT staging, out FROM pending ORDER BY year, rowid").fetchall():
             Staged(Path(staging), Path(out)).publish()
-            self.db.execute("DELETE FROM pending WHERE year = ?", (year,))
+            self.db.execute("DELETE FROM pending WHERE staging = ?", (staging,))
 
     def _forget(self, year: int) -> None:
         """Undo a recorded year (the latest): its events, the items it created, the items it closed."""
@@ -263,7 +267,75 @@ class Register:
         self.db.execute("DELETE FROM roster WHERE year = ?", (year,))
         self.db.execute("DELETE FROM recruitments WHERE year = ?", (year,))
         self.db.execute("DELETE FROM pending WHERE year = ?", (year,))
+        self.db.execute("DELETE FROM special_rounds WHERE year = ?", (year,))
         self.db.execute("DELETE FROM years WHERE year = ?", (year,))
+
+    # The special recruitment of a year (Bihar s.4(6)(e), Manipur s.8(4)) ---------------------------------------
+
+    def check_special(self, year: int, replace: bool = False) -> None:
+        """A special round follows its year's first round, before the next year; once, unless replaced."""
+        years = self.years()
+        if year not in years:
+            raise InputError(self.path, None, None, f"--round special: year {year} has no first round in the "
+                             f"register (recorded: {years or 'none'}); solve the year first")
+        if years[-1] != year:
+            raise InputError(self.path, None, None, f"--round special: years {[y for y in years if y > year]} are "
+                             f"recorded after {year}, and were solved from what {year} left")
+        done = self.db.execute("SELECT 1 FROM special_rounds WHERE year = ?", (year,)).fetchone()
+        if done and not replace:
+            raise InputError(self.path, None, None, f"{year}'s special round is already recorded; pass --replace "
+                             "to solve it again")
+        if replace and not done:
+            raise InputError(self.path, None, None, f"--replace: {year} has no special round recorded")
+
+    def has_special(self, year: int) -> bool:
+        return self.db.execute("SELECT 1 FROM special_rounds WHERE year = ?", (year,)).fetchone() is not None
+
+    def backlog(self, year: int, replace: bool = False) -> tuple[Carried, ...]:
+        """The kept-vacant reserved posts live after `year`'s first round (its special round's vacancies), oldest
+        first, each aged by its cadre's recruitment years up to `year` (0 for the year's own). With `replace`,
+        as they were before the special round already recorded."""
+        self._seen[-year] = self._fingerprint()
+        reopened = "OR (closed_year = ? AND EXISTS (SELECT 1 FROM events e WHERE e.item_id = i.id AND e.year = ? " \
+                   "AND e.round = 'special' AND e.event = 'filled'))" if replace else ""
+        return tuple(Carried(*row) for row in self.db.execute(
+            "SELECT id, post, category, origin_year, kind, trait, "
+            "(SELECT COUNT(*) FROM recruitments r WHERE r.post = i.post AND r.year > i.origin_year "
+            "AND r.year <= ?) - 1 FROM items i WHERE kind = 'vacancy' AND origin_year <= ? "
+            f"AND (closed_year IS NULL {reopened}) ORDER BY origin_year, id",
+            (year, year, *((year, year) if replace else ()))))
+
+    def record_special(self, rec: YearRecord, policy: str, engine: str, replace: bool = False,
+                       staged=None) -> None:
+        """Write a special round's events (round 'special') and publish its outputs, as `record` does a year."""
+        try:
+            with self._transaction():
+                self.check_special(rec.year, replace)
+                if self._seen.get(-rec.year) not in (None, self._fingerprint()):
+                    raise InputError(self.path, None, None, f"the register changed while {rec.year}'s special round "
+                                     "was solved (another run); nothing was written: run it again")
+                if replace:
+                    self._forget_special(rec.year)
+                self.db.execute("INSERT INTO special_rounds (year, policy, engine) VALUES (?, ?, ?)",
+                                (rec.year, policy, engine))
+                for item, event, detail in rec.events:
+                    self._event(item.id, rec.year, event, f"special round: {detail}", "special")
+                    if closes(item, event):
+                        self.db.execute("UPDATE items SET closed_year = ? WHERE id = ?", (rec.year, item.id))
+                if staged is not None:
+                    self.db.execute("INSERT INTO pending (year, staging, out) VALUES (?, ?, ?)",
+                                    (rec.year, str(staged.folder), str(staged.out)))
+        except sqlite3.Error as e:
+            raise InputError(self.path, None, None, f"could not record {rec.year}'s special round (nothing was "
+                             f"written): {e}") from None
+        if staged is not None:
+            self._publish_pending()
+
+    def _forget_special(self, year: int) -> None:
+        self.db.execute("UPDATE items SET closed_year = NULL WHERE id IN (SELECT item_id FROM events WHERE year = ? "
+                        "AND round = 'special' AND event = 'filled')", (year,))
+        self.db.execute("DELETE FROM events WHERE year = ? AND round = 'special'", (year,))
+        self.db.execute("DELETE FROM special_rounds WHERE year = ?", (year,))
 
     def history(self):
         """Every item with its events, for reports: (id, post, category, origin_year, kind, closed_year, events)

@@ -1,0 +1,67 @@
+"""The special recruitment of a year: a second round open to the reserved categories only, for the backlog the
+year's first round left (a reduction of the chain: policy, problem and register state in, the same out).
+
+Bihar Act 1991 s.4(6)(e): "fresh advertisement may be made only for the candidates belonging to the members of
+[SC, ST, EBC, BC and WBC], as the case may be, to fill the backlog vacancies only". Manipur Act 1976 s.8(4): "a
+fresh recruitment may be made only from candidates belonging to the Scheduled Castes or the Scheduled Tribes,
+as the case may be, for filling up the remaining reserved vacancies".
+
+- Its vacancies are the kept-vacant reserved posts (`vacancy` items) live after the year's first round; the
+  special round's `vacancies.csv` names, per post and category, how many of them it advertises (oldest first).
+  A post de-reserved and filled from the open list in the first round (Manipur s.7 read as the same year) is no
+  longer vacant: there is nothing for a special round to fill.
+- Its candidates are of the reserved categories only; each vacancy goes to its own category ("as the case may
+  be"): no exchange, fallback or de-reservation, and no open vacancies.
+- The register records what it filled as events of the same year, after the first round's.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..errors import InputError
+from ..policy import Policy
+from ..problem import Problem, VacancyRow
+from ..vacancy.carried import Carried, YearState
+
+SOURCE = "Bihar Act 1991 s.4(6)(e); Manipur Act 1976 s.8(4)"
+
+
+def special_policy(policy: Policy) -> Policy:
+    """The policy of a special round: each backlog vacancy to its own category only, no ceiling to apply (the
+    round fills backlog, which the year's first round already counted)."""
+    unfilled = policy.unfilled.model_copy(update={"dereserve": False})
+    ceiling = policy.ceiling.model_copy(update={"share": 1.0, "excess": "refuse"})
+    return policy.model_copy(update={"exchange": [], "fallback": [], "unfilled": unfilled, "ceiling": ceiling})
+
+
+def special_round(policy: Policy, problem: Problem, year: int, backlog: tuple[Carried, ...]) \
+        -> tuple[Policy, Problem, YearState]:
+    """(policy, problem, state) of the special round: `problem`'s vacancy rows say how many of each post and
+    category's backlog (`backlog`: live kept-vacant items after the year's first round, oldest first) it
+    advertises; they become carried items of a year with no vacancies of its own.
+
+    Raises InputError (exit 2) for a candidate of the open category, a TOTAL or open row, or more vacancies
+    advertised than the backlog holds."""
+    path = problem.sources.get("candidates", "candidates.csv")
+    c = problem.candidates
+    for i in range(problem.n):
+        if c.category[i] == policy.open:
+            raise InputError(path, int(c.line[i]), "category", f"candidate {c.ids[i]!r} is {policy.open}: a "
+                             f"special recruitment is open to the reserved categories only ({SOURCE})")
+    vpath = problem.sources.get("vacancies", "vacancies.csv")
+    chosen: list[Carried] = []
+    rows: list[VacancyRow] = []
+    for row in problem.vacancy_rows:
+        if row.category in ("TOTAL", policy.open):
+            raise InputError(vpath, row.line, "category", f"a special recruitment advertises backlog "
+                             f"vacancies of reserved categories, not {row.category} ({SOURCE})")
+        live = [x for x in backlog if (x.post, x.category) == (row.post, row.category)]
+        if row.vacancies > len(live):
+            raise InputError(vpath, row.line, "vacancies", f"{row.vacancies} {row.category} vacancies advertised "
+                             f"at {row.post}, but the register holds {len(live)} unfilled after {year}'s first "
+                             "round")
+        chosen += live[:row.vacancies]
+        rows.append(VacancyRow(row.post, row.category, 0, {}, row.line))
+    for post in problem.posts:
+        rows.append(VacancyRow(post, policy.open, 0, {}, 0))
+    return special_policy(policy), replace(problem, vacancy_rows=tuple(rows)), YearState(year, {}, tuple(chosen))
