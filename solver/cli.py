@@ -450,7 +450,7 @@ def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
     Console().print(f"inputs written to {inputs}/ (bundled policy bihar-1991; `aarakshan models` lists them)")
     solve(policy="bihar-1991", candidates=inputs / "candidates.csv", vacancies=inputs / "vacancies.csv",
           out=out, preferences=None, engine=engine, register=None, year=None, replace=False, time_limit=None,
-          workers=1, independent=False, set_=[])
+          workers=1, independent=False, set_=[], round_="main")
 
 
 def main():
