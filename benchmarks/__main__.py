@@ -204,5 +204,45 @@ def horizontal(name: str):
         con.print(f"service allocation: {reverted} appointees on held seats that no beneficiary took (reverted)")
 
 
+_MODEL_SIZE_CHILD = """
+import json, resource, sys, tempfile, pathlib
+from solver import load_policy, solve
+from solver.instances import generate, write_instance
+from solver.io.readers import read_problem
+from solver.pools import build_pools
+from solver.vacancy import determine_seats
+n, posts = int(sys.argv[1]), int(sys.argv[2])
+pol = load_policy("central-dopt")
+d = write_instance(pathlib.Path(tempfile.mkdtemp()), *generate(pol, n, posts * 5, seed=1, posts=posts,
+                                                               preferences=posts))
+prob = read_problem(pol, d / "candidates.csv", d / "vacancies.csv", d / "preferences.csv")
+pairs = sum(int(p.eligible.sum()) for p in build_pools(pol, prob, determine_seats(pol, prob)).pools)
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+sol = solve(pol, prob, "cpsat")
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"pairs": pairs, "variables": sol.result.assignment.stats.get("variables"),
+                  "model_mib": (peak - base) / 1024}))
+"""
+
+
+@app.command("model-size")
+def model_size(candidates: int = typer.Option(1000, "--candidates"),
+               posts: list[int] = typer.Option([100, 200, 400], "--posts")):
+    """Peak memory of CP-SAT's model per (candidate, pool) pair, every candidate ranking every post
+    (central-dopt): the constant behind `solver.engines.cpsat.BYTES_PER_PAIR`, which refuses a model too large
+    for the machine before it is built."""
+    from solver.engines.cpsat import BYTES_PER_PAIR
+    tbl = Table(title=f"CP-SAT model size, {candidates:,} candidates ranking every post")
+    for c in ("posts", "pairs", "variables", "model MiB", "bytes / pair", "estimate MiB"):
+        tbl.add_column(c, justify="right")
+    for k in posts:
+        out = subprocess.run([sys.executable, "-c", _MODEL_SIZE_CHILD, str(candidates), str(k)],
+                             capture_output=True, text=True, check=True)
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+        tbl.add_row(str(k), f"{r['pairs']:,}", f"{r['variables']:,}", f"{r['model_mib']:,.0f}",
+                    f"{r['model_mib'] * 2**20 / r['pairs']:,.0f}", f"{r['pairs'] * BYTES_PER_PAIR / 2**20:,.0f}")
+    con.print(tbl)
+
+
 if __name__ == "__main__":
     app()

@@ -15,7 +15,7 @@ from rich.table import Table
 from .errors import AarakshanError, InputError
 from .io.readers import read_problem
 from .policy import load_policy
-from .reports import diff_rows, stage_outputs
+from .reports import diff_rows, provenance, stage_outputs
 from .solve import solve as run_solve
 from .vacancy import replacement as make_replacement, running as make_running
 
@@ -90,7 +90,7 @@ def solve(
         _fail(e)
     with err.status("reading inputs...") as status:
         sol, _ = _solve_year(pol, candidates, vacancies, preferences, out, engine, time_limit, workers, reg, year,
-                             replace, status, hint=not independent, special=special)
+                             replace, status, hint=not independent, special=special, overrides=set_)
     _print_summary(sol.result, out, sol.differences if sol.other is not None else None)
     if sol.result.assignment.status == "time_limit":
         err.print("[yellow]time limit reached before CP-SAT proved the answer; the greedy answer was written[/]")
@@ -149,7 +149,7 @@ def _open_register(path: Path, year: int, replace: bool, pol, special: bool = Fa
 
 
 def _solve_year(pol, candidates, vacancies, preferences, out, engine, time_limit, workers, reg, year, replace,
-                status, quiet=False, hint=True, special=False):
+                status, quiet=False, hint=True, special=False, overrides=()):
     """Read, solve, write the outputs atomically, then record the year in the register (one transaction):
     a run stopped before the end leaves the register as it was. `special`: the year's special round."""
     from .register import year_record
@@ -179,7 +179,10 @@ def _solve_year(pol, candidates, vacancies, preferences, out, engine, time_limit
     t = time.perf_counter()
     timings = {"read": round(read_s, 4), **sol.timings}
     diff = list(diff_rows(sol.other, sol.result)) if sol.other is not None else None
-    extra = {"differences": sol.differences} if sol.other is not None else None
+    extra = {**({"differences": sol.differences} if sol.other is not None else {}),
+             "provenance": provenance(pol, overrides, engine, problem.sources,
+                                      {"register": str(reg.path), "year": year, "round": "special" if special
+                                       else "main"} if reg is not None else None)}
     rec = year_record(sol.result, year) if reg is not None else None
     staged = None
     try:
@@ -360,14 +363,14 @@ def simulate(
             stage = _Stage(progress, task, year)
             stage.update("reading inputs...")
             sol, rec = _solve_year(pol, cand, vac, prefs, out / str(year), engine, time_limit, workers, reg, year,
-                                   False, stage, quiet=True)
+                                   False, stage, quiet=True, overrides=set_)
             for code, row in rec.table.items():  # reserved categories in policy order, then horizontal seats
                 rows.append({"year": year, "round": "main", "category": code, **row,
                              **({"engine_differences": sol.differences} if engine == "both" else {})})
             if year in specials:
                 stage.update("special round...")
                 sol, rec = _solve_year(pol, *specials[year], out / str(year) / "special", engine, time_limit,
-                                       workers, reg, year, False, stage, quiet=True, special=True)
+                                       workers, reg, year, False, stage, quiet=True, special=True, overrides=set_)
                 for code, row in rec.table.items():
                     rows.append({"year": year, "round": "special", "category": code, **row,
                                  **({"engine_differences": sol.differences} if engine == "both" else {})})

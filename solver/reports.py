@@ -69,6 +69,26 @@ def summary(result: Result, timings: dict, extra: dict | None = None) -> dict:
     return out
 
 
+def provenance(policy, overrides, engine: str, sources: dict, register: dict | None = None) -> dict:
+    """What made this output: the policy as resolved after every `--set` (and the overrides themselves), the
+    SHA-256 of each input file, the package version and the engine, so that two output folders can be told
+    apart and a result traced to its inputs."""
+    import hashlib
+    from . import __version__
+
+    def digest(path: str) -> str:
+        h = hashlib.sha256()
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+        return h.hexdigest()
+
+    return {"aarakshan": __version__, "engine": engine, "overrides": list(overrides),
+            "inputs": {role: {"path": path, "sha256": digest(path)} for role, path in sorted(sources.items())},
+            **({"register": register} if register else {}),
+            "policy": policy.model_dump(mode="json", by_alias=True)}
+
+
 def diff_rows(greedy: Result, cpsat: Result):
     ids = greedy.problem.candidates.ids
     posts = greedy.problem.posts

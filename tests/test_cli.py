@@ -193,3 +193,23 @@ def test_solve_reports_progress_per_group(tmp_path):
     assert seen[:2] == ["greedy", "CP-SAT"]
     assert seen[2:] == [s for s in seen[2:] if s.startswith("CP-SAT, group ")] and len(seen) == 2 + groups
     assert seen[-1].startswith(f"CP-SAT, group {groups} of {groups} (phase ")
+
+
+def test_summary_records_its_provenance(tmp_path):
+    """Issue 18, item 1: summary.json says what made it: the resolved policy after --set, the overrides, the
+    SHA-256 of each input, the version and the engine; two folders solved under different overrides differ."""
+    import hashlib
+    import solver
+    inp = instance(tmp_path)
+    r = CliRunner().invoke(app, solve_args(inp, tmp_path / "a", "--engine", "greedy",
+                                           "--set", "categories.BC.share=0.1"))
+    assert r.exit_code == 0, r.output
+    p = json.loads((tmp_path / "a" / "summary.json").read_text())["provenance"]
+    assert p["aarakshan"] == solver.__version__ and p["engine"] == "greedy"
+    assert p["overrides"] == ["categories.BC.share=0.1"]
+    assert next(c for c in p["policy"]["categories"] if c["code"] == "BC")["share"] == 0.1
+    assert p["policy"]["fallback"][0]["from"] == "WBC"
+    digest = hashlib.sha256((inp / "candidates.csv").read_bytes()).hexdigest()
+    assert p["inputs"]["candidates"]["sha256"] == digest
+    r = CliRunner().invoke(app, ["--version"])
+    assert r.exit_code == 0 and r.stdout.strip() == f"aarakshan {solver.__version__}"

@@ -364,3 +364,19 @@ def test_vacancies_beyond_any_cadre_are_bad_input(tmp_path):
     write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], [["X", "UR", 2**63]])
     r = CliRunner().invoke(app, args)
     assert r.exit_code == 2 and "vacancies" in r.output
+
+
+def test_ctrl_c_during_start_up_is_a_clean_exit(tmp_path):
+    """Finding 10: Ctrl-C while the command starts gave a traceback; now "interrupted", exit 130, nothing
+    written."""
+    cadre_years(tmp_path, (2021,), n=60000)
+    p = subprocess.Popen(AARAKSHAN + solve_args(tmp_path, 2021), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    time.sleep(1.0)
+    p.send_signal(signal.SIGINT)
+    out, e = p.communicate()
+    assert "Traceback" not in e, e
+    if p.returncode != 0:   # (a fast machine may have finished)
+        assert p.returncode in (1, 130), e   # (typer turns an interrupt inside a command into exit 1, "Aborted")
+        assert not (tmp_path / "out" / "2021" / "allocation.csv").exists()
+        assert not (tmp_path / "reg.sqlite").exists() or 2021 not in Register(tmp_path / "reg.sqlite").years()
