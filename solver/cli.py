@@ -66,6 +66,7 @@ def solve(
                                             "created if missing"),
     year: Optional[int] = typer.Option(None, "--year", help="recruitment year (with --register)"),
     replace: bool = typer.Option(False, "--replace", help="solve again a year the register already holds"),
+    recruitment: str = typer.Option("direct", "--recruitment", help="direct (promotion is not built yet)"),
     round_: str = typer.Option("main", "--round", help="main, or special: a second, reserved-only round of a "
                                "year already in the register, for the backlog its first round left (Bihar "
                                "s.4(6)(e), Manipur s.8(4))"),
@@ -83,6 +84,7 @@ def solve(
         err.print("[bold red]error[/]: --replace re-solves a year of a register: give --register and --year")
         raise typer.Exit(2)
     special = _check_round(round_, register)
+    _check_recruitment(recruitment)
     try:
         pol = load_policy(policy, set_)
         reg = _open_register(register, year, replace, pol, special) if register is not None else None
@@ -122,6 +124,18 @@ def _check_register_args(register, year) -> None:
     if (register is None) != (year is None):
         err.print("[bold red]error[/]: --register and --year go together")
         raise typer.Exit(2)
+
+
+def _check_recruitment(recruitment: str) -> None:
+    if recruitment not in ("direct", "promotion"):
+        err.print(f"[bold red]error[/]: --recruitment must be direct or promotion, not {recruitment!r}")
+        raise typer.Exit(2)
+    if recruitment == "promotion":
+        err.print("[bold red]error[/]: reservation in promotion is not implemented: it takes its own rules and "
+                  "rosters (Bihar Act 1991 s.4(2) second proviso and s.6: SC and ST only, a 50-point roster; Bill "
+                  "2004 s.3(2), s.5(2) proviso, s.3(3); Manipur Act 1976 s.4(2)(b), s.9), a seniority list and "
+                  "fitness; solving it as direct recruitment would be wrong")
+        raise typer.Exit(3)
 
 
 def _check_round(round_: str, register) -> bool:
@@ -453,7 +467,7 @@ def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
     Console().print(f"inputs written to {inputs}/ (bundled policy bihar-1991; `aarakshan models` lists them)")
     solve(policy="bihar-1991", candidates=inputs / "candidates.csv", vacancies=inputs / "vacancies.csv",
           out=out, preferences=None, engine=engine, register=None, year=None, replace=False, time_limit=None,
-          workers=1, independent=False, set_=[], round_="main")
+          workers=1, independent=False, set_=[], round_="main", recruitment="direct")
 
 
 def main():

@@ -364,3 +364,38 @@ def test_simulate_runs_a_years_special_round(tmp_path):
     assert rows[("2021", "special", "SC")]["filled"] == "1"     # S1
     assert rows[("2022", "main", "SC")]["carried_in"] == "1"
     assert (tmp_path / "out" / "2021" / "special" / "allocation.csv").exists()
+
+
+# Issue 16: known columns are used or refused with the section that would need them -------------------------
+
+def test_exempt_vacancies_are_open_take_no_roster_point_and_stay_outside_the_ceiling(tmp_path):
+    """Bill 2004 s.4, Manipur Act 1976 s.3 (tenure, contract, ex-cadre, work-charged posts ...), Bihar Act 1991
+    s.3: the Act does not apply to exempt posts. Post X has 4 vacancies by the roster (points 1-4: UR 3, OBC 1)
+    and 2 exempt tenure posts: 5 open, 1 OBC, the roster used 4 points, and the ceiling sees 1 of 4."""
+    from solver.vacancy.determine import ceiling_use
+    pol, sol = one_year(tmp_path, "central-2004", [["X", "TOTAL", 4, ""], ["X", "UR", 2, "tenure post (s.4)"]],
+                        header=("post", "category", "vacancies", "exempt"))
+    assert split(sol) == {"UR": 5, "OBC": 1}
+    assert sol.result.seats.roster_used["X"] == (1, 4, None)
+    assert ceiling_use(pol, sol.result.seats, "X") == (1, 4)
+    assert any("exempt from reservation (tenure post (s.4))" in n for n in sol.result.seats.notes)
+    with pytest.raises(InputError, match="an exempt vacancy is not reserved"):
+        one_year(tmp_path, "central-2004", [["X", "SC", 2, "tenure"]], header=("post", "category", "vacancies",
+                                                                              "exempt"))
+
+
+def test_columns_and_modes_not_built_are_refused_naming_the_section(tmp_path):
+    """A district-level post (Bihar s.4(2) first proviso), a caste to derive the category from (Bihar Schedules
+    I and II), and promotion (Bihar s.4(2) second proviso, s.6; Bill 2004 s.3(2); Manipur s.4(2)(b), s.9) are
+    refused with exit 3, never silently solved as something else."""
+    with pytest.raises(Unsupported, match="s.4\\(2\\) first proviso"):
+        one_year(tmp_path, "bihar-1991", [["X", "UR", 2, "Patna"]], header=("post", "category", "vacancies",
+                                                                           "district"))
+    write_csv(tmp_path / "c2.csv", ["id", "rank", "category", "caste"], [["A", 1, "EBC", "Kahar"]])
+    with pytest.raises(Unsupported, match="Schedules I and II"):
+        read_problem(load_policy("bihar-1991"), tmp_path / "c2.csv", tmp_path / "v.csv")
+    write_csv(tmp_path / "c3.csv", ["id", "rank", "category"], [["A", 1, "UR"]])
+    r = CliRunner().invoke(app, ["solve", "--policy", "bihar-1991", "--candidates", str(tmp_path / "c3.csv"),
+                                 "--vacancies", str(tmp_path / "v.csv"), "--out", str(tmp_path / "o"),
+                                 "--recruitment", "promotion"])
+    assert r.exit_code == 3 and "s.4(2) second proviso" in r.output and not (tmp_path / "o").exists()

@@ -9,7 +9,7 @@ import re
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, Unsupported
 from ..policy import Policy
 from ..problem import TRAITS, Candidates, Problem, VacancyRow
 from .tables import Table, _short, read_table
@@ -78,8 +78,12 @@ def _is_date(text: str) -> bool:
 
 def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]:
     optional = ["rank", "score", "gender", "creamy_layer", "relaxed", "pwbd", "ex_serviceman",
-                "district", "birth_date"]
+                "district", "birth_date", "caste"]
     t = read_table(path, ["id", "category"], optional, warn)
+    if t.has("caste") and (k := _first_bad(t["caste"] != "")) is not None:
+        raise Unsupported(f"{path}, line {t.line[k]}: the caste column is not read yet: deriving or checking a "
+                          "category from the caste schedules (Bihar Act 1991 Schedules I and II, s.2(j) and its "
+                          "explanation) is not implemented; give the category and leave caste empty")
     n = len(t)
     if n == 0:
         raise InputError(path, None, None, "no candidates")
@@ -176,7 +180,12 @@ MAX_COUNT = 10**9
 
 
 def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tuple[VacancyRow, ...]]:
-    t = read_table(path, ["post", "category", "vacancies"], [*TRAITS, "cadre", "roster_start"], warn)
+    t = read_table(path, ["post", "category", "vacancies"], [*TRAITS, "cadre", "roster_start", "exempt",
+                                                             "district"], warn)
+    if t.has("district") and (k := _first_bad(t["district"] != "")) is not None:
+        raise Unsupported(f"{path}, line {t.line[k]}: district- and division-level cadres are not implemented: "
+                          "their own percentages, rosters and register (Bihar Act 1991 s.4(2) first proviso, s.6(1); "
+                          "Maharashtra Act 2001 s.4(2)) would be needed; give the post without a district")
     if len(t) == 0:
         raise InputError(path, None, None, "no vacancy rows")
     allowed = [policy.open, *policy.reserved_codes, "TOTAL"]
@@ -186,6 +195,7 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
     if (k := _first_bad(vac > MAX_COUNT)) is not None:
         raise t.error(k, "vacancies", f"{t['vacancies'][k]} vacancies is more than {MAX_COUNT:,}")
     cadre, roster_start = _optional_counts(t, "cadre"), _optional_counts(t, "roster_start")
+    exempt = t["exempt"] if t.has("exempt") else np.full(len(t), "", dtype=object)
     mins = {trait: np.maximum(_optional_counts(t, trait, least=0), 0) for trait in TRAITS if t.has(trait)}
     posts: list[str] = []
     rows: list[VacancyRow] = []
@@ -196,15 +206,23 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
             raise t.error(k, "post", "empty post")
         if cat not in allowed:
             raise t.error(k, "category", f"unknown category {str(cat)!r}; expected one of {allowed}")
-        if (post, cat) in seen:
-            raise t.error(k, "category", f"post {str(post)!r} category {cat} given twice (also line {seen[(post, cat)]})")
-        has_total = (post, "TOTAL") in seen or (cat == "TOTAL" and any(p == post for p, _ in seen))
+        key = (post, "exempt" if exempt[k] else cat)   # (an exempt row sits beside the post's other rows)
+        if key in seen:
+            raise t.error(k, "category", f"post {str(post)!r} category {cat}{' exempt' if exempt[k] else ''} given "
+                          f"twice (also line {seen[key]})")
+        has_total = not exempt[k] and ((post, "TOTAL") in seen or
+                                       (cat == "TOTAL" and any(p == post and c != "exempt" for p, c in seen)))
         if has_total:
             raise t.error(k, "category", f"post {str(post)!r} mixes a TOTAL row with per-category rows")
-        seen[(post, cat)] = int(t.line[k])
+        seen[key] = int(t.line[k])
         m = {tr: int(mins[tr][k]) for tr in mins if mins[tr][k] > 0}
         if m and cat == "TOTAL":
             raise t.error(k, next(iter(m)), "horizontal minimums belong on per-category rows, not TOTAL")
+        if exempt[k] and cat != policy.open:
+            raise t.error(k, "exempt", f"an exempt vacancy is not reserved: give it as {policy.open} (the row is "
+                          f"{cat}), with the ground in exempt")
+        if exempt[k] and len(str(exempt[k])) > 200:
+            raise t.error(k, "exempt", "the ground is over 200 characters")
         for name, col in (("cadre", cadre), ("roster_start", roster_start)):
             if col[k] > 0 and cat != "TOTAL":
                 raise t.error(k, name, f"{name} belongs on a TOTAL row (the roster splits it); this row is {cat}")
@@ -215,7 +233,7 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
             posts.append(post)
         rows.append(VacancyRow(post, cat, int(vac[k]), m, int(t.line[k]),
                                int(cadre[k]) if cadre[k] > 0 else None,
-                               int(roster_start[k]) if roster_start[k] > 0 else None))
+                               int(roster_start[k]) if roster_start[k] > 0 else None, str(exempt[k])))
     return tuple(posts), tuple(rows)
 
 

@@ -35,6 +35,7 @@ class SeatTable:
     carried_horizontal: dict[tuple[str, str, str], tuple[Carried, ...]] = field(default_factory=dict)
     lapsed: tuple[Carried, ...] = ()
     deferred: tuple[tuple[Carried, str], ...] = ()       # live but not offered this year, with the reason
+    exempt: dict[str, int] = field(default_factory=dict)   # post -> open vacancies exempt from reservation
     # post -> (first point, points, cadre or None) of the running roster a TOTAL row used
     roster_used: dict[str, tuple[int, int, int | None]] = field(default_factory=dict)
 
@@ -47,10 +48,10 @@ class SeatTable:
 
     def outside_ceiling(self, post: str, policy: Policy) -> tuple[int, int]:
         """(reserved, all) vacancies of a post that the ceiling does not see: carried ones under Art. 16(4B), of
-        the categories `ceiling.backlog_excluded` names (Bill 2004 s.10 proviso: SC and ST)."""
+        the categories `ceiling.backlog_excluded` names (Bill 2004 s.10 proviso: SC and ST), and exempt ones."""
         items = [x for (p, c), xs in self.carried.items() if p == post and policy.backlog_outside_ceiling(c)
                  for x in xs]
-        return len(items), sum(x.kind == "vacancy" for x in items)
+        return len(items), sum(x.kind == "vacancy" for x in items) + self.exempt.get(post, 0)
 
 
 def ceiling_use(policy: Policy, table: SeatTable, post: str) -> tuple[int, int]:
@@ -73,7 +74,15 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
     minimums: dict[tuple[str, str, str], int] = {}
     notes: list[str] = []
     roster_used: dict[str, tuple[int, int, int | None]] = {}
+    exempt: dict[str, int] = {}
     for row in problem.vacancy_rows:
+        if row.exempt:
+            # Bill 2004 s.4; Manipur s.3; Bihar s.3: outside the Act, so open, no roster point, no ceiling.
+            seats[(row.post, policy.open)] = seats.get((row.post, policy.open), 0) + row.vacancies
+            exempt[row.post] = exempt.get(row.post, 0) + row.vacancies
+            notes.append(f"{row.post}: {row.vacancies} vacancies exempt from reservation ({row.exempt}), filled as "
+                         f"{policy.open}; the ceiling does not count them")
+            continue
         if row.category == "TOTAL":
             start, cadre = _roster_position(policy, problem, row, state)
             split = Counter(running(policy, start, row.vacancies))
@@ -89,7 +98,7 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
                 minimums[(row.post, row.category, trait)] = m
     for post in problem.posts:
         seats.setdefault((post, policy.open), 0)
-    table = SeatTable(problem.posts, seats, minimums,
+    table = SeatTable(problem.posts, seats, minimums, exempt=exempt,
                       roster_used=roster_used)
     if state is not None:
         table = _carry_in(policy, problem, table, state, notes)
@@ -307,7 +316,8 @@ def _carry_in(policy: Policy, problem: Problem, table: SeatTable, state: YearSta
             # categories whose backlog stands outside are left out of it)
             out = [x for (p, c), xs in carried.items() if p == item.post and policy.backlog_outside_ceiling(c)
                    for x in xs]
-            used, total = _ceiling_use(policy, seats, item.post, (len(out), sum(x.kind == "vacancy" for x in out)))
+            used, total = _ceiling_use(policy, seats, item.post, (len(out), sum(x.kind == "vacancy" for x in out)
+                                                                  + table.exempt.get(item.post, 0)))
             waits = used + 1 > policy.ceiling.share * (total + (item.kind == "vacancy")) + 1e-9
         if waits:
             deferred.append((item, f"current and carried reserved vacancies would pass the "
