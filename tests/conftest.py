@@ -1,7 +1,15 @@
 import csv
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# The property tests draw the same examples on every run (CI included), so that a run is red only for a change,
+# not for the luck of the draw; AARAKSHAN_EXPLORE=1 draws fresh ones (with --hypothesis-seed to replay one).
+settings.register_profile("fixed", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile("explore" if os.environ.get("AARAKSHAN_EXPLORE") else "fixed")
 
 from solver import load_policy, solve
 from solver.io.readers import read_problem

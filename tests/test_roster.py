@@ -66,7 +66,10 @@ def _policy(shares, tie):
 def test_every_cycle_ends_at_its_shares(permille, cycle, cycles, tie):
     """Property (R.K. Sabharwal 1995; DoPT OM 02.07.1997): at the end of every cycle of a running roster each
     category holds exactly floor(points so far x share); no point is ever past that; and a point goes to the
-    open category only while the reserved points still owed leave room for it."""
+    open category only while the reserved points still owed leave room for it. Exactness needs each cycle to
+    have at least as many unreserved points as categories (a cycle's dues can exceed its share by one point
+    per category: 4 categories of 11.2% owe 4 points in the third 3-point cycle); every model's roster does
+    (Bihar: 50 unreserved points for 5 categories)."""
     from solver.vacancy import running
     shares = [x / 1000 for x in permille]
     pol = _policy(shares, tie)
@@ -82,7 +85,7 @@ def test_every_cycle_ends_at_its_shares(permille, cycle, cycles, tie):
         else:
             held[code] += 1
             assert held[code] <= quota[code], (n, code)
-        if n == end:
+        if n == end and cycle * (1000 - sum(permille)) >= 1000 * len(shares):
             assert held == quota, n
 
 

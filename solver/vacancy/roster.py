@@ -19,7 +19,9 @@ def roster(policy: Policy, points: int, start: int = 1) -> list[str]:
     by `roster.tie`, the others at the next points. A post-based roster exists to reach the prescribed shares
     (R.K. Sabharwal 1995; DoPT OM 02.07.1997), so at the end of the cycle every category holds exactly
     floor(points x share): once the reserved points still owed fill every point left, a point goes to a
-    reserved category even if it is not yet due (the one due soonest), never to the open category.
+    reserved category even if it is not yet due (the one due soonest), never to the open category. (Exact
+    whenever a cycle has at least as many unreserved points as categories, as every model's roster has; a
+    smaller cycle may end a point short per category, caught up in the next.)
 
     Parameters
     ----------
