@@ -49,9 +49,13 @@ class SeatTable:
     def outside_ceiling(self, post: str, policy: Policy) -> tuple[int, int]:
         """(reserved, all) vacancies of a post that the ceiling does not see: carried ones under Art. 16(4B), of
         the categories `ceiling.backlog_excluded` names (Bill 2004 s.10 proviso: SC and ST), and exempt ones."""
-        items = [x for (p, c), xs in self.carried.items() if p == post and policy.backlog_outside_ceiling(c)
-                 for x in xs]
-        return len(items), sum(x.kind == "vacancy" for x in items) + self.exempt.get(post, 0)
+        return _outside(policy, self.carried, post, self.exempt.get(post, 0))
+
+
+def _outside(policy: Policy, carried: dict, post: str, exempt: int) -> tuple[int, int]:
+    """(reserved, all) vacancies of `post` outside the ceiling, from its carried items and its exempt vacancies."""
+    items = [x for (p, c), xs in carried.items() if p == post and policy.backlog_outside_ceiling(c) for x in xs]
+    return len(items), sum(x.kind == "vacancy" for x in items) + exempt
 
 
 def ceiling_use(policy: Policy, table: SeatTable, post: str) -> tuple[int, int]:
@@ -314,10 +318,8 @@ def _carry_in(policy: Policy, problem: Problem, table: SeatTable, state: YearSta
         if waits:
             # (the post's ceiling use is summed only where carried vacancies count against it; those of the
             # categories whose backlog stands outside are left out of it)
-            out = [x for (p, c), xs in carried.items() if p == item.post and policy.backlog_outside_ceiling(c)
-                   for x in xs]
-            used, total = _ceiling_use(policy, seats, item.post, (len(out), sum(x.kind == "vacancy" for x in out)
-                                                                  + table.exempt.get(item.post, 0)))
+            used, total = _ceiling_use(policy, seats, item.post,
+                                       _outside(policy, carried, item.post, table.exempt.get(item.post, 0)))
             waits = used + 1 > policy.ceiling.share * (total + (item.kind == "vacancy")) + 1e-9
         if waits:
             deferred.append((item, f"current and carried reserved vacancies would pass the "
