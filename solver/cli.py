@@ -378,16 +378,12 @@ def simulate(
             stage.update("reading inputs...")
             sol, rec = _solve_year(pol, cand, vac, prefs, out / str(year), engine, time_limit, workers, reg, year,
                                    False, stage, quiet=True, overrides=set_)
-            for code, row in rec.table.items():  # reserved categories in policy order, then horizontal seats
-                rows.append({"year": year, "round": "main", "category": code, **row,
-                             **({"engine_differences": sol.differences} if engine == "both" else {})})
+            rows += _table_rows(year, "main", sol, rec, engine)
             if year in specials:
                 stage.update("special round...")
                 sol, rec = _solve_year(pol, *specials[year], out / str(year) / "special", engine, time_limit,
                                        workers, reg, year, False, stage, quiet=True, special=True, overrides=set_)
-                for code, row in rec.table.items():
-                    rows.append({"year": year, "round": "special", "category": code, **row,
-                                 **({"engine_differences": sol.differences} if engine == "both" else {})})
+                rows += _table_rows(year, "special", sol, rec, engine)
             progress.advance(task)
     write_simulation(out / "simulation.csv", rows)
     tbl = Table(title=f"{pol.name}: {len(inputs)} years, register {register}")
@@ -398,6 +394,13 @@ def simulate(
             tbl.add_row(*map(str, r.values()))
     Console().print(tbl)
     Console().print(f"per-year outputs in {out}/YEAR/, the table in {out}/simulation.csv")
+
+
+def _table_rows(year: int, round_: str, sol, rec, engine: str) -> list[dict]:
+    """simulation.csv rows of one round: reserved categories in policy order, then horizontal seats."""
+    return [{"year": year, "round": round_, "category": code, **row,
+             **({"engine_differences": sol.differences} if engine == "both" else {})}
+            for code, row in rec.table.items()]
 
 
 def _resumable(reg, inputs, register) -> list[int]:

@@ -43,12 +43,12 @@ MIGRATIONS = [
     ALTER TABLE items_v2 RENAME TO items;
     CREATE INDEX live_items ON items (closed_year);
     """,
-    # 3: exchange claims (kind 'claim', Manipur s.6; the table rebuilt for its CHECK), the cadre's sanctioned
-    # strength beside its roster position, the posts each year recruited for, the outputs a recorded year
-    # still has to publish (`pending`: a run killed after its commit is completed by the next one), and a
-    # year's special recruitment for reserved categories (`special_rounds`; its events have round 'special')
-    # (an item ages by its cadre's recruitment years: Bihar s.2(e), Manipur s.2(b)). Registers written before
-    # this recorded no such list: every recorded year is taken to have recruited every post they know.
+    # 3: exchange claims (kind 'claim', Manipur s.6; the table rebuilt for its CHECK); the cadre's sanctioned
+    # strength beside its roster position; the posts each year recruited for (an item ages by its cadre's
+    # recruitment years: Bihar s.2(e), Manipur s.2(b); registers written before this recorded no such list, so
+    # every recorded year is taken to have recruited every post they know); the outputs a recorded year still
+    # has to publish (`pending`: a run killed after its commit is completed by the next one); and a year's
+    # special recruitment for reserved categories (`special_rounds`; its events have round 'special').
     """
     ALTER TABLE roster ADD COLUMN cadre INTEGER;
     CREATE TABLE items_v3 (id INTEGER PRIMARY KEY, post TEXT NOT NULL, category TEXT NOT NULL,
@@ -88,7 +88,7 @@ class Register:
     def __init__(self, path: str | Path, readonly: bool = False):
         self.path = Path(path)
         self.created = not self.path.exists()   # so that a run failing before its first record removes it
-        self._seen: dict[int, tuple] = {}
+        self._seen: dict[tuple[int, str], tuple] = {}   # (year, round) -> fingerprint when its state was read
         if self.path.exists() and not self.path.is_file():
             raise InputError(self.path, None, None, "is not a file (a register is an SQLite file)")
         if self.created and (readonly or not self.path.parent.is_dir()):
@@ -176,7 +176,7 @@ class Register:
     def state(self, year: int) -> YearState:
         """What the register knows before `year`: roster positions and the items still live then. The state
         read is remembered: `record` refuses to write a year if the register changed since (another run)."""
-        self._seen[year] = self._fingerprint()
+        self._seen[(year, "main")] = self._fingerprint()
         nxt = {post: start for post, start in self.db.execute(
             "SELECT post, MAX(start + points) FROM roster WHERE year < ? GROUP BY post", (year,))}
         cadres = {post: cadre for post, cadre in self.db.execute(
@@ -203,45 +203,60 @@ class Register:
         stale state. The staged folder is named in the same transaction and published after the commit; a run
         killed in between is completed by the next one to open the register, so a recorded year always gets
         its outputs and an unrecorded one never does."""
-        try:
-            self._record(rec, policy, engine, replace, staged)
-        except sqlite3.OperationalError as e:
-            if "locked" in str(e) or "busy" in str(e):
-                raise InputError(self.path, None, None, f"another run has held the register for over "
-                                 f"{BUSY_SECONDS:.0f} s; {rec.year} was not recorded and nothing was written; run "
-                                 "again when it is done") from None
-            raise InputError(self.path, None, None, f"could not record {rec.year} (nothing was written): {e}") from None
-        except sqlite3.Error as e:
-            raise InputError(self.path, None, None, f"could not record {rec.year} (nothing was written): {e}") from None
-        self.created = False
-        if staged is not None:
-            self._publish_pending()
-
-    def _record(self, rec: YearRecord, policy: str, engine: str, replace: bool, staged) -> None:
-        with self._transaction():
+        with self._writing(str(rec.year), staged):
             self.check_year(rec.year, replace)
-            if rec.year in self._seen and self._seen[rec.year] != self._fingerprint():
-                raise InputError(self.path, None, None, f"the register changed while {rec.year} was solved (another "
-                                 "run recorded a year meanwhile); nothing was written: run this year again")
+            self._check_unchanged((rec.year, "main"), str(rec.year))
             if replace:
                 self._forget(rec.year)
-
             self.db.execute("INSERT INTO years (year, policy, engine) VALUES (?, ?, ?)", (rec.year, policy, engine))
             self.db.executemany("INSERT INTO roster (year, post, start, points, cadre) VALUES (?, ?, ?, ?, ?)",
                                 [(rec.year, post, *used) for post, used in sorted(rec.roster_used.items())])
             self.db.executemany("INSERT INTO recruitments (year, post) VALUES (?, ?)",
                                 [(rec.year, post) for post in sorted(set(rec.posts))])
-            for item, event, detail in rec.events:
-                self._event(item.id, rec.year, event, detail)
-                if closes(item, event):
-                    self.db.execute("UPDATE items SET closed_year = ? WHERE id = ?", (rec.year, item.id))
+            self._events(rec, "main")
             for post, code, kind, detail, *trait in rec.new_items:
                 cur = self.db.execute("INSERT INTO items (post, category, origin_year, kind, trait) "
                                       "VALUES (?, ?, ?, ?, ?)", (post, code, rec.year, kind, "".join(trait)))
                 self._event(cur.lastrowid, rec.year, "carried", detail)
-            if staged is not None:
-                self.db.execute("INSERT INTO pending (year, staging, out) VALUES (?, ?, ?)",
-                                (rec.year, str(staged.folder), str(staged.out)))
+            self._name_pending(rec.year, staged)
+
+    @contextmanager
+    def _writing(self, what: str, staged):
+        """One write transaction, its SQLite errors told as input errors, and the staged outputs published
+        after the commit."""
+        try:
+            with self._transaction():
+                yield
+        except sqlite3.OperationalError as e:
+            if "locked" in str(e) or "busy" in str(e):
+                raise InputError(self.path, None, None, f"another run has held the register for over "
+                                 f"{BUSY_SECONDS:.0f} s; {what} was not recorded and nothing was written; run "
+                                 "again when it is done") from None
+            raise InputError(self.path, None, None, f"could not record {what} (nothing was written): {e}") from None
+        except sqlite3.Error as e:
+            raise InputError(self.path, None, None, f"could not record {what} (nothing was written): {e}") from None
+        self.created = False
+        if staged is not None:
+            self._publish_pending()
+
+    def _check_unchanged(self, key: tuple, what: str) -> None:
+        """Inside the write transaction: the register is as it was when `key`'s state was read."""
+        if key in self._seen and self._seen[key] != self._fingerprint():
+            raise InputError(self.path, None, None, f"the register changed while {what} was solved (another run "
+                             "recorded meanwhile); nothing was written: run it again")
+
+    def _events(self, rec: YearRecord, round_: str) -> None:
+        """The round's events on carried items, closing those an event ends."""
+        prefix = "special round: " if round_ == "special" else ""
+        for item, event, detail in rec.events:
+            self._event(item.id, rec.year, event, prefix + detail, round_)
+            if closes(item, event):
+                self.db.execute("UPDATE items SET closed_year = ? WHERE id = ?", (rec.year, item.id))
+
+    def _name_pending(self, year: int, staged) -> None:
+        if staged is not None:
+            self.db.execute("INSERT INTO pending (year, staging, out) VALUES (?, ?, ?)",
+                            (year, str(staged.folder), str(staged.out)))
 
     def _event(self, item_id: int, year: int, event: str, detail: str, round_: str = "main") -> None:
         self.db.execute("INSERT INTO events (item_id, year, event, detail, round) VALUES (?, ?, ?, ?, ?)",
@@ -281,7 +296,7 @@ class Register:
         if years[-1] != year:
             raise InputError(self.path, None, None, f"--round special: years {[y for y in years if y > year]} are "
                              f"recorded after {year}, and were solved from what {year} left")
-        done = self.db.execute("SELECT 1 FROM special_rounds WHERE year = ?", (year,)).fetchone()
+        done = self.has_special(year)
         if done and not replace:
             raise InputError(self.path, None, None, f"{year}'s special round is already recorded; pass --replace "
                              "to solve it again")
@@ -295,7 +310,7 @@ class Register:
         """The kept-vacant reserved posts live after `year`'s first round (its special round's vacancies), oldest
         first, each aged by its cadre's recruitment years up to `year` (0 for the year's own). With `replace`,
         as they were before the special round already recorded."""
-        self._seen[-year] = self._fingerprint()
+        self._seen[(year, "special")] = self._fingerprint()
         reopened = "OR (closed_year = ? AND EXISTS (SELECT 1 FROM events e WHERE e.item_id = i.id AND e.year = ? " \
                    "AND e.round = 'special' AND e.event = 'filled'))" if replace else ""
         return tuple(Carried(*row) for row in self.db.execute(
@@ -308,28 +323,16 @@ class Register:
     def record_special(self, rec: YearRecord, policy: str, engine: str, replace: bool = False,
                        staged=None) -> None:
         """Write a special round's events (round 'special') and publish its outputs, as `record` does a year."""
-        try:
-            with self._transaction():
-                self.check_special(rec.year, replace)
-                if self._seen.get(-rec.year) not in (None, self._fingerprint()):
-                    raise InputError(self.path, None, None, f"the register changed while {rec.year}'s special round "
-                                     "was solved (another run); nothing was written: run it again")
-                if replace:
-                    self._forget_special(rec.year)
-                self.db.execute("INSERT INTO special_rounds (year, policy, engine) VALUES (?, ?, ?)",
-                                (rec.year, policy, engine))
-                for item, event, detail in rec.events:
-                    self._event(item.id, rec.year, event, f"special round: {detail}", "special")
-                    if closes(item, event):
-                        self.db.execute("UPDATE items SET closed_year = ? WHERE id = ?", (rec.year, item.id))
-                if staged is not None:
-                    self.db.execute("INSERT INTO pending (year, staging, out) VALUES (?, ?, ?)",
-                                    (rec.year, str(staged.folder), str(staged.out)))
-        except sqlite3.Error as e:
-            raise InputError(self.path, None, None, f"could not record {rec.year}'s special round (nothing was "
-                             f"written): {e}") from None
-        if staged is not None:
-            self._publish_pending()
+        what = f"{rec.year}'s special round"
+        with self._writing(what, staged):
+            self.check_special(rec.year, replace)
+            self._check_unchanged((rec.year, "special"), what)
+            if replace:
+                self._forget_special(rec.year)
+            self.db.execute("INSERT INTO special_rounds (year, policy, engine) VALUES (?, ?, ?)",
+                            (rec.year, policy, engine))
+            self._events(rec, "special")
+            self._name_pending(rec.year, staged)
 
     def _forget_special(self, year: int) -> None:
         self.db.execute("UPDATE items SET closed_year = NULL WHERE id IN (SELECT item_id FROM events WHERE year = ? "
