@@ -212,7 +212,8 @@ def test_sigterm_leaves_no_scratch(tmp_path):
         time.sleep(0.02)
     p.send_signal(signal.SIGTERM)
     _, e = p.communicate()
-    assert p.returncode in (0, 143), e
+    # (a run that finished first may meet the signal at interpreter exit: -15, its outputs complete)
+    assert p.returncode in (0, 143) or (p.returncode == -15 and (tmp_path / "o" / "summary.json").exists()), e
     assert not list(tmp_path.glob(".aarakshan-*"))
 
 
@@ -376,7 +377,9 @@ def test_ctrl_c_during_start_up_is_a_clean_exit(tmp_path):
     p.send_signal(signal.SIGINT)
     out, e = p.communicate()
     assert "Traceback" not in e, e
-    if p.returncode != 0:   # (a fast machine may have finished)
+    # Interrupted before its commit, the year left nothing; after it, its outputs are published when the
+    # register is next opened: the record and the outputs go together either way.
+    recorded = (tmp_path / "reg.sqlite").exists() and 2021 in Register(tmp_path / "reg.sqlite").years()
+    assert (tmp_path / "out" / "2021" / "allocation.csv").exists() == recorded
+    if not recorded:   # (a fast machine may have finished, the signal then landing at interpreter exit)
         assert p.returncode in (1, 130), e   # (typer turns an interrupt inside a command into exit 1, "Aborted")
-        assert not (tmp_path / "out" / "2021" / "allocation.csv").exists()
-        assert not (tmp_path / "reg.sqlite").exists() or 2021 not in Register(tmp_path / "reg.sqlite").years()
