@@ -24,8 +24,10 @@ import numpy as np
 from .policy import Policy
 from .problem import Problem
 from .vacancy import SeatTable
+from .routes import NOT_RANKED, Route
 
-OPEN_MERIT, RESERVED, EXCHANGE, FALLBACK, DERESERVED = "open_merit", "reserved", "exchange", "fallback", "dereserved"
+OPEN_MERIT, RESERVED, EXCHANGE, FALLBACK, DERESERVED = (Route.OPEN_MERIT, Route.RESERVED, Route.EXCHANGE, Route.FALLBACK,
+                                                       Route.DERESERVED)
 
 
 @dataclass(frozen=True)
@@ -277,7 +279,7 @@ def with_minimums(policy: Policy, problem: Problem, pools: Pools, seats: SeatTab
 
 def build_pools(policy: Policy, problem: Problem, seats: SeatTable) -> Pools:
     post_rank = problem.post_rank
-    ranked = post_rank < (1 << 20)
+    ranked = post_rank < NOT_RANKED
     pools: list[Pool] = []
     openm = open_mask(policy, problem)
     members = {code: member_mask(policy, problem, code) for code in policy.reserved_codes}

@@ -7,6 +7,8 @@ from functools import cached_property
 
 import numpy as np
 
+from .routes import NOT_RANKED
+
 TRAITS = ("women", "pwbd", "ex_serviceman")
 
 
@@ -77,7 +79,12 @@ class Problem:
         P = len(self.posts)
         if self.preferences is None:
             return np.broadcast_to(np.arange(P, dtype=np.int32), (self.n, P))
-        out = np.full((self.n, P), 1 << 20, dtype=np.int32)
+        out = np.full((self.n, P), NOT_RANKED, dtype=np.int32)
         for i, prefs in enumerate(self.preferences):
             out[i, prefs] = np.arange(len(prefs), dtype=np.int32)
         return out
+
+    @cached_property
+    def ranked(self) -> np.ndarray:
+        """n x P bool: whether candidate i ranked post p (everyone ranks every post without preferences)."""
+        return self.post_rank < NOT_RANKED

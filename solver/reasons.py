@@ -9,6 +9,7 @@ from .engines.assignment import natural_tops
 from .pools import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT, homes, member_mask
 from .result import Result
 from .selection import MERGED
+from .routes import NOT_RANKED
 
 
 def _article(code: str) -> str:
@@ -73,7 +74,7 @@ def _rows(result: Result):
         text = "in the recommendation list" if post == MERGED else f"at {post}"
         if not common and post != MERGED:
             r = int(result.pools.post_rank[i, p.post])
-            text += f" (ranked {_ordinal(r + 1)})" if r < (1 << 20) else " (not ranked)"
+            text += f" (ranked {_ordinal(r + 1)})" if r < NOT_RANKED else " (not ranked)"
         return text
 
     took_cache: dict = {}
@@ -162,7 +163,7 @@ def _unmet_overall(result: Result) -> list[tuple[np.ndarray, str]]:
     policy, problem, seats = result.policy, result.problem, result.seats
     members = {code: member_mask(policy, problem, code) for code in policy.reserved_codes}
     codes = [policy.open, *policy.reserved_codes]
-    ranked = problem.post_rank < (1 << 20)
+    ranked = problem.ranked
     out = []
     for row in result.horizontal_report():
         if row["short"] <= 0:

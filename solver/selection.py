@@ -26,10 +26,11 @@ from .errors import Unsupported
 from .policy import Policy
 from .pools import OPEN_MERIT, RESERVED, Pool, Pools, Shared, horizontal_fields, member_mask, open_mask
 from .problem import SUBCATEGORIES, Problem, VacancyRow
+from .routes import Route
 from .vacancy import SeatTable
 
-UPGRADE = "upgrade"
-HORIZONTAL = "horizontal_adjustment"
+UPGRADE = Route.UPGRADE
+HORIZONTAL = Route.HORIZONTAL_ADJUSTMENT
 MERGED = "recommendation list"
 
 
@@ -55,7 +56,7 @@ def merged(policy: Policy, problem: Problem, seats: SeatTable) -> tuple[Problem,
     prefs = None
     if not policy.migration.allocate_unranked:
         # Only those who could hold a vacancy at a post they ranked compete for the list.
-        ranked = problem.post_rank < (1 << 20)
+        ranked = problem.ranked
         can = np.zeros(problem.n, dtype=bool)
         for code in [policy.open, *policy.reserved_codes]:
             where = np.array([seats.cap(p, code) > 0 for p in problem.posts])
@@ -126,7 +127,7 @@ def allocation_pools(policy: Policy, problem: Problem, seats: SeatTable, sel: Se
     only the other seats, and only candidates recommended on merit: one recommended by horizontal adjustment
     was recommended for her compartment. Seats no beneficiary took revert last (`_reverts`).
     """
-    ranked = problem.post_rank < (1 << 20)
+    ranked = problem.ranked
     sel_open = sel.category == policy.open
     on_merit = sel.route != HORIZONTAL
     reserved = [code for code in policy.reserved_codes if (sel.category == code).any()]

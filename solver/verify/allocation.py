@@ -8,11 +8,12 @@ import numpy as np
 from ..io.tables import read_table
 from ..policy import Policy
 from ..problem import Problem
+from ..routes import Route
 
 # The `horizontal` column: empty, or the traits whose minimums the seat serves, joined by ";" (policy.schema.Trait's
 # names).
 HORIZONTAL_LABELS = ("", "women", "pwbd", "ex_serviceman", "pwbd_a", "pwbd_b", "pwbd_c", "pwbd_de")
-ROUTES = ("open_merit", "reserved", "exchange", "fallback", "dereserved", "horizontal_adjustment", "upgrade")
+ROUTES = tuple(r.value for r in Route)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,10 @@ from ..policy import Policy
 from ..problem import Problem
 from ..vacancy.determine import SeatTable
 from .allocation import Allocation, Violation, may_hold
+from .cadre import verify_cadre
 from .horizontal import trait_masks
+from .reading import Reading
+from ..routes import NOT_RANKED
 
 
 def service_allocation(policy, problem, seats, alloc, sel) -> list[Violation]:
@@ -33,8 +36,8 @@ def service_allocation(policy, problem, seats, alloc, sel) -> list[Violation]:
     posts, ids = problem.posts, c.ids
     src = "CSE Rule 16(2); Union of India v. Ramesh Ram 2010"
     src_h = "Anil Kumar Gupta 1995; OM 15.01.2018; CSE Rule 16(2)"
-    ranked = problem.post_rank < (1 << 20)
-    rank = np.where(ranked, problem.post_rank, (1 << 20) + np.arange(len(posts)))
+    ranked = problem.ranked
+    rank = np.where(ranked, problem.post_rank, NOT_RANKED + np.arange(len(posts)))
     extra = policy.migration.allocate_unranked
     sel_open = sel == policy.open
     upgrade = policy.migration.upgrade
@@ -191,7 +194,7 @@ def recommendation_list(policy, problem, seats, alloc, sel) -> list[Violation]:
     prefs = None
     if not policy.migration.allocate_unranked:
         # Only candidates who could hold a vacancy at a post they ranked compete for the list.
-        ranked = problem.post_rank < (1 << 20)
+        ranked = problem.ranked
         can = np.zeros(len(problem.candidates), dtype=bool)
         for code in [policy.open, *policy.reserved_codes]:
             has = np.array([seats.cap(p, code) > 0 for p in problem.posts])
@@ -214,7 +217,14 @@ def recommendation_list(policy, problem, seats, alloc, sel) -> list[Violation]:
     merged = Allocation(alloc.cand[rows], np.zeros(len(rows), dtype=np.int64), seat, counted, [""] * len(rows),
                         route, [alloc.ids[r] for r in rows])
     single = policy.model_copy(update={"migration": policy.migration.model_copy(update={"selection_list": False})})
-    from .checks import verify  # the merged list is checked as a single cadre
-    found = verify(single, merged_problem, merged, merged_seats)
+    found = verify_cadre(single, merged_problem, merged, merged_seats)  # the merged list is one cadre
     return [Violation(f"recommendation list: {x.rule}", x.candidate, "", x.detail, x.source) for x in found
             if x.rule != "ceiling broken"]
+
+
+def two_stages(r: Reading) -> list[Violation]:
+    """A recommendation list and the service allocation among the recommended, each checked by its rules
+    (CSE Rule 16(2); Union of India v. Ramesh Ram 2010)."""
+    sel = recommended_as(r.policy, r.problem, r.alloc)
+    return [*recommendation_list(r.policy, r.problem, r.seats, r.alloc, sel),
+            *service_allocation(r.policy, r.problem, r.seats, r.alloc, sel)]

@@ -1,0 +1,115 @@
+"""The later phases: exchange, fallback and de-reservation fill only what the candidates' own categories could
+not, in the order the Acts give, on merit within each route, and leave nothing unfilled while someone they
+are for waits."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..routes import LATER_ROUTES, Route
+from .allocation import Violation
+from .reading import Reading
+
+SRC_LATER = {Route.EXCHANGE: "Maharashtra Act 2001 s.4(3); Manipur Act 1976 s.4", Route.FALLBACK: "Bihar Act 1991 s.4(6)"}
+
+
+def after_own_category(r: Reading) -> list[Violation]:
+    """A vacancy of category X passes by exchange, fallback or de-reservation only once X's own candidates
+    who applied for the post are exhausted ("not available": Maharashtra s.4(3); Manipur s.4; Bihar s.4(6))."""
+    out = []
+    for row in _later_rows(r):
+        route, seat, j = r.alloc.route[row], r.alloc.seat[row], int(r.alloc.post[row])
+        waiting = np.flatnonzero(r.may[seat] & ~r.selected & r.applied(j))
+        if len(waiting):
+            out.append(r.violation(f"{route} before the own category ran out", r.alloc.cand[row], j,
+                                   f"{seat} candidate {r.problem.candidates.ids[waiting[0]]} (rank {waiting[0] + 1}) "
+                                   "was not selected", SRC_LATER.get(route) or r.policy.unfilled.source or
+                                   "de-reservation rules"))
+    return out
+
+
+def fallback_order(r: Reading) -> list[Violation]:
+    """Down a fallback chain in its order: WBC's unfilled vacancies go to SC, then ST, then EBC, then BC
+    (Bihar Act 1991 s.4(6)); a later step only when nobody of the earlier ones is left."""
+    out = []
+    for row in _later_rows(r, Route.FALLBACK):
+        i, seat, j = r.alloc.cand[row], r.alloc.seat[row], int(r.alloc.post[row])
+        chain = next((f for f in r.policy.fallback if f.from_ == seat), None)
+        if chain is None:
+            continue
+        mine = next((k for k, x in enumerate(chain.to) if r.may[x][i]), 0)
+        for x in chain.to[:mine]:
+            waiting = np.flatnonzero(r.may[x] & ~r.selected & r.applied(j))
+            if len(waiting):
+                out.append(r.violation("fallback order", i, j, f"{x} comes first in the chain and "
+                                       f"{r.problem.candidates.ids[waiting[0]]} was not selected", "Bihar Act 1991 s.4(6)"))
+    return out
+
+
+def merit_within_route(r: Reading) -> list[Violation]:
+    """Within a later route, merit decides who of those it is for takes the vacancy: open merit for a
+    de-reserved one, the holder's own category for exchange and fallback."""
+    c, out = r.problem.candidates, []
+    for row in _later_rows(r):
+        i, route, j = r.alloc.cand[row], r.alloc.route[row], int(r.alloc.post[row])
+        pool = r.may[r.policy.open] if route == Route.DERESERVED else r.may.get(c.category[i])
+        if pool is None:
+            continue
+        better = np.flatnonzero(pool[:i] & ~r.selected[:i] & r.applied(j)[:i])
+        if route == Route.EXCHANGE:
+            better = better[c.category[better] == c.category[i]]
+        if len(better):
+            out.append(r.violation("justified envy", better[0], j, f"rank {better[0] + 1} not selected while rank "
+                                   f"{i + 1} holds a {route} vacancy", "merit order within the route"))
+    return out
+
+
+def _later_rows(r: Reading, *routes) -> list[int]:
+    routes = routes or LATER_ROUTES
+    return [row for row in r.rows if r.alloc.route[row] in routes and row not in r.misrouted]
+
+
+def no_wasted_vacancies(r: Reading) -> list[Violation]:
+    """Non-wastefulness of the later phases: a reserved vacancy the own category left is not left unfilled
+    while one it may pass to (an exchange partner, the next step of a fallback chain, anyone eligible for
+    open where de-reservation is allowed) waits without a better seat."""
+    out = []
+    for j in range(len(r.problem.posts)):
+        out.extend(_wasted_at(r, j))
+    return out
+
+
+def _wasted_at(r: Reading, j: int) -> list[Violation]:
+    policy, post = r.policy, r.problem.posts[j]
+    left = {code: r.seats.cap(post, code) - r.count.get((j, code), 0) for code in policy.reserved_codes}
+    out = []
+    for phase, route, sources, takers, source in _stages(r, j, left):
+        if route == Route.DERESERVED and policy.unfilled.dereserve_when == "after_exchange":
+            rest = {x: min(left[x], r.backlog_left(j, x) - r.dereserved.get((j, x), 0)) for x in sources}
+        else:
+            rest = left
+        if sum(max(0, rest[x]) for x in sources) <= 0:
+            continue
+        pool = r.may[policy.open] if takers is None else np.any([r.may[x] for x in takers], axis=0)
+        waiting = np.flatnonzero(pool & r.applied(j) & (r.keys[:, 0] > phase))
+        if len(waiting):
+            out.append(r.violation("vacancy left while an eligible candidate wanted it", waiting[0], j,
+                                   f"{'/'.join(sources)} vacancies unfilled after {route}", source or route))
+    return out
+
+
+def _stages(r: Reading, j: int, left: dict) -> list[tuple]:
+    """The later phases at post j in order: (phase, route, the categories whose vacancies pass, the
+    categories that may take them (None: open), source)."""
+    policy, post = r.policy, r.problem.posts[j]
+    stages = [(1, Route.EXCHANGE, g.categories, list(g.categories), g.source)
+              for g in policy.exchange if g.after_years == 0]
+    for g in policy.exchange:
+        if g.after_years:
+            rest = {x: max(0, min(left[x], r.backlog_left(j, x))) for x in g.categories}
+            if sum(rest.values()):
+                stages.append((1, Route.EXCHANGE, [x for x in g.categories if rest[x]], g.categories, g.source))
+    stages += [(2, Route.FALLBACK, [f.from_], f.to, f.source) for f in policy.fallback]
+    if policy.unfilled.dereserve:
+        stages.append((9, Route.DERESERVED, [x.code for x in policy.categories if x.carry_forward], None,
+                       policy.unfilled.source))
+    return stages

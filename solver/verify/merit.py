@@ -1,0 +1,70 @@
+"""Merit within each compartment (a post's open or reserved vacancies, phase 0): nobody eligible who prefers
+it is passed over for worse merit, and no vacancy is left while such a one waits; under horizontal minimums,
+the minimum-guarantee semantics of `solver.verify.horizontal`."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..routes import Route
+from .allocation import Violation
+from .horizontal import homes, horizontal, trait_masks
+from .reading import SRC_OPEN, Reading
+
+# Routes that fill a compartment's own vacancies.
+COMPARTMENT_ROUTES = [Route.OPEN_MERIT, Route.RESERVED, Route.HORIZONTAL_ADJUSTMENT, Route.UPGRADE]
+
+
+def prefers(r: Reading, j: int, code: str) -> np.ndarray:
+    """Who would rather hold post j's `code` compartment than what they hold: nothing, a later phase, a post
+    they rank lower, or a later compartment at the same rank."""
+    keys, rank = r.keys, r.problem.post_rank[:, j]
+    prec = r.precedence[code]
+    return (keys[:, 0] > 0) | ((keys[:, 0] == 0) & ((keys[:, 1] > rank) | ((keys[:, 1] == rank) & (keys[:, 2] > prec))))
+
+
+def merit_within_compartments(r: Reading) -> list[Violation]:
+    """Open first, then each category, at every post (Indra Sawhney 1992; Saurav Yadav 2020; central Bill
+    2004 s.5(2)): a compartment left short while an eligible candidate wanted it wastes a vacancy; one holder
+    worse than an eligible candidate who wanted it is justified envy (merit within the category)."""
+    out = []
+    for j in range(len(r.problem.posts)):
+        out.extend(_post(r, j))
+    return out
+
+
+def _post(r: Reading, j: int) -> list[Violation]:
+    policy, seats, a = r.policy, r.seats, r.alloc
+    post, ids = r.problem.posts[j], r.problem.candidates.ids
+    at = a.post == j
+    home = homes(policy, r.problem, seats, post, r.may) if seats.overall else None
+    at_post = a.cand[at & r.own_phase]
+    merit_seat = None
+    if seats.overall:
+        # the compartment the post holds each candidate in other than by adjustment
+        merit_seat = np.full(r.problem.n, "", dtype=object)
+        on_merit = np.flatnonzero(at & r.own_phase & (r.route != Route.HORIZONTAL_ADJUSTMENT))
+        merit_seat[a.cand[on_merit]] = r.seat[on_merit]
+    out = []
+    for code in r.precedence:
+        cap = seats.cap(post, code)
+        rows = np.flatnonzero(at & (r.seat == code) & np.isin(r.route, COMPARTMENT_ROUTES))
+        holders = a.cand[rows]
+        want = r.may[code] & prefers(r, j, code) & r.applied(j)
+        if len(holders) < cap and cap > 0:
+            for i in np.flatnonzero(want)[:5]:
+                out.append(r.violation("vacancy left while an eligible candidate wanted it", i, j,
+                                       f"{cap - len(holders)} {code} vacancies unfilled", SRC_OPEN))
+            continue
+        # Carried vacancies open to exchange partners are a separate class filled first, on merit (Art.
+        # 16(4B)); the compartment's horizontal minimums apply to the year's own vacancies, held by the rest.
+        by_merit = np.argsort(holders, kind="stable")[seats.exchangeable.get((post, code), 0):]
+        masks = trait_masks(policy, r.problem, seats, post, code, holders[by_merit], at_post, home, merit_seat)
+        if not masks and len(holders):
+            worst = holders.max()
+            for i in np.flatnonzero(want[:worst]):
+                out.append(r.violation("justified envy", i, j, f"rank {i + 1} passed over for rank {worst + 1} "
+                                       f"({ids[worst]}) on a {code} vacancy",
+                                       SRC_OPEN if code == policy.open else "merit within the category"))
+        out.extend(horizontal(masks, post, code, holders[by_merit], r.route[rows][by_merit], want, ids,
+                              policy.horizontal.multi_trait_counts_each))
+    return out

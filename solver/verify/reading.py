@@ -1,0 +1,167 @@
+"""The allocation as `verify` reads it: the facts every rule's check starts from, derived once from the policy
+text and the allocation's own columns (not from `solver.pools`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from ..policy import Policy
+from ..problem import Problem
+from ..routes import NOT_RANKED, LATER_ROUTES, Route
+from ..vacancy.determine import SeatTable
+from .allocation import Allocation, Violation, may_hold
+
+# The order of the procedure's phases as routes (solver.routes.Phase): own compartments, exchange, fallback,
+# de-reservation last.
+ROUTE_PHASE = {Route.OPEN_MERIT: 0, Route.RESERVED: 0, Route.HORIZONTAL_ADJUSTMENT: 0, Route.UPGRADE: 0,
+               Route.EXCHANGE: 1, Route.FALLBACK: 2, Route.DERESERVED: 9}
+UNSELECTED = 99   # the phase of one who holds nothing: after every phase
+
+SRC_OPEN = "Indra Sawhney 1992; Saurav Yadav 2020; central Bill 2004 s.5(2)"
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Parameters
+    ----------
+    policy, problem, alloc : what is verified.
+    seats : the seat table the allocation is checked against (vacancy determination, ceiling not enforced).
+    """
+
+    policy: Policy
+    problem: Problem
+    seats: SeatTable
+    alloc: Allocation
+
+    def violation(self, rule: str, i: int | None, j: int | None, detail: str, source: str) -> Violation:
+        """A breach of `rule` by candidate i (merit index) at post j (index), either may be None."""
+        return Violation(rule, self.problem.candidates.ids[i] if i is not None else "",
+                         self.problem.posts[j] if j is not None else "", detail, source)
+
+    @property
+    def rows(self) -> range:
+        return range(len(self.alloc.cand))
+
+    @cached_property
+    def held(self) -> np.ndarray:
+        """Per candidate, the allocation row they hold (-1: none; the last row where one holds two)."""
+        held = np.full(self.problem.n, -1)
+        for r, i in enumerate(self.alloc.cand.tolist()):
+            held[i] = r
+        return held
+
+    @property
+    def selected(self) -> np.ndarray:
+        return self.held >= 0
+
+    @cached_property
+    def may(self) -> dict[str, np.ndarray]:
+        """Per category code (open included), who may hold its vacancies, from the policy text."""
+        return {code: may_hold(self.policy, self.problem, code)
+                for code in [self.policy.open, *self.policy.reserved_codes]}
+
+    @cached_property
+    def precedence(self) -> dict[str, int]:
+        """A compartment's place at a post: open, then own categories, then those of extra eligibility."""
+        p = self.policy
+        order = [p.open] + [x.code for x in p.categories if x.eligible is None] + \
+                [x.code for x in p.categories if x.eligible is not None]
+        return {code: k for k, code in enumerate(order)}
+
+    @cached_property
+    def route(self) -> np.ndarray:
+        return np.array(self.alloc.route, dtype=object)
+
+    @cached_property
+    def seat(self) -> np.ndarray:
+        return np.array(self.alloc.seat, dtype=object)
+
+    @cached_property
+    def own_phase(self) -> np.ndarray:
+        """Per row: filled in the candidates' own compartments (phase 0), not by a later phase."""
+        return np.array([ROUTE_PHASE[x] == 0 for x in self.alloc.route], dtype=bool)
+
+    @cached_property
+    def misrouted(self) -> frozenset[int]:
+        """Rows whose route cannot fill their seat (a later phase's route on an open vacancy): reported once
+        by `route_eligibility`, then left alone."""
+        return frozenset(r for r in self.rows if self.alloc.route[r] in LATER_ROUTES
+                         and self.alloc.seat[r] == self.policy.open)
+
+    @cached_property
+    def count(self) -> dict[tuple[int, str], int]:
+        """(post, seat category) -> appointees."""
+        out: dict[tuple[int, str], int] = {}
+        for j, seat in zip(self.alloc.post.tolist(), self.alloc.seat):
+            out[(j, seat)] = out.get((j, seat), 0) + 1
+        return out
+
+    @cached_property
+    def own_fills(self) -> dict[tuple[int, str], int]:
+        """(post, seat category) -> appointees in the own compartments (phase 0)."""
+        out: dict[tuple[int, str], int] = {}
+        for r in np.flatnonzero(self.own_phase):
+            key = (int(self.alloc.post[r]), self.alloc.seat[r])
+            out[key] = out.get(key, 0) + 1
+        return out
+
+    @cached_property
+    def exchange_groups(self) -> dict[int, list]:
+        """Per exchange row, the policy's exchange groups that let its holder take its vacancy: the seat's
+        category in the group, the holder a member of a partner, and (for groups that exchange only carried
+        vacancies, `after_years`) a carried vacancy old enough at that post."""
+        out = {}
+        own = self.may
+        for r in self.rows:
+            if self.alloc.route[r] != Route.EXCHANGE or r in self.misrouted:
+                continue
+            i, j, seat = self.alloc.cand[r], int(self.alloc.post[r]), self.alloc.seat[r]
+            carried = self.seats.exchangeable.get((self.problem.posts[j], seat), 0)
+            out[r] = [g for g in self.policy.exchange if (g.after_years == 0 or carried) and seat in g.categories
+                      and any(own[x][i] for x in g.categories if x != seat)]
+        return out
+
+    @cached_property
+    def after_years_exchange(self) -> dict[tuple[int, str], int]:
+        """(post, seat category) -> vacancies taken by exchange groups that exchange only carried vacancies."""
+        out: dict[tuple[int, str], int] = {}
+        for r, groups in self.exchange_groups.items():
+            if groups and all(g.after_years for g in groups):
+                key = (int(self.alloc.post[r]), self.alloc.seat[r])
+                out[key] = out.get(key, 0) + 1
+        return out
+
+    @cached_property
+    def dereserved(self) -> dict[tuple[int, str], int]:
+        """(post, seat category) -> vacancies de-reserved."""
+        out: dict[tuple[int, str], int] = {}
+        for r in self.rows:
+            if self.alloc.route[r] == Route.DERESERVED and r not in self.misrouted:
+                key = (int(self.alloc.post[r]), self.alloc.seat[r])
+                out[key] = out.get(key, 0) + 1
+        return out
+
+    def backlog_left(self, j: int, seat: str) -> int:
+        """Carried vacancies old enough to exchange at post j that the category's own appointees did not fill
+        (they clear the oldest first) and no partner took by exchange."""
+        carried = self.seats.exchangeable.get((self.problem.posts[j], seat), 0)
+        return carried - self.own_fills.get((j, seat), 0) - self.after_years_exchange.get((j, seat), 0)
+
+    @cached_property
+    def keys(self) -> np.ndarray:
+        """Per candidate, where their seat stands in the procedure's order: (phase, the post's rank in their
+        list, the compartment's precedence); (UNSELECTED, 0, 0) for one who holds nothing."""
+        a, rank = self.alloc, self.problem.post_rank
+        out = np.zeros((self.problem.n, 3), dtype=np.int64)
+        out[:, 0] = UNSELECTED
+        for i in np.flatnonzero(self.selected):
+            r = self.held[i]
+            out[i] = (ROUTE_PHASE[a.route[r]], rank[i, a.post[r]], self.precedence.get(a.seat[r], 0))
+        return out
+
+    def applied(self, j: int) -> np.ndarray:
+        """Who ranked post j."""
+        return self.problem.post_rank[:, j] < NOT_RANKED
