@@ -22,7 +22,7 @@ from solver.pools import Pool, exchanges
 from solver.reasons import decision_rows
 from solver.reports import summary
 from solver.verify import read_allocation, verify
-from solver.verify.horizontal import each
+from solver.verify.horizontal import TraitMask, each
 
 ENGINES = pytest.mark.parametrize("engine", ["greedy", "cpsat"])
 EACH = ["horizontal.multi_trait_counts_each=true"]
@@ -144,7 +144,7 @@ def test_exchanges_characterise_the_best_set(case):
     n = len(sig)
     names = [f"t{t}" for t in range(len(mins))]
     ben = {t: np.array([s >> k & 1 for s in sig], dtype=bool) for k, t in enumerate(names)}
-    masks = {t: (m, ben[t], ben[t], ben[t]) for t, m in zip(names, mins)}
+    masks = {t: TraitMask(m, ben[t], ben[t], ben[t]) for t, m in zip(names, mins)}
     best = _best(sig, mins, cap)
     pool = Pool(0, 0, "open_merit", 0, 0, ("UR",), np.ones(n, dtype=bool), cap, (),
                 dict(zip(names, mins)), ben, counts_each=True)

@@ -3,12 +3,23 @@ Saurav Yadav 2020)."""
 from __future__ import annotations
 
 from itertools import combinations
+from typing import NamedTuple
 
 import numpy as np
 
+from ..routes import Route
 from .allocation import Violation
 
 SRC_HORIZONTAL = "Anil Kumar Gupta 1995; Rajesh Kumar Daria 2007"
+
+
+class TraitMask(NamedTuple):
+    """One horizontal minimum of a compartment as verify reads it."""
+
+    minimum: int
+    counts: np.ndarray      # who counts for it
+    incoming: np.ndarray    # who may come in by adjustment
+    adds: np.ndarray        # who would add to the count by coming in
 
 
 def trait_masks(policy, problem, seats, post, code, holders=None, at_post=None, home=None, merit_seat=None) -> dict:
@@ -29,7 +40,7 @@ def trait_masks(policy, problem, seats, post, code, holders=None, at_post=None, 
             ben = c.trait(trait)
             if code == policy.open and not policy.horizontal.open_compartment_for_all:
                 ben = ben & (c.category == policy.open)
-            out[trait] = (minimum, ben, ben, ben)
+            out[trait] = TraitMask(minimum, ben, ben, ben)
     several = sum(1 for (p, _) in seats.overall if p == post) > 1
     for (p, trait), minimum in seats.overall.items():
         if p == post and holders is not None:
@@ -50,7 +61,7 @@ def trait_masks(policy, problem, seats, post, code, holders=None, at_post=None, 
                 # holder of one the post holds more of than its minimum still keeps her seat against an
                 # adjustment for another.
                 need = max(need, int(ben[holders].sum()))
-            out[trait] = (need, ben, incoming, ben & mine & away)
+            out[trait] = TraitMask(need, ben, incoming, ben & mine & away)
     return out
 
 
@@ -73,10 +84,10 @@ def matched(people: np.ndarray, masks: dict) -> int:
     worst = 0
     for y in range(1, 1 << len(traits)):
         ts = [t for k, t in enumerate(traits) if y >> k & 1]
-        seats = sum(masks[t][0] for t in ts)
-        can = int(np.any([masks[t][1][people] for t in ts], axis=0).sum()) if len(people) else 0
+        seats = sum(masks[t].minimum for t in ts)
+        can = int(np.any([masks[t].counts[people] for t in ts], axis=0).sum()) if len(people) else 0
         worst = max(worst, seats - can)
-    return sum(m[0] for m in masks.values()) - worst
+    return sum(m.minimum for m in masks.values()) - worst
 
 
 def several(masks: dict, post, code, holders, routes, want, ids) -> list[Violation]:
@@ -85,19 +96,19 @@ def several(masks: dict, post, code, holders, routes, want, ids) -> list[Violati
     taking them instead would fill fewer of those seats (the merit-best set meeting the minimums)."""
     out = []
     names = " and ".join(masks)
-    anyben = np.any([m[1] for m in masks.values()], axis=0)
+    anyben = np.any([m.counts for m in masks.values()], axis=0)
     # Under overall minimums (`trait_masks`) one who counts may come in by adjustment only where it is her home,
     # and adds to the post's count only if the post does not already hold her.
-    incoming = np.any([m[2] for m in masks.values()], axis=0)
-    adds = np.any([m[3] for m in masks.values()], axis=0)
+    incoming = np.any([m.incoming for m in masks.values()], axis=0)
+    adds = np.any([m.adds for m in masks.values()], axis=0)
     have = matched(holders, masks)
-    for i in holders[routes == "horizontal_adjustment"]:
+    for i in holders[routes == Route.HORIZONTAL_ADJUSTMENT]:
         if not incoming[i]:
             out.append(Violation("horizontal adjustment of a non-beneficiary", ids[i], post,
                                  f"counts for none of {names} that may be adjusted into {code}", SRC_HORIZONTAL))
     waiting = np.flatnonzero(want & (incoming | ~anyben))
     out.extend(_left_out_of_merit_top(want & anyben & ~incoming, holders, want, post, code, "", ids))
-    if have < sum(m[0] for m in masks.values()) and len(holders) > have:
+    if have < sum(m.minimum for m in masks.values()) and len(holders) > have:
         for w in waiting[adds[waiting]]:
             if matched(np.r_[holders, w], masks) > have:
                 out.append(Violation("horizontal shortfall that could have been met", ids[w], post,
@@ -108,8 +119,8 @@ def several(masks: dict, post, code, holders, routes, want, ids) -> list[Violati
     # elsewhere adds nothing by moving in); the holders count for what they have.
     held = np.zeros(len(anyben), dtype=bool)
     held[holders] = True
-    counted = {t: (m[0], m[1] & (m[3] | held)) for t, m in masks.items()}
-    sig = sum(m[1].astype(np.int64) << k for k, m in enumerate(counted.values()))
+    counted = {t: m._replace(counts=m.counts & (m.adds | held)) for t, m in masks.items()}
+    sig = sum(m.counts.astype(np.int64) << k for k, m in enumerate(counted.values()))
     for s in np.unique(sig[waiting]):
         u = waiting[sig[waiting] == s][0]                   # the best waiting of this signature
         for t in np.unique(sig[holders]):
@@ -129,10 +140,10 @@ def each(masks: dict, post, code, holders, routes, want, ids) -> list[Violation]
     many waiting (each the best of another group) fills more of the seats, or as many with better merit."""
     out = []
     names = " and ".join(masks)
-    mins = np.array([m[0] for m in masks.values()])
-    ben = np.array([m[1] for m in masks.values()])
+    mins = np.array([m.minimum for m in masks.values()])
+    ben = np.array([m.counts for m in masks.values()])
     anyben = ben.any(axis=0)
-    for i in holders[routes == "horizontal_adjustment"]:
+    for i in holders[routes == Route.HORIZONTAL_ADJUSTMENT]:
         if not anyben[i]:
             out.append(Violation("horizontal adjustment of a non-beneficiary", ids[i], post,
                                  f"counts for none of {names}", SRC_HORIZONTAL))
@@ -179,7 +190,7 @@ def horizontal(masks: dict, post, code, holders, routes, want, ids, counts_each:
     out = []
     for trait, (minimum, ben, incoming, adds) in masks.items():
         have = int(ben[holders].sum())
-        adjusted = holders[routes == "horizontal_adjustment"]
+        adjusted = holders[routes == Route.HORIZONTAL_ADJUSTMENT]
         for i in adjusted:
             if not incoming[i]:
                 out.append(Violation("horizontal adjustment of a non-beneficiary", ids[i], post,

@@ -2,20 +2,29 @@
 India v. Ramesh Ram 2010)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cached_property
+
 import numpy as np
 
 from ..policy import Policy
 from ..problem import Problem
+from ..routes import NOT_RANKED, Route
 from ..vacancy.determine import SeatTable
 from .allocation import Allocation, Violation, may_hold
 from .cadre import verify_cadre
 from .horizontal import trait_masks
 from .reading import Reading
-from ..routes import NOT_RANKED
 
 
-def service_allocation(policy, problem, seats, alloc, sel) -> list[Violation]:
-    """Service allocation among the recommended (CSE Rule 16(2); Ramesh Ram 2010), merit-cum-preference:
+SRC_SERVICE = "CSE Rule 16(2); Union of India v. Ramesh Ram 2010"
+SRC_HELD = "Anil Kumar Gupta 1995; OM 15.01.2018; CSE Rule 16(2)"
+GENERAL, REVERT = "general", "revert"   # a class's kind besides a trait's held seats
+
+
+@dataclass(frozen=True)
+class ServiceSeats:
+    """The service allocation among the recommended (CSE Rule 16(2); Ramesh Ram 2010), merit-cum-preference:
     open-selected candidates choose first (open vacancies, or an own-category vacancy at a post they prefer);
     then reserved-selected candidates (own category, or open vacancies freed by upgrades into their category,
     no more than those upgrades). Posts a candidate did not rank come after all ranked ones.
@@ -26,147 +35,215 @@ def service_allocation(policy, problem, seats, alloc, sel) -> list[Violation]:
     nor a candidate recommended by horizontal adjustment. Held seats nobody took revert after every other
     allocation to the compartment's candidates still without a post (open-selected first).
 
-    Each candidate's options are classes of seats (post, category, kind: a trait's held seats, the other
-    seats, or the reverted ones) in the order the procedure offers them: phase (0 open-selected at ranked
-    posts, 1 at others, 2 reserved-selected at ranked posts, 3 at others, 4 and 5 the reverted seats), then
-    the post's place in the candidate's list, then the seat's place at the post. Nobody may be passed over for
-    a class they come to before their own seat while it has room or a holder who came to it later."""
-    out: list[Violation] = []
-    c = problem.candidates
-    posts, ids = problem.posts, c.ids
-    src = "CSE Rule 16(2); Union of India v. Ramesh Ram 2010"
-    src_h = "Anil Kumar Gupta 1995; OM 15.01.2018; CSE Rule 16(2)"
-    ranked = problem.ranked
-    rank = np.where(ranked, problem.post_rank, NOT_RANKED + np.arange(len(posts)))
-    extra = policy.migration.allocate_unranked
-    sel_open = sel == policy.open
-    upgrade = policy.migration.upgrade
-    member = {code: may_hold(policy, problem, code) for code in policy.reserved_codes}
-    route_of = {int(i): alloc.route[r] for r, i in enumerate(alloc.cand)}
-    on_merit = np.array([route_of.get(i) != "horizontal_adjustment" for i in range(len(c))])
-    # (post, category) -> trait -> (minimum, who counts): the compartment's minimums as one cadre reads them
-    masks = {(j, code): trait_masks(policy, problem, seats, post, code)
-             for j, post in enumerate(posts) for code in [policy.open, *policy.reserved_codes]}
-    held_for = {key: {t: m[0] for t, m in ms.items()} for key, ms in masks.items()}
+    Seats come in classes (post, category, kind: a trait's held seats, the other seats (GENERAL), or the
+    reverted ones (REVERT)), offered in phases: 0 open-selected at ranked posts, 1 at others, 2 reserved-
+    selected at ranked posts, 3 at others, 4 and 5 the reverted seats."""
 
-    def ben(j, code, t):
-        return masks[(j, code)][t][1]
+    policy: Policy
+    problem: Problem
+    seats: SeatTable
+    alloc: Allocation
+    sel: np.ndarray          # per candidate, the category recommended against ('' = not recommended)
 
-    def phase(i, j, code, kind) -> int:
+    @cached_property
+    def sel_open(self) -> np.ndarray:
+        return self.sel == self.policy.open
+
+    @cached_property
+    def held_for(self) -> dict[tuple[int, str], dict[str, int]]:
+        """(post, category) -> trait -> seats held for it: the compartment's minimums as one cadre reads them."""
+        return {key: {t: m.minimum for t, m in ms.items()} for key, ms in self.masks.items()}
+
+    @cached_property
+    def masks(self) -> dict:
+        posts, p = self.problem.posts, self.policy
+        return {(j, code): trait_masks(p, self.problem, self.seats, post, code)
+                for j, post in enumerate(posts) for code in [p.open, *p.reserved_codes]}
+
+    def counts(self, j: int, code: str, t: str) -> np.ndarray:
+        return self.masks[(j, code)][t].counts
+
+    def phase(self, i: int, j: int, code: str, kind: str) -> int:
         """The phase in which candidate i comes to the class (post j, code, kind)."""
-        if kind == "revert":
-            return 4 if sel_open[i] else 5
-        if sel_open[i]:
-            return 0 if ranked[i, j] or code != policy.open else 1
-        return 2 if ranked[i, j] else 3
+        if kind == REVERT:
+            return 4 if self.sel_open[i] else 5
+        if self.sel_open[i]:
+            return 0 if self.problem.ranked[i, j] or code != self.policy.open else 1
+        return 2 if self.problem.ranked[i, j] else 3
 
-    # Each holder's class: a held seat by the `horizontal` column, else the other seats, or, beyond them, the
-    # reverted ones (those who came last to the post's compartment).
-    seat_of: dict[int, tuple[int, str, str]] = {}
-    rows_at: dict[tuple[int, str], list[int]] = {}
-    for r, i in enumerate(alloc.cand):
-        i, j, code, t = int(i), int(alloc.post[r]), alloc.seat[r], alloc.horizontal[r]
-        if t and t in held_for[(j, code)]:
-            seat_of[i] = (j, code, t)
-            if not (ben(j, code, t)[i] and sel[i] == code):
-                out.append(Violation("held horizontal seat of one not recommended for it", ids[i], posts[j],
-                                     f"a {code} seat held for {t}: the candidate is not a {t} beneficiary "
-                                     f"recommended against {code}", src_h))
-        else:
-            if t:
-                out.append(Violation("horizontal seat without a minimum", ids[i], posts[j],
-                                     f"no {t} minimum in {code} at {posts[j]}", src_h))
-            rows_at.setdefault((j, code), []).append(i)
-    for (j, code), hs in rows_at.items():
-        general = seats.cap(posts[j], code) - sum(held_for[(j, code)].values())
-        hs.sort(key=lambda h: (phase(h, j, code, "general"), h))
-        for k, h in enumerate(hs):
-            seat_of[h] = (j, code, "general" if k < general else "revert")
-    holders: dict[tuple[int, str, str], list[int]] = {}
-    for i, key in seat_of.items():
-        holders.setdefault(key, []).append(i)
+    @cached_property
+    def seat_of(self) -> dict[int, tuple[int, str, str]]:
+        """Each holder's class: a held seat by the `horizontal` column, else the other seats, or, beyond them,
+        the reverted ones (those who came last to the post's compartment)."""
+        a, out = self.alloc, {}
+        rows_at: dict[tuple[int, str], list[int]] = {}
+        for r, i in enumerate(a.cand.tolist()):
+            j, code, t = int(a.post[r]), a.seat[r], a.horizontal[r]
+            if t and t in self.held_for[(j, code)]:
+                out[i] = (j, code, t)
+            else:
+                rows_at.setdefault((j, code), []).append(i)
+        for (j, code), hs in rows_at.items():
+            general = self.seats.cap(self.problem.posts[j], code) - sum(self.held_for[(j, code)].values())
+            hs.sort(key=lambda h: (self.phase(h, j, code, GENERAL), h))
+            for k, h in enumerate(hs):
+                out[h] = (j, code, GENERAL if k < general else REVERT)
+        return out
 
-    def capacity(j, code, kind) -> int:
-        mins = held_for[(j, code)]
-        if kind == "general":
-            return seats.cap(posts[j], code) - sum(mins.values())
-        if kind == "revert":
-            return sum(mins.values()) - sum(len(holders.get((j, code, t), ())) for t in mins)
+    @cached_property
+    def holders(self) -> dict[tuple[int, str, str], list[int]]:
+        out: dict[tuple[int, str, str], list[int]] = {}
+        for i, key in self.seat_of.items():
+            out.setdefault(key, []).append(i)
+        return out
+
+    def capacity(self, j: int, code: str, kind: str) -> int:
+        mins = self.held_for[(j, code)]
+        if kind == GENERAL:
+            return self.seats.cap(self.problem.posts[j], code) - sum(mins.values())
+        if kind == REVERT:
+            return sum(mins.values()) - sum(len(self.holders.get((j, code, t), ())) for t in mins)
         return mins.get(kind, 0)
 
-    for (j, code, kind), hs in sorted(holders.items()):
-        if len(hs) > capacity(j, code, kind):
-            what = "seats reverted from unfilled held seats" if kind == "revert" else f"{kind} seats"
-            out.append(Violation("over capacity", "", posts[j], f"{len(hs)} appointees on {capacity(j, code, kind)} "
-                                 f"{code} {what}", src_h))
+    @cached_property
+    def freed(self) -> tuple[dict[str, int], dict[str, list[int]]]:
+        """Per reserved category, the upgrades into it (open-selected on its vacancies) and the reserved-
+        selected of it on open vacancies."""
+        by = {code: 0 for code in self.policy.reserved_codes}
+        to: dict[str, list[int]] = {code: [] for code in self.policy.reserved_codes}
+        for i, (j, code, kind) in self.seat_of.items():
+            if self.sel_open[i] and code != self.policy.open:
+                by[code] += 1
+            if not self.sel_open[i] and code == self.policy.open:
+                to[self.sel[i]].append(i)
+        return by, to
 
-    # Rule 16(2)'s budget: reserved-selected candidates on open seats, no more than upgrades into their category.
-    freed_by = {code: 0 for code in policy.reserved_codes}
-    freed_to: dict[str, list[int]] = {code: [] for code in policy.reserved_codes}
-    for i, (j, code, kind) in seat_of.items():
-        if sel_open[i] and code != policy.open:
-            freed_by[code] += 1
-        if not sel_open[i] and code == policy.open:
-            freed_to[sel[i]].append(i)
-    for code in policy.reserved_codes:
-        if len(freed_to[code]) > freed_by[code]:
-            out.append(Violation("open vacancies beyond those upgrades freed", "", "",
-                                 f"{len(freed_to[code])} {code}-selected on open vacancies, {freed_by[code]} upgrades "
-                                 f"into {code}", src))
-
-    def options(i):
-        """Classes candidate i may hold, in the order the procedure offers them."""
+    def options(self, i: int) -> list[tuple]:
+        """Classes candidate i may hold, in the order the procedure offers them: (phase, the post's rank in
+        i's list, the class's place at the post, post, code, kind)."""
+        p, sel = self.policy, self.sel
         if sel[i] == "":
             return []
+        ranked = self.problem.ranked
+        rank = np.where(ranked[i], self.problem.post_rank[i], NOT_RANKED + np.arange(len(self.problem.posts)))
+        on_merit = self.on_merit[i]
+        member = self.members
         opts = []
-        for j in range(len(posts)):
-            if not ranked[i, j] and not extra:
+        for j in range(len(self.problem.posts)):
+            if not ranked[i, j] and not p.migration.allocate_unranked:
                 continue
             mine = sel[i]
-            traits = held_for[(j, mine)]
+            traits = self.held_for[(j, mine)]
             for u, t in enumerate(traits):
-                if ben(j, mine, t)[i]:
-                    opts.append((phase(i, j, mine, t), rank[i, j], u, j, mine, t))
-            opts.append((phase(i, j, mine, "general"), rank[i, j], len(traits), j, mine, "general"))
+                if self.counts(j, mine, t)[i]:
+                    opts.append((self.phase(i, j, mine, t), rank[j], u, j, mine, t))
+            opts.append((self.phase(i, j, mine, GENERAL), rank[j], len(traits), j, mine, GENERAL))
             if traits:
-                opts.append((phase(i, j, mine, "revert"), rank[i, j], 0, j, mine, "revert"))
-            if not on_merit[i]:
+                opts.append((self.phase(i, j, mine, REVERT), rank[j], 0, j, mine, REVERT))
+            if not on_merit:
                 continue
-            if sel_open[i] and upgrade and ranked[i, j]:
-                opts += [(0, rank[i, j], len(traits) + k, j, code, "general")
-                         for k, code in enumerate(policy.reserved_codes, 1) if member[code][i]]
-            elif not sel_open[i]:
-                opts.append((phase(i, j, policy.open, "general"), rank[i, j], 1 << 10, j, policy.open, "general"))
-                if held_for[(j, policy.open)]:
-                    opts.append((5, rank[i, j], 1 << 10, j, policy.open, "revert"))
+            if self.sel_open[i] and p.migration.upgrade and ranked[i, j]:
+                opts += [(0, rank[j], len(traits) + k, j, code, GENERAL)
+                         for k, code in enumerate(p.reserved_codes, 1) if member[code][i]]
+            elif not self.sel_open[i]:
+                opts.append((self.phase(i, j, p.open, GENERAL), rank[j], 1 << 10, j, p.open, GENERAL))
+                if self.held_for[(j, p.open)]:
+                    opts.append((5, rank[j], 1 << 10, j, p.open, REVERT))
         return sorted(opts)
 
-    for i in np.flatnonzero(sel != ""):
-        i = int(i)
-        mine = seat_of.get(i)
-        for ph, _, _, j, code, kind in options(i):
+    @cached_property
+    def on_merit(self) -> np.ndarray:
+        """Per candidate: not recommended by horizontal adjustment (only those may cross by Rule 16(2))."""
+        out = np.ones(self.problem.n, dtype=bool)
+        for r, i in enumerate(self.alloc.cand.tolist()):
+            out[i] = self.alloc.route[r] != Route.HORIZONTAL_ADJUSTMENT
+        return out
+
+    @cached_property
+    def members(self) -> dict[str, np.ndarray]:
+        return {code: may_hold(self.policy, self.problem, code) for code in self.policy.reserved_codes}
+
+
+
+
+def held_seats_to_their_beneficiaries(s: ServiceSeats) -> list[Violation]:
+    """A seat held for a post's minimum goes to a beneficiary recommended against its compartment; a
+    `horizontal` label names a minimum the compartment has (Anil Kumar Gupta 1995; OM 15.01.2018)."""
+    a, posts, ids, out = s.alloc, s.problem.posts, s.problem.candidates.ids, []
+    for r, i in enumerate(a.cand.tolist()):
+        j, code, t = int(a.post[r]), a.seat[r], a.horizontal[r]
+        if t and t in s.held_for[(j, code)]:
+            if not (s.counts(j, code, t)[i] and s.sel[i] == code):
+                out.append(Violation("held horizontal seat of one not recommended for it", ids[i], posts[j],
+                                     f"a {code} seat held for {t}: the candidate is not a {t} beneficiary "
+                                     f"recommended against {code}", SRC_HELD))
+        elif t:
+            out.append(Violation("horizontal seat without a minimum", ids[i], posts[j], f"no {t} minimum in {code} "
+                                 f"at {posts[j]}", SRC_HELD))
+    return out
+
+
+def class_capacities(s: ServiceSeats) -> list[Violation]:
+    """No class holds more than its seats: a trait's held seats, the other seats, the reverted ones."""
+    out = []
+    for (j, code, kind), hs in sorted(s.holders.items()):
+        cap = s.capacity(j, code, kind)
+        if len(hs) > cap:
+            what = "seats reverted from unfilled held seats" if kind == REVERT else f"{kind} seats"
+            out.append(Violation("over capacity", "", s.problem.posts[j], f"{len(hs)} appointees on {cap} {code} "
+                                 f"{what}", SRC_HELD))
+    return out
+
+
+def upgrade_budget(s: ServiceSeats) -> list[Violation]:
+    """Rule 16(2)'s budget: reserved-selected candidates on open vacancies, no more than the upgrades into
+    their category freed."""
+    by, to = s.freed
+    return [Violation("open vacancies beyond those upgrades freed", "", "", f"{len(to[code])} {code}-selected on "
+                      f"open vacancies, {by[code]} upgrades into {code}", SRC_SERVICE)
+            for code in s.policy.reserved_codes if len(to[code]) > by[code]]
+
+
+def merit_cum_preference(s: ServiceSeats) -> list[Violation]:
+    """Nobody is passed over for a class they come to before their own seat while it has room (a wasted
+    vacancy) or a holder who came to it later (justified envy)."""
+    posts, ids, out = s.problem.posts, s.problem.candidates.ids, []
+    by, to = s.freed
+    for i in np.flatnonzero(s.sel != "").tolist():
+        mine = s.seat_of.get(i)
+        for ph, _, _, j, code, kind in s.options(i):
             if (j, code, kind) == mine:
                 break
-            cap = capacity(j, code, kind)
+            cap = s.capacity(j, code, kind)
             if cap <= 0:
                 continue
-            if code == policy.open and not sel_open[i]:
+            if code == s.policy.open and not s.sel_open[i]:
                 # A freed open vacancy: only while upgrades into the category left one to those ahead of i.
-                ahead = sum(1 for h in freed_to[sel[i]] if h != i and (phase(h, *seat_of[h]), h) < (ph, i))
-                if ahead >= freed_by[sel[i]]:
+                ahead = sum(1 for h in to[s.sel[i]] if h != i and (s.phase(h, *s.seat_of[h]), h) < (ph, i))
+                if ahead >= by[s.sel[i]]:
                     continue
-            hs = holders.get((j, code, kind), [])
-            rivals = [h for h in hs if (phase(h, j, code, kind), h) > (ph, i)]
-            what = f"{code} vacancies" + ("" if kind == "general" else " reverted from held seats" if kind == "revert"
+            hs = s.holders.get((j, code, kind), [])
+            rivals = [h for h in hs if (s.phase(h, j, code, kind), h) > (ph, i)]
+            what = f"{code} vacancies" + ("" if kind == GENERAL else " reverted from held seats" if kind == REVERT
                                           else f" held for {kind}")
+            source = SRC_SERVICE if kind == GENERAL else SRC_HELD
             if len(hs) < cap:
                 out.append(Violation("vacancy left while an eligible candidate wanted it", ids[i], posts[j],
-                                     f"{cap - len(hs)} {what} unfilled", src if kind == "general" else src_h))
+                                     f"{cap - len(hs)} {what} unfilled", source))
             elif rivals:
                 h = max(rivals)
                 out.append(Violation("justified envy", ids[i], posts[j], f"rank {i + 1} passed over for rank "
-                                     f"{h + 1} ({ids[h]}) on {what}", src if kind == "general" else src_h))
+                                     f"{h + 1} ({ids[h]}) on {what}", source))
     return out
+
+
+SERVICE_RULES = (held_seats_to_their_beneficiaries, class_capacities, upgrade_budget, merit_cum_preference)
+
+
+def service_allocation(policy, problem, seats, alloc, sel) -> list[Violation]:
+    """Every rule of the service allocation among the recommended (`ServiceSeats`, `SERVICE_RULES`)."""
+    s = ServiceSeats(policy, problem, seats, alloc, sel)
+    return [v for rule in SERVICE_RULES for v in rule(s)]
 
 
 def recommended_as(policy: Policy, problem: Problem, alloc: Allocation) -> np.ndarray:
