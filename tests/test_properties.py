@@ -189,11 +189,37 @@ def test_greedy_answer_satisfies_the_model(inst):
 def test_solving_in_turn_is_the_whole_model(inst):
     """CP-SAT solved one group at a time, earlier groups fixed ((phase, post) where posts are filled in turn,
     a phase with preferences), gives the solution of the whole model solved at once (solve_cpsat)."""
-    from solver.engines.cpsat import _solve_model, _turns
+    from solver.engines.cpsat import _turns, solve_model
     d = Path(tempfile.mkdtemp())
     pol, prob = materialise(d, inst)
     res = solve(pol, prob, "cpsat", hint=False).result
-    whole = _solve_model(res.pools, prob.n, None, None, 1)
+    whole = solve_model(res.pools, prob.n, None, None, 1)
     assert np.array_equal(res.assignment.pool, whole.pool)
     assert np.array_equal(res.assignment.adjusted, whole.adjusted)
     assert ("groups" in res.assignment.stats) == (_turns(res.pools) is not None)
+
+
+def test_named_variables_read_as_the_law_and_change_nothing():
+    """Issue 21 (OR-Tools samples: named variables): with post names the model's variables read as the rules
+    they state (admit[OBC@P02][rank 3]); the assignment is the same as with unnamed ones."""
+    from solver import load_policy
+    from solver.engines.cpsat import solve_cpsat
+    from solver.engines.cpsat.model import Names, build
+    from solver.instances import generate, write_instance
+    from solver.io.readers import read_problem
+    from solver.pools import build_pools
+    from solver.vacancy import determine_seats
+    policy = load_policy("central-dopt")
+    folder = write_instance(tempfile.mkdtemp(), *generate(policy, 300, 40, seed=3, posts=2, preferences=2))
+    prob = read_problem(policy, folder / "candidates.csv", folder / "vacancies.csv", folder / "preferences.csv")
+    seats = determine_seats(policy, prob)
+    pools = build_pools(policy, prob, seats)
+    plain, named = solve_cpsat(pools, prob.n), solve_cpsat(pools, prob.n, names=prob.posts)
+    assert np.array_equal(plain.pool, named.pool) and np.array_equal(plain.adjusted, named.adjusted)
+    proto = build(pools, Names(prob.posts)).m.proto
+    names = [proto.variables[k].name for k in range(len(proto.variables))]
+    assert all(names), "every variable named"
+    obc = next(p for p in pools if p.category == "OBC" and p.post == 1 and p.phase == 0)
+    first = int(np.flatnonzero(obc.eligible)[0])
+    assert f"admit[OBC@P02][rank {first + 1}]" in names
+    assert not any(build(pools).m.proto.variables[k].name for k in range(3))

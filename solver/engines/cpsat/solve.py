@@ -1,0 +1,187 @@
+"""Solving the model: in the turn the pools are filled, each group's model built (`model.build`), hinted
+with the greedy's answer (`hint.add_hint`), given its parameters, solved, and decoded into an `Assignment`."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from ...errors import PolicyConflict, TimeLimit, Unsupported
+from ...pools import Pools, group
+from ..assignment import Assignment, mark_adjusted
+from ..support import check_supported
+from .hint import add_hint
+from .model import Model, Names, build
+from .size import check_model_size
+
+
+def solve_cpsat(pools: Pools, n: int, hint: Assignment | None = None, time_limit: float | None = None,
+                workers: int = 1, progress=None, names: tuple[str, ...] | None = None) -> Assignment:
+    """The stable assignment the model defines.
+
+    Solved in the turn the pools are filled (`turns`): one group at a time with the earlier groups' result
+    fixed. Every candidate prefers an earlier group, so a later group's constraints never restrict an
+    earlier one (any input has a stable completion), and the whole model's solution is the groups' in
+    sequence. Each group's model is the same model, its chains cut at a depth that counts only the group's own
+    pools. Where posts are filled in turn (`Pools.merit_only`) a group is a (phase, post); with preferences,
+    a phase; with a recommendation list's shared bounds, the whole model.
+
+    Parameters
+    ----------
+    pools : the seat pools (`solver.pools.build_pools`), which the engine support check has accepted.
+    n : the number of candidates.
+    hint : the greedy's assignment; with it CP-SAT certifies that assignment (or, should it break a rule of
+        the model, solves for real). None: an independent solve.
+    time_limit : seconds for the whole solve, or None.
+    workers : CP-SAT's threads (the answer is the same for any number).
+    progress : called with a short text per group, or None.
+    names : post names, to give every variable a name that reads as the law (``admit[OBC@P01][rank 812]``);
+        None (the default) leaves them unnamed, which is faster.
+
+    Returns
+    -------
+    Assignment, status "optimal" (or "feasible"; "time_limit" with the hint's answer when time ran out).
+
+    Raises
+    ------
+    PolicyConflict : the model is infeasible (exit 3). TimeLimit : time ran out with no hint to fall back on.
+    """
+    check_supported(pools)
+    turns = _turns(pools)
+    if turns is None:
+        return solve_model(pools, n, hint, time_limit, workers, names=names)
+    t0 = time.perf_counter()
+    assign = np.full(n, -1, dtype=np.int64)
+    filled = np.zeros(len(pools), dtype=np.int64)
+    stats = {"build_seconds": 0.0, "solve_seconds": 0.0, "variables": 0, "constraints": 0,
+             "hinted": hint is not None, "groups": len(turns)}
+    status = "optimal"
+    for k, members in enumerate(turns):
+        if progress is not None:
+            p = pools.pools[members[0]]
+            progress(f"CP-SAT, group {k + 1} of {len(turns)} (phase {p.phase}"
+                     + (f", post {p.post + 1})" if pools.merit_only else ")"))
+        sub = group(pools, members, assign < 0, filled)
+        sub_hint = None
+        if hint is not None:
+            local = np.full(len(pools) + 1, -1, dtype=np.int64)
+            local[members] = np.arange(len(members))
+            sub_hint = Assignment(local[hint.pool], hint.adjusted, "greedy")
+        left = None if time_limit is None else max(0.01, time_limit - (time.perf_counter() - t0))
+        a = solve_model(sub, n, sub_hint, left, workers, adjust=False, names=names)
+        for key in ("build_seconds", "solve_seconds", "variables", "constraints"):
+            stats[key] += a.stats[key]
+        if a.stats.get("hint_rejected"):
+            stats["hint_rejected"] = True
+        if a.status == "time_limit":
+            return Assignment(hint.pool, hint.adjusted, "time_limit", stats)
+        if a.status == "feasible":
+            status = "feasible"
+        got = a.pool >= 0
+        assign[got] = np.asarray(members)[a.pool[got]]
+        filled[members] = np.bincount(a.pool[got], minlength=len(members))
+    adjusted = np.zeros(n, dtype=bool)
+    mark_adjusted(pools, assign, adjusted)
+    stats["seconds"] = time.perf_counter() - t0
+    return Assignment(assign, adjusted, status, stats)
+
+
+def _turns(pools: Pools) -> list[list[int]] | None:
+    """The groups of pools in the order they are filled, when there is more than one: (phase, post) where
+    posts are filled in turn, else phase (every candidate prefers an earlier phase: exchange, fallback and
+    de-reservation fill only what the phases before them left). None with a shared bound (a recommendation
+    list), which ties pools across groups."""
+    if pools.shared:
+        return None
+    key = (lambda p: (p.phase, p.post)) if pools.merit_only else (lambda p: (p.phase,))
+    keys = sorted({key(p) for p in pools})
+    if len(keys) < 2:
+        return None
+    return [[p.index for p in pools if key(p) == k] for k in keys]
+
+
+def solve_model(pools: Pools, n: int, hint: Assignment | None, time_limit: float | None, workers: int,
+                adjust: bool = True, names: tuple[str, ...] | None = None) -> Assignment:
+    """The model of `pools`, built and solved in one go. `adjust`: mark who came in by horizontal adjustment
+    (a group solved in turn leaves that to the whole assignment)."""
+    check_model_size(pools)
+    t0 = time.perf_counter()
+    model = build(pools, Names(names) if names is not None else None)
+    if hint is not None:
+        add_hint(model, hint)
+    build_seconds = time.perf_counter() - t0
+    certify = hint is not None and not model.m.has_objective()
+    solver = parameters(hint is not None, certify, time_limit, workers)
+    if certify:
+        assume(model, hint)
+    status = solver.solve(model.m)
+    wall = solver.wall_time
+    rejected = certify and status == cp_model.INFEASIBLE
+    if rejected:
+        model.m.clear_assumptions()
+        status = solver.solve(model.m)
+        wall += solver.wall_time
+    stats = {"build_seconds": build_seconds, "solve_seconds": wall,
+             "variables": len(model.m.proto.variables), "constraints": len(model.m.proto.constraints),
+             "hinted": hint is not None, **({"hint_rejected": True} if rejected else {})}
+    if status == cp_model.MODEL_INVALID:
+        raise Unsupported(f"CP-SAT rejected the model as invalid ({solver.status_name(status)}): a defect of "
+                          "Aarakshan's, not of the input or the law; --engine greedy gives the reference answer "
+                          "(please report the inputs)")
+    if status == cp_model.INFEASIBLE:
+        raise PolicyConflict("no allocation satisfies every rule at once (CP-SAT proved the stability, capacity "
+                             f"and horizontal constraints infeasible: {solver.status_name(status)})")
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        if hint is None:
+            raise TimeLimit("time limit reached before CP-SAT found an allocation")
+        return Assignment(hint.pool, hint.adjusted, "time_limit", stats)
+    assign, adjusted = decode(model, solver, n, adjust)
+    stats["seconds"] = time.perf_counter() - t0
+    return Assignment(assign, adjusted, "optimal" if status == cp_model.OPTIMAL else "feasible", stats)
+
+
+def parameters(hinted: bool, certify: bool, time_limit: float | None, workers: int) -> cp_model.CpSolver:
+    """A solver set up for this model: deterministic (seed 0), and for a certificate tuned to walk the hint."""
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = max(1, workers)
+    solver.parameters.random_seed = 0
+    # Merit breaks every tie, so the model has no symmetry worth finding; on RRB-like instances the search
+    # for it took 57 of 58 seconds.
+    solver.parameters.symmetry_level = 0
+    if hinted:
+        solver.parameters.cp_model_presolve = False
+        # With the greedy's hint the search is a walk down the hint; solving the LP relaxation at its nodes was
+        # what took the time (horizontal minimums at 100,000 candidates: 87 s with it, 3.8 s without).
+        solver.parameters.linearization_level = 0
+    if time_limit:
+        solver.parameters.max_time_in_seconds = float(time_limit)
+    if certify:
+        # Probing the model before the walk took a second at 100,000 candidates (its whole time budget), and
+        # a certificate does not need it: 3.1 s -> 1.4 s of search on bihar-100k-horizontal.
+        solver.parameters.cp_model_probing_level = 0
+    return solver
+
+
+def assume(model: Model, hint: Assignment) -> None:
+    """Without an objective the model has one solution (one merit list for every pool), so with the greedy's
+    assignment assumed CP-SAT has only to find cutoffs that make it stable and check every constraint: a
+    certificate, not a search. Should the greedy's assignment break a rule of the model, the assumptions are
+    cleared and the model solved for real."""
+    # (literal indices straight into the proto: a negated literal is -index-1; half a million add_assumption
+    # calls took 1.5 s of bpsc-70's build)
+    model.m.proto.assumptions.extend([x.index if hint.pool[i] == p else -x.index - 1
+                                      for p, xs in enumerate(model.holds) for i, x in xs.items()])
+
+
+def decode(model: Model, solver: cp_model.CpSolver, n: int, adjust: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Who holds which pool in the solution, and who of them came in by horizontal adjustment."""
+    assign = np.full(n, -1, dtype=np.int64)
+    adjusted = np.zeros(n, dtype=bool)
+    for p in model.pools:
+        for i, x in model.holds[p.index].items():
+            if solver.boolean_value(x):
+                assign[i] = p.index
+    if adjust:
+        mark_adjusted(model.pools, assign, adjusted)
+    return assign, adjusted
