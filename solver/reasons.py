@@ -48,110 +48,136 @@ def decision_rows(result: Result):
         yield row
 
 
-def _rows(result: Result):
-    pools = result.pools.pools
-    a = result.assignment
-    c = result.problem.candidates
-    posts = result.problem.posts
-    n = len(c)
-    filled = a.filled(len(pools))
-    last = np.full(len(pools), -1)          # worst holder
-    last_merit = np.full(len(pools), -1)    # worst holder admitted on merit (not by horizontal adjustment)
-    for i in np.flatnonzero(a.pool >= 0):
-        last[a.pool[i]] = max(last[a.pool[i]], i)
-        if not a.adjusted[i]:
-            last_merit[a.pool[i]] = max(last_merit[a.pool[i]], i)
-    caps = [p.capacity(filled) for p in pools]
-    tops = {k: (int(t[-1]) if len(t) else -1) for k, t in natural_tops(result.pools, a.pool).items()}
-    common = result.pools.common_order
-    unmet = _unmet_overall(result)
-    ci, pi = result.pools.preference_lists()
-    starts = np.searchsorted(ci, np.arange(n))
-    ends = np.searchsorted(ci, np.arange(n), side="right")
+class _Standing:
+    """What every reason reads: each pool's capacity, fill, worst holder (`last`), worst holder on merit
+    (`last_merit`), the end of its natural merit top (`tops`), and each candidate's list of pools."""
 
-    def where(i, p) -> str:
-        post = posts[p.post]
+    def __init__(self, result: Result):
+        pools, a = result.pools.pools, result.assignment
+        self.result, self.pools, self.a = result, pools, a
+        self.posts = result.problem.posts
+        n = result.problem.n
+        self.filled = a.filled(len(pools))
+        self.last = np.full(len(pools), -1)
+        self.last_merit = np.full(len(pools), -1)
+        for i in np.flatnonzero(a.pool >= 0):
+            self.last[a.pool[i]] = max(self.last[a.pool[i]], i)
+            if not a.adjusted[i]:
+                self.last_merit[a.pool[i]] = max(self.last_merit[a.pool[i]], i)
+        self.caps = [p.capacity(self.filled) for p in pools]
+        self.tops = {k: (int(t[-1]) if len(t) else -1) for k, t in natural_tops(result.pools, a.pool).items()}
+        self.ci, self.pi = result.pools.preference_lists()
+        self.starts = np.searchsorted(self.ci, np.arange(n))
+        self.ends = np.searchsorted(self.ci, np.arange(n), side="right")
+        self.took_cache: dict = {}
+        self.held_cache: dict = {}
+
+    def where(self, i: int, p) -> str:
+        post = self.posts[p.post]
         text = "in the recommendation list" if post == MERGED else f"at {post}"
-        if not common and post != MERGED:
-            r = int(result.pools.post_rank[i, p.post])
+        if not self.result.pools.common_order and post != MERGED:
+            r = int(self.result.pools.post_rank[i, p.post])
             text += f" (ranked {_ordinal(r + 1)})" if r < NOT_RANKED else " (not ranked)"
         return text
 
-    took_cache: dict = {}
-
-    held_cache: dict = {}
-
-    def held_elsewhere(p) -> str:
+    def held_elsewhere(self, p) -> str:
         """After a recommendation list: the seats of p's compartment at its post held for a minimum."""
-        if result.pools.selection is None or p.serves or p.phase >= 4:
+        if self.result.pools.selection is None or p.serves or p.phase >= 4:
             return ""
-        if p.index not in held_cache:
-            held_cache[p.index] = "".join(f"; {m} more held for {t}" for (q, code, t), m in result.seats.minimums.items()
-                                          if q == posts[p.post] and code == p.category and m > 0)
-        return held_cache[p.index]
+        if p.index not in self.held_cache:
+            self.held_cache[p.index] = "".join(
+                f"; {m} more held for {t}" for (q, code, t), m in self.result.seats.minimums.items()
+                if q == self.posts[p.post] and code == p.category and m > 0)
+        return self.held_cache[p.index]
 
-    for i in range(n):
-        got = a.pool[i]
-        missed = []
-        for k in pi[starts[i]:ends[i]]:
-            if k == got:
-                break
-            if caps[k] and last[k] >= 0 and filled[k] >= caps[k]:
-                p = pools[k]
-                ben = [t for t, mask in p.beneficiary.items() if mask[i]]
-                took = _adjusted_for(p, a, took_cache)
-                traits = " and ".join([t for t in took if t not in ben] or took)
-                if p.counts_each:
-                    # the best set may trade a beneficiary of one trait for one who serves several
-                    traits = " and ".join(p.minimums) + ", each appointee counting for every trait they have"
-                if p.minimums and i <= tops[k]:
-                    # Within the merit top, yet out: a minimum, not merit, kept this one out.
-                    cut = f"merit cutoff rank {last_merit[k] + 1}" if last_merit[k] >= 0 else "no seat left on merit"
-                    missed.append(f"displaced from {_what(p)} {where(i, p)} by the minimum for {traits} ({cut})")
-                elif p.minimums and i < last[k]:
-                    missed.append(f"the {_what(p)} merit cutoff {where(i, p)} (rank {tops[k] + 1}; the seats after "
-                                  f"it went by adjustment to {traits})")
-                else:
-                    also = held_elsewhere(p)
-                    missed.append(f"the {_what(p)} cutoff {where(i, p)} (rank {last[k] + 1}{also})")
-                if len(missed) == 4 and got < 0:
-                    break  # a reason names at most four cutoffs
-        notes = []
-        if c.relaxed[i] and not result.policy.migration.relaxed_may_take_open:
-            notes.append("availed a relaxed standard, so may not take an open vacancy")
-        if c.creamy[i] and c.category[i] != result.policy.open and \
-                result.policy.category(c.category[i]).creamy_layer_excluded:
-            notes.append("creamy layer, so competes as open only")
+
+def _rows(result: Result):
+    st = _Standing(result)
+    unmet = _unmet_overall(result)
+    c = result.problem.candidates
+    for i in range(result.problem.n):
+        got = st.a.pool[i]
+        missed = _missed(st, i, got)
+        notes = _notes(result, i)
         if got < 0:
             notes += [why for mask, why in unmet if mask[i]]
-        if got >= 0:
-            p = pools[got]
-            route = result.route(i)
-            how = {
-                "open_merit": "on open merit",
-                "reserved": f"against {_article(p.category)} {p.category} vacancy",
-                "upgrade": f"under Rule 16(2), against {_article(p.category)} {p.category} vacancy",
-                "exchange": f"against {_article(result.seat_category[i])} {result.seat_category[i]} vacancy passed by exchange",
-                "fallback": f"against {_article(p.sources[0])} {p.sources[0]} vacancy passed down the fallback chain",
-                "dereserved": f"against a de-reserved {result.seat_category[i]} vacancy",
-                "horizontal_adjustment": f"against {_article(p.category)} {p.category} vacancy by horizontal "
-                                         f"adjustment for {' and '.join(result.serves(i))}",
-            }[route]
-            text = f"rank {i + 1}: selected {where(i, p)} {how}"
-            if result.pools.selection is not None and p.phase >= 4:
-                text += ", on a seat held for a horizontal minimum that no beneficiary took (reverted last)"
-            if missed:
-                text += "; " + "; ".join(("was " if m.startswith("displaced") else "below ") + m for m in missed[:3])
-        elif ends[i] == starts[i]:
-            text = f"rank {i + 1}: there is no vacancy this candidate may hold"
-        elif missed:
-            text = f"rank {i + 1} is below " + "; ".join(missed[:4])
-            text = text.replace("is below displaced", "was displaced").replace("; displaced", "; was displaced")
+            text = _not_selected(st, i, missed)
         else:
-            text = f"rank {i + 1}: every vacancy this candidate may hold was filled by better merit or left none"
+            text = _selected(st, i, got, missed)
         if notes:
             text += " (" + "; ".join(notes) + ")"
-        yield [c.ids[i], "true" if got >= 0 else "false", posts[pools[got].post] if got >= 0 else "", text]
+        yield [c.ids[i], "true" if got >= 0 else "false", st.posts[st.pools[got].post] if got >= 0 else "", text]
+
+
+def _missed(st: _Standing, i: int, got: int) -> list[str]:
+    """The full pools candidate i preferred to what they got: the cutoff of each (merit, or, under a minimum,
+    the displacement by it), at most four."""
+    missed = []
+    for k in st.pi[st.starts[i]:st.ends[i]]:
+        if k == got:
+            break
+        if not (st.caps[k] and st.last[k] >= 0 and st.filled[k] >= st.caps[k]):
+            continue
+        p = st.pools[k]
+        ben = [t for t, mask in p.beneficiary.items() if mask[i]]
+        took = _adjusted_for(p, st.a, st.took_cache)
+        traits = " and ".join([t for t in took if t not in ben] or took)
+        if p.counts_each:
+            # the best set may trade a beneficiary of one trait for one who serves several
+            traits = " and ".join(p.minimums) + ", each appointee counting for every trait they have"
+        if p.minimums and i <= st.tops[k]:
+            # Within the merit top, yet out: a minimum, not merit, kept this one out.
+            cut = f"merit cutoff rank {st.last_merit[k] + 1}" if st.last_merit[k] >= 0 else "no seat left on merit"
+            missed.append(f"displaced from {_what(p)} {st.where(i, p)} by the minimum for {traits} ({cut})")
+        elif p.minimums and i < st.last[k]:
+            missed.append(f"the {_what(p)} merit cutoff {st.where(i, p)} (rank {st.tops[k] + 1}; the seats after "
+                          f"it went by adjustment to {traits})")
+        else:
+            missed.append(f"the {_what(p)} cutoff {st.where(i, p)} (rank {st.last[k] + 1}{st.held_elsewhere(p)})")
+        if len(missed) == 4 and got < 0:
+            break  # a reason names at most four cutoffs
+    return missed
+
+
+def _notes(result: Result, i: int) -> list[str]:
+    """What barred candidate i from open vacancies (a relaxed standard) or from their category's (creamy layer)."""
+    c, policy, notes = result.problem.candidates, result.policy, []
+    if c.relaxed[i] and not policy.migration.relaxed_may_take_open:
+        notes.append("availed a relaxed standard, so may not take an open vacancy")
+    if c.creamy[i] and c.category[i] != policy.open and policy.category(c.category[i]).creamy_layer_excluded:
+        notes.append("creamy layer, so competes as open only")
+    return notes
+
+
+def _selected(st: _Standing, i: int, got: int, missed: list[str]) -> str:
+    result, p = st.result, st.pools[got]
+    route = result.route(i)
+    seat = result.seat_category[i]
+    how = {
+        "open_merit": "on open merit",
+        "reserved": f"against {_article(p.category)} {p.category} vacancy",
+        "upgrade": f"under Rule 16(2), against {_article(p.category)} {p.category} vacancy",
+        "exchange": f"against {_article(seat)} {seat} vacancy passed by exchange",
+        "fallback": f"against {_article(p.sources[0])} {p.sources[0]} vacancy passed down the fallback chain",
+        "dereserved": f"against a de-reserved {seat} vacancy",
+        "horizontal_adjustment": f"against {_article(p.category)} {p.category} vacancy by horizontal "
+                                 f"adjustment for {' and '.join(result.serves(i))}",
+    }[route]
+    text = f"rank {i + 1}: selected {st.where(i, p)} {how}"
+    if result.pools.selection is not None and p.phase >= 4:
+        text += ", on a seat held for a horizontal minimum that no beneficiary took (reverted last)"
+    if missed:
+        text += "; " + "; ".join(("was " if m.startswith("displaced") else "below ") + m for m in missed[:3])
+    return text
+
+
+def _not_selected(st: _Standing, i: int, missed: list[str]) -> str:
+    if st.ends[i] == st.starts[i]:
+        return f"rank {i + 1}: there is no vacancy this candidate may hold"
+    if missed:
+        text = f"rank {i + 1} is below " + "; ".join(missed[:4])
+        return text.replace("is below displaced", "was displaced").replace("; displaced", "; was displaced")
+    return f"rank {i + 1}: every vacancy this candidate may hold was filled by better merit or left none"
 
 
 def _unmet_overall(result: Result) -> list[tuple[np.ndarray, str]]:
