@@ -10,7 +10,7 @@ The count is of the post's open and own-category seats (phase 0 of `solver.pools
 act; exchange, fallback and de-reserved seats fill what the categories left.
 
 Forward (`distribute`), post by post in file order (without preferences a post's phase-0 seats depend only
-on the posts before it): solve with the minimums fixed so far (the greedy; with one merit list the stable
+on the posts before it): fill with the minimums fixed so far (`solver.compartment.fill_in_turn`; with one merit list the stable
 assignment is unique, so any engine gives it); if the post is short, give each of its compartments a
 minimum: the beneficiaries it already holds, plus one for each remaining beneficiary adjusted into it
 (`adjustees`: the most the shortfalls and the compartments' room allow, then the best; with several traits,
@@ -30,10 +30,11 @@ from dataclasses import replace
 import numpy as np
 from ortools.graph.python import max_flow
 
-from .engines.greedy import solve_greedy
+from .compartment import fill_in_turn
+from .eligibility import homes, member_mask
 from .errors import Unsupported
 from .policy import Policy
-from .pools import build_pools, group, homes, member_mask, with_minimums
+from .pools import build_pools, group, with_minimums
 from .problem import Problem
 from .vacancy import SeatTable
 
@@ -75,7 +76,7 @@ def _phase0(pools, j: int, taken: np.ndarray):
     """Post j's open and own-category pools filled on their own, those `taken` by earlier posts left out
     (without preferences they hold what they have): the pools, indexed afresh, and who holds which."""
     sub = group(pools, [p.index for p in pools if p.post == j and p.phase == 0], ~taken, np.zeros(len(pools)))
-    return sub, solve_greedy(sub, len(taken)).pool
+    return sub, fill_in_turn(sub, len(taken))[0]
 
 
 def _place(policy: Policy, problem: Problem, seats: SeatTable, pools, members: dict, mins: dict, merit: dict,

@@ -17,17 +17,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from itertools import combinations
 
 import numpy as np
 
 from .policy import Policy
 from .problem import Problem
-from .vacancy import SeatTable
 from .routes import Phase, Route
+from .vacancy import SeatTable
 
 OPEN_MERIT, RESERVED, EXCHANGE, FALLBACK, DERESERVED = (Route.OPEN_MERIT, Route.RESERVED, Route.EXCHANGE, Route.FALLBACK,
                                                        Route.DERESERVED)
+from .eligibility import homes, horizontal_fields, member_mask, open_mask
 
 
 @dataclass(frozen=True)
@@ -140,126 +140,6 @@ def runs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     start = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
     return start, np.r_[start[1:], len(keys)]
-
-
-def signatures(pool: Pool, who: np.ndarray) -> np.ndarray:
-    """Bit t set when the candidate counts for the pool's t-th trait (in `pool.minimums` order); bit T (the
-    number of traits) when they count but may not come in by adjustment (see `Pool.incoming`)."""
-    sig = np.zeros(len(who), dtype=np.int64)
-    fixed = np.zeros(len(who), dtype=bool)
-    for t, trait in enumerate(pool.minimums):
-        ben = pool.beneficiary[trait][who]
-        sig |= ben.astype(np.int64) << t
-        if trait in pool.incoming:
-            fixed |= ben & ~pool.incoming[trait][who]
-    return sig | (fixed.astype(np.int64) << len(pool.minimums))
-
-
-def merit_only_class(pool: Pool, sig) -> bool:
-    """Signature of those who count for the minimums but enter only on merit (bit T of `signatures`)."""
-    return bool(int(sig) >> len(pool.minimums) & 1)
-
-
-def hall_terms(pool: Pool):
-    """Every non-empty set Y of the pool's traits (as bits, the full set last), the seats Y's minimums
-    reserve, and `meets[y, s]`: whether a candidate of signature s counts for some trait of Y."""
-    mins = list(pool.minimums.values())
-    T = len(mins)
-    ys = np.arange(1, 1 << T)
-    need = np.array([sum(m for t, m in enumerate(mins) if y >> t & 1) for y in ys], dtype=np.int64)
-    meets = ((ys[:, None] & np.arange(2 << T)[None, :]) != 0).astype(np.int64)
-    return ys, need, meets
-
-
-def exchanges(sigs: list[int]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """The exchanges that decide whether a compartment whose appointees count for every trait they have holds
-    its best set: one or two signature classes out (each class's worst holder), as many other classes in
-    (each one's best waiting candidate); `sigs` are the classes' trait bits (`signatures`). Within a class
-    the holders are a merit prefix, so these are the only moves to look at: the set is the best one (first
-    most of the minimums' seats filled, then merit-lexicographic) exactly when no such exchange improves it.
-    Exchanges of one alone do not suffice: merit a (neither) > b (woman) > c (pwbd) > d (both), two seats,
-    minimums 1 and 1: {b, c} admits none, {a, d} is best. An exchange of two is kept only where it is not
-    two exchanges of one that move every count the same way (for separable concave objectives the conformally
-    minimal moves suffice: Murota, Saito and Weismantel 2004). Checked against every set of small random
-    compartments (tests/test_counts_each.py)."""
-    def delta(a: int, b: int) -> list[int]:
-        return [(b >> t & 1) - (a >> t & 1) for t in range(max(sigs, default=0).bit_length())]
-
-    def conflict(x: list[int], y: list[int]) -> bool:
-        return any(p * q < 0 for p, q in zip(x, y))
-
-    out = [((a,), (b,)) for a in sigs for b in sigs if a != b]
-    for o1, o2 in combinations(sigs, 2):
-        for i1, i2 in combinations([s for s in sigs if s not in (o1, o2)], 2):
-            if conflict(delta(o1, i1), delta(o2, i2)) and conflict(delta(o1, i2), delta(o2, i1)):
-                out.append(((o1, o2), (i1, i2)))
-    return out
-
-
-def member_mask(policy: Policy, problem: Problem, code: str) -> np.ndarray:
-    """Who may hold a vacancy of reserved category `code` (own members or the policy's extra eligibility),
-    less the creamy layer where the category excludes it (central Bill 2004 s.3(1)); of those eligible beyond
-    their own code only the backward classes' creamy layer (`Policy.creamy_layer_codes`)."""
-    c = problem.candidates
-    cat = policy.category(code)
-    if cat.eligible is None:
-        mask = c.category == code
-    else:
-        mask = np.isin(c.category, cat.eligible.categories)
-        if cat.eligible.gender is not None:
-            gender = np.where(c.female, "F", "M")
-            mask &= np.isin(gender, cat.eligible.gender)
-    if cat.creamy_layer_excluded:
-        mask &= ~(c.creamy & np.isin(c.category, policy.creamy_layer_codes(code)))
-    return mask
-
-
-def open_mask(policy: Policy, problem: Problem) -> np.ndarray:
-    """Open vacancies are open to all, except those who availed a relaxed standard where the policy bars them
-    (DoPT OM 01.07.1998, 04.04.2018; Deepa E.V. 2017)."""
-    c = problem.candidates
-    if policy.migration.relaxed_may_take_open:
-        return np.ones(len(c), dtype=bool)
-    return ~c.relaxed
-
-
-def homes(policy: Policy, problem: Problem, seats: SeatTable, post: str, members: dict) -> np.ndarray:
-    """Per candidate, the compartment at `post` a horizontal adjustment under overall minimums places them in
-    (Anil Kumar Gupta 1995: "adjusted against their respective social reservation categories"): their own
-    reserved category if it has vacancies there, else open. As an index into [open, *reserved codes]; -1 when
-    neither admits them. `members`: `member_mask` per reserved code."""
-    out = np.where(open_mask(policy, problem), 0, -1).astype(np.int8)
-    cat = problem.candidates.category
-    for k, code in enumerate(policy.reserved_codes, 1):
-        if seats.cap(post, code) - seats.exchangeable.get((post, code), 0) > 0:
-            out[members[code] & (cat == code)] = k
-    return out
-
-
-def horizontal_fields(policy: Policy, problem: Problem, seats: SeatTable, post: str, code: str,
-                      home: np.ndarray | None) -> tuple[dict, dict, dict]:
-    """A compartment's horizontal minimums, who counts for each, and who may come in by adjustment where not
-    everyone who counts may (`home`: `homes` of the post under overall minimums, else None)."""
-    c = problem.candidates
-    mins = {t: m for (p, cc, t), m in seats.minimums.items() if p == post and cc == code and m > 0}
-    ben, inc = {}, {}
-    elsewhere = None
-    if home is not None and seats.merit_held.get(post):
-        # Anil Kumar Gupta 1995, para 18: the adjustment takes the best *remaining* beneficiaries; one merit put
-        # in another compartment of the post (a woman selected against Bihar's WBC) is not drawn from there.
-        held = seats.merit_held[post]
-        elsewhere = np.zeros(len(c), dtype=bool)
-        elsewhere[[i for i, cc in held.items() if cc != code]] = True
-    for t in mins:
-        mask = c.trait(t)
-        if home is not None and code == policy.open:
-            inc[t] = mask & (home == 0)
-        elif code == policy.open and not policy.horizontal.open_compartment_for_all:
-            mask = mask & (c.category == policy.open)
-        if elsewhere is not None and elsewhere[mask].any():
-            inc[t] = inc.get(t, mask) & ~elsewhere
-        ben[t] = mask
-    return mins, ben, inc
 
 
 def with_minimums(policy: Policy, problem: Problem, pools: Pools, seats: SeatTable, post: int,

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from .engines.assignment import natural_tops
-from .pools import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT, homes, member_mask
+from .eligibility import homes, member_mask
+from .pools import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT
 from .result import Result
 from .selection import MERGED
 from .routes import NOT_RANKED

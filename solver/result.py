@@ -117,10 +117,10 @@ class Result:
     def procedure_differences(self) -> list[dict]:
         """Where appointees count for each trait they have: the compartments whose best set (issue 4's
         definition) differs from what the procedure as written would select from the same candidates
-        (`solver.engines.greedy.procedure`), with who only the procedure would select and who only the rule
+        (`solver.compartment.procedure`), with who only the procedure would select and who only the rule
         does. For the reader who must answer "why not the procedure?"."""
         from .engines.assignment import available
-        from .engines.greedy import procedure
+        from .compartment import procedure
         a, ids, out = self.assignment, self.problem.candidates.ids, []
         filled = a.filled(len(self.pools))
         for p in self.pools:

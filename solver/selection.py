@@ -24,7 +24,8 @@ import numpy as np
 
 from .errors import Unsupported
 from .policy import Policy
-from .pools import OPEN_MERIT, RESERVED, Pool, Pools, Shared, horizontal_fields, member_mask, open_mask
+from .eligibility import horizontal_fields, member_mask, open_mask
+from .pools import OPEN_MERIT, RESERVED, Pool, Pools, Shared
 from .problem import SUBCATEGORIES, Problem, VacancyRow
 from .routes import Route
 from .vacancy import SeatTable

@@ -15,10 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver import load_policy
-from solver.engines.greedy import choose
+from solver.compartment import choose
 from solver.errors import Unsupported
 from solver.io.readers import read_problem
-from solver.pools import Pool, exchanges
+from solver.compartment import exchanges
+from solver.pools import Pool
 from solver.reasons import decision_rows
 from solver.reports import summary
 from solver.verify import read_allocation, verify

@@ -25,7 +25,8 @@ from solver import load_policy, solve
 from solver.engines.greedy import solve_greedy
 from solver.io.readers import read_problem
 from solver.overall import adjustees
-from solver.pools import build_pools, homes, member_mask, with_minimums
+from solver.eligibility import homes, member_mask
+from solver.pools import build_pools, with_minimums
 from solver.vacancy import determine_seats
 
 HEAD = ["id", "score", "category", "gender", "creamy_layer", "relaxed", "pwbd"]

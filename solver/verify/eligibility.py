@@ -29,7 +29,6 @@ def applied_for(r: Reading) -> list[Violation]:
     m = r.policy.migration
     if m.selection_list and m.allocate_unranked:
         return []
-    rank = r.problem.post_rank
     return [r.violation("post not applied for", i, j, "the candidate did not rank this post", "SPEC.md preferences.csv")
             for i, j in zip(r.alloc.cand.tolist(), r.alloc.post.tolist()) if not r.problem.ranked[i, j]]
 

@@ -100,7 +100,7 @@ def _wasted_at(r: Reading, j: int) -> list[Violation]:
 def _stages(r: Reading, j: int, left: dict) -> list[tuple]:
     """The later phases at post j in order: (phase, route, the categories whose vacancies pass, the
     categories that may take them (None: open), source)."""
-    policy, post = r.policy, r.problem.posts[j]
+    policy = r.policy
     stages = [(1, Route.EXCHANGE, g.categories, list(g.categories), g.source)
               for g in policy.exchange if g.after_years == 0]
     for g in policy.exchange:

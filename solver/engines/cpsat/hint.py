@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...pools import Pools, hall_terms
+from ...compartment import hall_terms
 from ..assignment import Assignment, free_for, natural_tops
 
 

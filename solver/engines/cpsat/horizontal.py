@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 from ortools.sat.python import cp_model
 
-from ...pools import Pool, exchanges, hall_terms, merit_only_class
+from ...compartment import exchanges, hall_terms, merit_only_class
+from ...pools import Pool
 from .model import Chains, Model
 
 
@@ -111,8 +112,8 @@ def passed_over_only_for_a_seat(model: Model, p: Pool, ch: Chains, fixed: list, 
 def counting_each(model: Model, p: Pool, ch: Chains) -> None:
     """Each appointee counting for every trait they have (`multi_trait_counts_each`): the holders are the set
     that fills the most of the minimums' seats, then the merit-lexicographic best (issue 4's definition;
-    the greedy's `_best_counting_each`). The chains keep each signature class's holders a merit prefix of
-    those free to take the pool, so it is enough that no exchange of `solver.pools.exchanges` improves the
+    `solver.compartment._best_counting_each`). The chains keep each signature class's holders a merit prefix of
+    those free to take the pool, so it is enough that no exchange of `solver.compartment.exchanges` improves the
     set (`no_improving_exchange`). An exchange taking classes O out (each one's worst holder) and I in (each
     one's best free non-holder) is possible when all of those exist; it fills g more seats of the minimums
     (g from each count's distance to its minimum); it is better on merit when some class of I has a free

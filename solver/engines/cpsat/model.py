@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from ortools.sat.python import cp_model
 
-from ...pools import Pool, Pools, runs, signatures
+from ...compartment import signatures
+from ...pools import Pool, Pools, runs
 from ...routes import Phase
 
 
