@@ -32,7 +32,6 @@ from ortools.graph.python import max_flow
 
 from .compartment import fill_in_turn
 from .eligibility import homes, member_mask
-from .errors import Unsupported
 from .policy import Policy
 from .pools import build_pools, group, with_minimums
 from .problem import Problem
@@ -49,10 +48,10 @@ PREFERENCES = (
 
 
 def distribute(policy: Policy, problem: Problem, seats: SeatTable) -> SeatTable:
+    """The seat table with the post's overall minimums placed in its compartments (a preferences file is
+    refused by `solver.chain.PlaceOverallMinimums.accepts`, with `PREFERENCES`)."""
     if not seats.overall:
         return seats
-    if problem.preferences is not None:
-        raise Unsupported(PREFERENCES)
     mins: dict[tuple[str, str, str], int] = {}
     members = {code: member_mask(policy, problem, code) for code in policy.reserved_codes}
     pools = build_pools(policy, problem, seats)

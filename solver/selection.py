@@ -22,11 +22,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .errors import Unsupported
 from .policy import Policy
 from .eligibility import horizontal_fields, member_mask, open_mask
 from .pools import OPEN_MERIT, RESERVED, Pool, Pools, Shared
-from .problem import SUBCATEGORIES, Problem, VacancyRow
+from .problem import Problem, VacancyRow
 from .routes import Route
 from .vacancy import SeatTable
 
@@ -44,12 +43,7 @@ class Selection:
 
 def merged(policy: Policy, problem: Problem, seats: SeatTable) -> tuple[Problem, SeatTable]:
     """One cadre holding every post's vacancies, per category, and each category's horizontal minimums summed
-    over the posts."""
-    _check_horizontal(policy, seats)
-    if policy.unfilled.dereserve or policy.fallback or any(g.after_years == 0 for g in policy.exchange):
-        raise Unsupported("a recommendation list together with same-year exchange, fallback or de-reservation "
-                          "is not implemented (the allocation could not say which category a crossing appointee "
-                          "was recommended for); see the note on issue 5")
+    over the posts. (What it does not take is refused by `solver.chain.DrawRecommendationList.accepts`.)"""
     totals: dict[str, int] = {}
     for (_, code), v in seats.seats.items():
         totals[code] = totals.get(code, 0) + v
@@ -69,25 +63,6 @@ def merged(policy: Policy, problem: Problem, seats: SeatTable) -> tuple[Problem,
     for (_, code, t), m in seats.minimums.items():
         mins[(MERGED, code, t)] = mins.get((MERGED, code, t), 0) + m
     return prob, SeatTable((MERGED,), {(MERGED, c): v for c, v in totals.items()}, mins)
-
-
-def _check_horizontal(policy: Policy, seats: SeatTable) -> None:
-    """What the two stages do not take together with horizontal minimums, each refused with its reason."""
-    if seats.overall:
-        raise Unsupported("horizontal.mode = \"overall\" with a recommendation list is not implemented: services are "
-                          "allocated by preference, and overall minimums are refused with preferences (README, "
-                          "\"Overall horizontal minimums\"); use \"compartmentalised\"")
-    if not seats.minimums:
-        return
-    if policy.horizontal.multi_trait_counts_each:
-        raise Unsupported("horizontal.multi_trait_counts_each = true with a recommendation list is not implemented: "
-                          "services are allocated by preference, where it is refused (README)")
-    traits = {t for (_, _, t), m in seats.minimums.items() if m > 0}
-    if len(traits) > 1 and not traits <= set(SUBCATEGORIES):
-        raise Unsupported(f"horizontal minimums for {', '.join(sorted(traits))} with a recommendation list are not "
-                          "implemented: a post's minimums are seats held for each trait's beneficiaries, and one "
-                          "appointee with two of the traits could take either; traits that cannot overlap are taken "
-                          "(one trait, or the PwBD sub-categories pwbd_a, pwbd_b, pwbd_c, pwbd_de)")
 
 
 class _Built:

@@ -4,19 +4,17 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-import numpy as np
 
+from .chain import AllocateServices, BuildPools, DetermineVacancies, DrawRecommendationList, PlaceOverallMinimums, \
+    Recruitment
 from .engines import Assignment
 from .engines.cpsat import solve_cpsat
 from .engines.greedy import solve_greedy
+from .errors import TimeLimit
 from .policy import Policy
-from .overall import distribute
-from .pools import build_pools
-from .selection import Selection, allocation_pools, merged
 from .problem import Problem
 from .result import Result
-from .errors import TimeLimit, Unsupported
-from .vacancy import YearState, determine_seats
+from .vacancy import YearState
 
 
 @dataclass
@@ -35,41 +33,64 @@ class Solution:
 
 def solve(policy: Policy, problem: Problem, engine: str = "cpsat", time_limit: float | None = None,
           workers: int = 1, hint: bool = True, state: YearState | None = None, progress=None) -> Solution:
-    """`state`: the register's view before the year (roster positions, carried vacancies), if any;
-    `progress`: called with a short text as the engines move on (the command line's status line)."""
+    """The allocation the law requires: the chain of `solver.chain`, then an engine, then the result.
+
+    Parameters
+    ----------
+    policy : the policy (`load_policy`).
+    problem : candidates in merit order, vacancy rows, preferences (`solver.io.readers.read_problem`).
+    engine : "cpsat" (the default: CP-SAT certifies the greedy's answer), "greedy" (the reference procedure)
+        or "both" (CP-SAT's answer, the greedy's beside it in `Solution.other`).
+    time_limit : seconds CP-SAT may take, or None; on expiry the greedy's answer, with status "time_limit".
+    workers : CP-SAT's threads; the answer is the same for any number.
+    hint : give CP-SAT the greedy's answer to certify (True); False solves independently.
+    state : the register's view before the year (roster positions, carried vacancies), if any.
+    progress : called with a short text as the engines move on (the command line's status line), or None.
+
+    Returns
+    -------
+    Solution: the `Result` (allocation, dispositions, reasons), the other engine's when both ran, timings.
+
+    Raises
+    ------
+    Unsupported, PolicyConflict (exit 3); TimeLimit (exit 4) when CP-SAT solves independently and finds nothing.
+
+    Example
+    -------
+    >>> from solver import load_policy
+    >>> from solver.instances import generate, write_instance
+    >>> from solver.io.readers import read_problem
+    >>> import tempfile
+    >>> pol = load_policy("central-dopt")
+    >>> folder = write_instance(tempfile.mkdtemp(), *generate(pol, 200, 20, seed=1))
+    >>> prob = read_problem(pol, folder / "candidates.csv", folder / "vacancies.csv")
+    >>> sol = solve(pol, prob, engine="both")
+    >>> int(sol.result.selected.sum()), sol.differences, sol.result.assignment.status
+    (20, 0, 'optimal')
+    """
     t0 = time.perf_counter()
-    seats = determine_seats(policy, problem, state=state)
+    data = DetermineVacancies()(Recruitment(policy, problem, state))
     if policy.migration.selection_list:
-        if seats.exchangeable:
-            raise Unsupported("carried vacancies open to exchange partners together with a recommendation list "
-                              "(migration.selection_list) are not implemented")
-        if state is not None and (seats.minimums or seats.carried_horizontal):
-            raise Unsupported("horizontal minimums with a recommendation list and a register are not implemented: "
-                              "the register counts a compartment's horizontal seats, which the service allocation "
-                              "holds per post as seats of their own (README)")
         # The recommendation list is itself a single-cadre recruitment: same engines, same chain.
-        mprob, mseats = merged(policy, problem, seats)
-        first = solve_pools(policy, mprob, mseats, build_pools(policy, mprob, mseats), engine, time_limit, workers,
-                            hint, progress)
-        stage = first.result
-        sel = Selection(np.where(stage.selected, stage.seat_category, ""),
-                        np.array([stage.route(i) if stage.selected[i] else "" for i in range(problem.n)], dtype=object),
-                        stage)
-        pools = allocation_pools(policy, problem, seats, sel)
-        out = solve_pools(policy, problem, seats, pools, engine, time_limit, workers, hint, progress)
+        draw = DrawRecommendationList()
+        listed = draw(data)
+        first = solve_pools(listed, engine, time_limit, workers, hint, progress)
+        out = solve_pools(AllocateServices(draw.invert(first.result, data))(data), engine, time_limit, workers,
+                          hint, progress)
         out.timings = _round({"recommendation": sum(first.timings.values()), **out.timings,
                               "total": time.perf_counter() - t0})
         return out
-    seats = distribute(policy, problem, seats)
-    pools = build_pools(policy, problem, seats)
-    out = solve_pools(policy, problem, seats, pools, engine, time_limit, workers, hint, progress)
+    data = BuildPools()(PlaceOverallMinimums()(data))
+    out = solve_pools(data, engine, time_limit, workers, hint, progress)
     out.timings = _round({"determine_and_pools": time.perf_counter() - t0 - sum(out.timings.values()),
                           **out.timings})
     return out
 
 
-def solve_pools(policy: Policy, problem: Problem, seats, pools, engine: str, time_limit, workers, hint,
-                progress=None) -> Solution:
+def solve_pools(data: Recruitment, engine: str, time_limit, workers, hint, progress=None) -> Solution:
+    """The engine stage: the pools of `data` filled by the greedy, CP-SAT or both, each answer inverted into a
+    `Result` (allocation, dispositions, reasons)."""
+    policy, problem, seats, pools = data.policy, data.problem, data.seats, data.pools
     timings: dict = {}
     greedy: Assignment | None = None
     # The greedy runs for CP-SAT too: its certificate, or (solving independently) the answer written should the
