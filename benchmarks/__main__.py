@@ -134,7 +134,7 @@ def _measure(name: str, engine: str, verify: bool, workers: int) -> dict:
     return out
 
 
-@app.command()
+@app.command(hidden=True)
 def child(name: str, engine: str, verify: bool = False, workers: int = 2):
     print(json.dumps(_measure(name, engine, verify, workers)))
 

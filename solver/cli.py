@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
@@ -14,7 +15,7 @@ from rich.table import Table
 
 from .errors import AarakshanError, InputError
 from .io.readers import read_problem
-from .policy import load_policy
+from .policy import Policy, load_policy
 from .reports import diff_rows, provenance, stage_outputs
 from .solve import solve as run_solve
 from .vacancy import replacement as make_replacement, running as make_running
@@ -91,8 +92,8 @@ def solve(
     except AarakshanError as e:
         _fail(e)
     with err.status("reading inputs...") as status:
-        sol, _ = _solve_year(pol, candidates, vacancies, preferences, out, engine, time_limit, workers, reg, year,
-                             replace, status, hint=not independent, special=special, overrides=set_)
+        opts = RunOptions(pol, engine, time_limit, workers, hint=not independent, overrides=tuple(set_))
+        sol, _ = _solve_year(opts, Round(candidates, vacancies, preferences, out, reg, year, replace, special), status)
     _print_summary(sol.result, out, sol.differences if sol.other is not None else None)
     if sol.result.assignment.status == "time_limit":
         err.print("[yellow]time limit reached before CP-SAT proved the answer; the greedy answer was written[/]")
@@ -162,12 +163,42 @@ def _open_register(path: Path, year: int, replace: bool, pol, special: bool = Fa
     return reg
 
 
-def _solve_year(pol, candidates, vacancies, preferences, out, engine, time_limit, workers, reg, year, replace,
-                status, quiet=False, hint=True, special=False, overrides=()):
+@dataclass(frozen=True)
+class RunOptions:
+    """What every round of a run is solved with."""
+
+    policy: Policy
+    engine: str
+    time_limit: float | None
+    workers: int
+    hint: bool = True                  # CP-SAT certifies the greedy's answer (False: --independent)
+    overrides: tuple[str, ...] = ()    # the --set options, for the summary's provenance
+    quiet: bool = False                # no line per step (simulate shows a progress bar instead)
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round of one year: its inputs, where its outputs go, and its place in the register (if any)."""
+
+    candidates: Path
+    vacancies: Path
+    preferences: Path | None
+    out: Path
+    register: object = None            # solver.register.Register
+    year: int | None = None
+    replace: bool = False              # solve again a year the register holds
+    special: bool = False              # the year's special round (reserved-only, for the backlog)
+
+
+def _solve_year(opts: RunOptions, rnd: Round, status):
     """Read, solve, write the outputs atomically, then record the year in the register (one transaction):
-    a run stopped before the end leaves the register as it was. `special`: the year's special round."""
+    a run stopped before the end leaves the register as it was."""
     from .register import year_record
     from .register.special import special_round
+
+    pol, engine, reg, year, special, out = opts.policy, opts.engine, rnd.register, rnd.year, rnd.special, rnd.out
+    candidates, vacancies, preferences = rnd.candidates, rnd.vacancies, rnd.preferences
+    quiet, replace = opts.quiet, rnd.replace
 
     note = (lambda *a: None) if quiet else _done
     try:
@@ -181,7 +212,7 @@ def _solve_year(pol, candidates, vacancies, preferences, out, engine, time_limit
             spol, problem, state = special_round(pol, problem, year, reg.backlog(year, replace))
         else:
             spol, state = pol, (reg.state(year) if reg is not None else None)
-        sol = run_solve(spol, problem, engine, time_limit=time_limit, workers=workers, state=state, hint=hint,
+        sol = run_solve(spol, problem, engine, time_limit=opts.time_limit, workers=opts.workers, state=state, hint=opts.hint,
                         progress=lambda what: status.update(f"{doing}: {what}..."))
         note(f"solved ({sol.result.assignment.status})", sum(v for k, v in sol.timings.items() if k != "total"))
     except AarakshanError as e:
@@ -194,7 +225,7 @@ def _solve_year(pol, candidates, vacancies, preferences, out, engine, time_limit
     timings = {"read": round(read_s, 4), **sol.timings}
     diff = list(diff_rows(sol.other, sol.result)) if sol.other is not None else None
     extra = {**({"differences": sol.differences} if sol.other is not None else {}),
-             "provenance": provenance(pol, overrides, engine, problem.sources,
+             "provenance": provenance(pol, list(opts.overrides), engine, problem.sources,
                                       {"register": str(reg.path), "year": year, "round": "special" if special
                                        else "main"} if reg is not None else None)}
     rec = year_record(sol.result, year) if reg is not None else None
@@ -370,19 +401,19 @@ def simulate(
     if done:
         err.print(f"resuming: {', '.join(map(str, done))} already recorded in {register}", highlight=False)
         inputs = [x for x in inputs if x[0] not in done]
+    opts = RunOptions(pol, engine, time_limit, workers, overrides=tuple(set_), quiet=True)
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
     with Progress(*columns, console=err) as progress:
         task = progress.add_task("years", total=len(inputs))
         for year, cand, vac, prefs in inputs:
             stage = _Stage(progress, task, year)
             stage.update("reading inputs...")
-            sol, rec = _solve_year(pol, cand, vac, prefs, out / str(year), engine, time_limit, workers, reg, year,
-                                   False, stage, quiet=True, overrides=set_)
+            sol, rec = _solve_year(opts, Round(cand, vac, prefs, out / str(year), reg, year), stage)
             rows += _table_rows(year, "main", sol, rec, engine)
             if year in specials:
                 stage.update("special round...")
-                sol, rec = _solve_year(pol, *specials[year], out / str(year) / "special", engine, time_limit,
-                                       workers, reg, year, False, stage, quiet=True, special=True, overrides=set_)
+                sol, rec = _solve_year(opts, Round(*specials[year], out / str(year) / "special", reg, year,
+                                                   special=True), stage)
                 rows += _table_rows(year, "special", sol, rec, engine)
             progress.advance(task)
     write_simulation(out / "simulation.csv", rows)

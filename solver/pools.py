@@ -27,6 +27,7 @@ from .vacancy import SeatTable
 
 OPEN_MERIT, RESERVED, EXCHANGE, FALLBACK, DERESERVED = (Route.OPEN_MERIT, Route.RESERVED, Route.EXCHANGE, Route.FALLBACK,
                                                        Route.DERESERVED)
+from .frozen import freeze_dicts
 from .eligibility import homes, horizontal_fields, member_mask, open_mask
 
 
@@ -49,6 +50,9 @@ class Pool:
     incoming: dict[str, np.ndarray] = field(default_factory=dict)
     counts_each: bool = False         # several traits, an appointee counting for every trait they have
     serves: str = ""                  # the trait whose minimum the pool's seats are held for (service allocation)
+
+    def __post_init__(self):
+        freeze_dicts(self)
 
     @property
     def category(self) -> str:

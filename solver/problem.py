@@ -7,6 +7,7 @@ from functools import cached_property
 
 import numpy as np
 
+from .frozen import freeze_dicts
 from .routes import NOT_RANKED
 
 TRAITS = ("women", "pwbd", "ex_serviceman")
@@ -57,6 +58,9 @@ class VacancyRow:
     # The ground on which the row's (open) vacancies are exempt from reservation, e.g. "tenure post" (Bill 2004
     # s.4; Manipur s.3; Bihar s.3); empty otherwise. They take no roster point and the ceiling does not see them.
     exempt: str = ""
+
+    def __post_init__(self):
+        freeze_dicts(self)
 
 
 @dataclass(frozen=True)

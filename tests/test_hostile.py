@@ -266,7 +266,7 @@ def test_a_model_too_large_for_the_machine_is_refused_before_it_is_built(monkeyp
     """Finding 12: estimate the model's size first and, past what the machine holds, stop with exit 3 naming
     --engine greedy (here the machine is told it has 1 MiB free)."""
     from solver import load_policy, solve
-    from solver.engines import cpsat
+    from solver.engines.cpsat import size
     from solver.errors import Unsupported
     from solver.instances import generate, write_instance
     import tempfile
@@ -275,7 +275,7 @@ def test_a_model_too_large_for_the_machine_is_refused_before_it_is_built(monkeyp
     pol = load_policy("central-dopt")
     d = write_instance(Path(tempfile.mkdtemp()), *generate(pol, 200, 20, seed=3, posts=4))
     prob = read_problem(pol, d / "candidates.csv", d / "vacancies.csv")
-    monkeypatch.setattr(cpsat, "available_memory", lambda: 2**20)
+    monkeypatch.setattr(size, "available_memory", lambda: 2**20)
     with pytest.raises(Unsupported, match="--engine greedy"):
         solve(pol, prob, "cpsat")
     assert solve(pol, prob, "greedy").result.selected.sum() > 0

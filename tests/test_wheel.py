@@ -1,6 +1,7 @@
 """A built wheel works outside the checkout (issue 20, "Fresh machine"): the policy models ship inside the
 package, so `--policy NAME`, `aarakshan models` and `aarakshan demo` work from any folder."""
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -18,7 +19,12 @@ def installed(tmp_path_factory):
     """A fresh virtual environment with only the wheel built from this checkout (and its dependencies)."""
     work = tmp_path_factory.mktemp("wheel")
     dist = work / "dist"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(ROOT)],
+    # Built from a copy without the checkout's build/ (pip builds in-tree, and a stale build/lib would put
+    # modules that no longer exist into the wheel), as a fresh clone would be.
+    src = work / "src"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns("build", "dist", ".venv", ".git", "*.egg-info",
+                                                             "__pycache__", "instances", ".hypothesis"))
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(src)],
                    check=True, cwd=work)
     wheel = next(dist.glob("aarakshan-*.whl"))
     env_dir = work / "venv"
@@ -39,6 +45,15 @@ def test_wheel_carries_the_models(installed):
     names = zipfile.ZipFile(wheel).namelist()
     shipped = {Path(n).name for n in names if n.startswith("solver/models/")}
     assert shipped == {p.name for p in (ROOT / "models").glob("*.toml")}
+
+
+def test_wheel_carries_every_module(installed):
+    """Every module of the package is in the wheel (pyproject's package list names each subpackage)."""
+    import zipfile
+    wheel, _ = installed
+    names = set(zipfile.ZipFile(wheel).namelist())
+    modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "solver").rglob("*.py")}
+    assert modules - names == set()
 
 
 def test_demo_runs_from_another_folder(installed, tmp_path):

@@ -19,9 +19,6 @@ class Assignment:
         sel = self.pool[self.pool >= 0]
         return np.bincount(sel, minlength=n_pools)
 
-    def same_as(self, other: "Assignment") -> bool:
-        return bool(np.array_equal(self.pool, other.pool) and np.array_equal(self.adjusted, other.adjusted))
-
 
 def free_for(pools: Pools, assign: np.ndarray, pool, i: int) -> bool:
     """Candidate i holds no pool they prefer to `pool`."""

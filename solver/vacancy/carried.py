@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ..frozen import freeze_dicts
 from ..policy import Policy
 
 Kind = Literal["vacancy", "reservation", "horizontal", "claim"]
@@ -52,6 +53,9 @@ class YearState:
     roster_next: dict[str, int] = field(default_factory=dict)   # post -> next unused roster point
     items: tuple[Carried, ...] = ()                              # live items, oldest first
     cadres: dict[str, int] = field(default_factory=dict)        # post -> sanctioned posts, as last recorded
+
+    def __post_init__(self):
+        freeze_dicts(self)
 
 
 def claim_partners(policy: Policy, code: str) -> tuple[list[str], int]:

@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from ..errors import InputError, PolicyConflict, Unsupported
+from ..frozen import FrozenDict, freeze_dicts
 from ..policy import Policy
 from ..problem import SUBCATEGORIES, Problem
 from .carried import Carried, YearState, carried_trait, claim_partners, exchangeable, lapses
@@ -38,6 +39,11 @@ class SeatTable:
     exempt: dict[str, int] = field(default_factory=dict)   # post -> open vacancies exempt from reservation
     # post -> (first point, points, cadre or None) of the running roster a TOTAL row used
     roster_used: dict[str, tuple[int, int, int | None]] = field(default_factory=dict)
+
+    def __post_init__(self):
+        freeze_dicts(self)
+        if any(not isinstance(v, FrozenDict) for v in self.merit_held.values()):
+            object.__setattr__(self, "merit_held", FrozenDict({k: FrozenDict(v) for k, v in self.merit_held.items()}))
 
     def cap(self, post: str, cat: str) -> int:
         return self.seats.get((post, cat), 0)
@@ -106,6 +112,7 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
                       roster_used=roster_used)
     if state is not None:
         table = _carry_in(policy, problem, table, state, notes)
+        seats = dict(table.seats)
     carried: dict[tuple[str, str], int] = {}
     for post in problem.posts:
         used, total = ceiling_use(policy, table, post)
@@ -148,7 +155,7 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
             notes.append(f"{post}: the {trait} minimum of {code} cut from {m} to the compartment's {size} vacancies")
     if policy.migration.selection_list:
         _held_within(minimums, seats, notes)
-    table = replace(table, carried_excess=carried, notes=tuple(notes))
+    table = replace(table, seats=seats, minimums=minimums, carried_excess=carried, notes=tuple(notes))
     if policy.horizontal.mode == "overall":
         return _overall(policy, table, minimums, notes)
     if state is not None:
@@ -249,7 +256,7 @@ def _rounded(policy: Policy, x: float) -> int:
 def _carry_in_horizontal(policy: Policy, table: SeatTable, state: YearState) -> SeatTable:
     """Carried horizontal seats join their compartment's minimum (at most its size); a compartment without
     vacancies this year keeps them waiting."""
-    minimums = table.minimums
+    minimums = dict(table.minimums)
     carried: dict[tuple[str, str, str], list[Carried]] = {}
     lapsed, deferred = list(table.lapsed), list(table.deferred)
     for item in sorted((x for x in state.items if x.kind == "horizontal"), key=lambda x: (x.origin_year, x.id)):
@@ -266,7 +273,7 @@ def _carry_in_horizontal(policy: Policy, table: SeatTable, state: YearState) -> 
             continue
         minimums[key] = minimums.get(key, 0) + 1
         carried.setdefault(key, []).append(item)
-    return replace(table, carried_horizontal={k: tuple(v) for k, v in carried.items()}, lapsed=tuple(lapsed),
+    return replace(table, minimums=minimums, carried_horizontal={k: tuple(v) for k, v in carried.items()}, lapsed=tuple(lapsed),
                    deferred=tuple(deferred))
 
 
@@ -276,7 +283,7 @@ def _carry_in(policy: Policy, problem: Problem, table: SeatTable, state: YearSta
     count against the ceiling and its excess is carried (Manipur s.5), an item that would pass it waits for a
     later year; where the excess is refused, the ceiling check after this refuses the year. An item older
     than `unfilled.carry_years` lapses, and a kept-vacant post whose reservation lapses is offered as open."""
-    seats = table.seats
+    seats = dict(table.seats)
     carried: dict[tuple[str, str], list[Carried]] = {}
     exch: dict[tuple[str, str], int] = {}
     lapsed: list[Carried] = []

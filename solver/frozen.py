@@ -1,0 +1,38 @@
+"""An immutable mapping for the frozen records every stage shares (`SeatTable`, `Pool`, `YearState`): a frozen
+dataclass stops its fields being rebound, not its dicts being changed, and a stage that changed a shared
+dict in place would change what another stage already read."""
+from __future__ import annotations
+
+from dataclasses import fields
+
+
+class FrozenDict(dict):
+    """A dict that refuses every change once made (a plain dict to read, to compare and to pickle).
+
+    Example
+    -------
+    >>> d = FrozenDict({"UR": 3})
+    >>> d["UR"], dict(d) == {"UR": 3}
+    (3, True)
+    >>> d["SC"] = 1
+    Traceback (most recent call last):
+    ...
+    TypeError: FrozenDict cannot change; make a new one (dataclasses.replace)
+    """
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("FrozenDict cannot change; make a new one (dataclasses.replace)")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
+
+    def __reduce__(self):
+        return (type(self), (dict(self),))
+
+
+def freeze_dicts(record) -> None:
+    """In a frozen dataclass's __post_init__: every dict field made a FrozenDict (a copy: the caller's dict
+    stays theirs)."""
+    for f in fields(record):
+        value = getattr(record, f.name)
+        if isinstance(value, dict) and not isinstance(value, FrozenDict):
+            object.__setattr__(record, f.name, FrozenDict(value))
