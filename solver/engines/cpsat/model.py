@@ -56,7 +56,7 @@ class Chains:
     admits more than the pool's capacity plus the capacity of every pool anyone might prefer to it. Past that
     depth nobody is admitted, and a pool whose chain was cut is necessarily full."""
 
-    def __init__(self, model: cp_model.CpModel, pool: Pool, depth: int, names: Names):
+    def __init__(self, model: cp_model.CpModel, pool: Pool, depth: int, names: Names, rules: "Rules | None" = None):
         self.elig = np.flatnonzero(pool.eligible)
         sig = signatures(pool, self.elig)
         self.sigs = sorted(set(sig.tolist())) if pool.minimums else [0]
@@ -64,17 +64,55 @@ class Chains:
         self.truncated = any(len(g) > depth for g in self.full_groups)
         self.groups = [g[:depth] for g in self.full_groups]
         self.lits = []
+        # per chain, the clauses "the chain admits everyone" (each OR'd with "the pool is full")
+        self.tails: list[list[list]] = []
         self.lit_of: dict[int, cp_model.IntVar] = {}
         for s, g in zip(self.sigs, self.groups):
             label = f"signature {s}" if pool.minimums else ""
             lits = [model.new_bool_var(names("admit", pool, i, label)) for i in g.tolist()]
-            for a, b in zip(lits[1:], lits[:-1]):
-                model.add_implication(a, b)
+            if rules is None or pool.minimums:
+                for a, b in zip(lits[1:], lits[:-1]):
+                    model.add_implication(a, b)
+                self.tails.append([[lits[-1]]] if lits else [])
+            else:
+                self.tails.append(_link_blocks(model, pool, g, lits, rules))
             self.lits.append(lits)
             self.lit_of.update(zip(g.tolist(), lits))
         self.depth = depth
         self.merit: dict[int, cp_model.IntVar] = {}     # see horizontal.merit_cutoff
         self.top_free: dict[int, object] = {}            # in the merit top and free
+
+
+def _link_blocks(m: cp_model.CpModel, pool: Pool, members: np.ndarray, lits: list, rules: "Rules") -> list[list]:
+    """A chain whose merit order the audit loosens: candidates tied on merit (`Rules.ties`, a tie settled only
+    by id) form a block admitted in any order, every member of a block before anyone of the next; a candidate
+    the audit added to a pool she may not hold (`Rules.ineligible`) is bypassed while her rule's literal holds
+    (she then neither holds the pool nor moves its cutoff). Returns the clauses "the chain admits everyone"."""
+    ties = rules.ties if rules.ties is not None else np.full(int(members.max(initial=0)) + 1, -1)
+    blocks: list[list[int]] = []
+    for k, i in enumerate(members.tolist()):
+        if blocks and ties[i] >= 0 and ties[members[blocks[-1][0]]] == ties[i]:
+            blocks[-1].append(k)
+        else:
+            blocks.append([k])
+    soft = {k: rules.lit(("eligibility", pool.index, int(i))) for k, i in enumerate(members.tolist())
+            if (pool.index, int(i)) in rules.ineligible}
+    for t in range(1, len(blocks)):
+        for x in blocks[t]:
+            for y in blocks[t - 1]:
+                if y in soft:
+                    # x past her: x needs her admitted only where she may hold the pool; always those before her
+                    m.add_bool_or([lits[x].Not(), lits[y], soft[y]])
+                    for z in (blocks[t - 2] if t >= 2 else []):
+                        m.add_implication(lits[x], lits[z])
+                else:
+                    m.add_implication(lits[x], lits[y])
+    if not blocks:
+        return []
+    tails = [[lits[k]] + ([soft[k]] if k in soft else []) for k in blocks[-1]]
+    if any(k in soft for k in blocks[-1]) and len(blocks) > 1:
+        tails += [[lits[k]] for k in blocks[-2]]
+    return tails
 
 
 class GroupChain:
@@ -102,6 +140,7 @@ class Model:
     holds: list[dict[int, cp_model.IntVar]] = field(default_factory=list)
     free: list[dict[int, object]] = field(default_factory=list)
     gain: list = field(default_factory=list)
+    rules: "Rules | None" = None
 
     @property
     def objective(self) -> bool:
@@ -115,15 +154,46 @@ class Model:
         return [cp_model.LinearExpr.sum(list(self.holds[p.index].values())) for p in self.pools]
 
 
-def build(pools: Pools, names: Names | None = None) -> Model:
-    """The whole model of `pools`: chains, preferences, shared bounds, capacities and minimums, objective."""
+class Rules:
+    """Rule instances an audit can switch off (`solver.audit`): each is a literal that, true, enforces it, so
+    that CP-SAT can name the ones an infeasible question runs into (its assumptions' core).
+
+    Parameters
+    ----------
+    ties : per candidate, a tie block (-1: none): candidates of one block are tied on merit with nothing but
+        their ids to order them, and a pool may admit them in any order.
+    ineligible : (pool, candidate) -> why the candidate may not hold the pool, for a candidate the audit added
+        to a pool's eligible set (a relaxed standard, the creamy layer).
+    capacity, waste : guard each pool's capacity ("no more appointees than vacancies") and its
+        non-wastefulness ("an eligible candidate who wants it is left out only when it is full").
+
+    Pools with horizontal minimums keep their chains strict (their constraints read merit positions)."""
+
+    def __init__(self, m: cp_model.CpModel | None = None, ties=None, ineligible: dict | None = None,
+                 capacity: bool = False, waste: bool = False):
+        self.m, self.ties, self.ineligible = m, ties, dict(ineligible or {})
+        self.capacity, self.waste = capacity, waste
+        self.lits: dict[tuple, cp_model.IntVar] = {}
+
+    def lit(self, key: tuple):
+        """The literal of rule instance `key`: ("capacity", pool), ("waste", pool), ("eligibility", pool, i)."""
+        if key not in self.lits:
+            self.lits[key] = self.m.new_bool_var(f"rule[{key}]")
+        return self.lits[key]
+
+
+def build(pools: Pools, names: Names | None = None, rules: Rules | None = None) -> Model:
+    """The whole model of `pools`: chains, preferences, shared bounds, capacities and minimums, objective.
+    `rules`: the rule instances an audit may switch off (None: every rule a hard constraint)."""
     from .horizontal import minimums   # (the minimums' constraints sit on the chains built here)
 
     names = names or Names()
     m = cp_model.CpModel()
+    if rules is not None:
+        rules.m = m
     overlap = overlaps(pools)
-    model = Model(m, pools, names, [Chains(m, p, depth(pools, p, overlap), names) for p in pools],
-                  [GroupChain(m, pools, g, names) for g in pools.shared])
+    model = Model(m, pools, names, [Chains(m, p, depth(pools, p, overlap), names, rules) for p in pools],
+                  [GroupChain(m, pools, g, names) for g in pools.shared], rules=rules)
     link_preferences(model)
     sums = model.sums()
     shared_bounds(model, sums)
@@ -158,6 +228,8 @@ def link_preferences(model: Model) -> None:
                 m.add_bool_and([reached, a]).only_enforce_if(x)
                 m.add_bool_or([reached.Not(), a.Not(), x])
             model.holds[p][i] = x
+            if model.rules is not None and (p, i) in model.rules.ineligible:
+                m.add(x == 0).only_enforce_if(model.rules.lit(("eligibility", p, i)))
             if pool.minimums:
                 model.free[p][i] = 1 if reached is None else reached
             if model.objective:
@@ -188,16 +260,22 @@ def shared_bounds(model: Model, sums: list) -> None:
 def capacity(model: Model, p: Pool, ch: Chains, sums: list) -> None:
     """The pool holds at most its capacity (linear in earlier fills), and leaves one it would admit out only
     when full: each chain admits everyone eligible, or the pool is full."""
-    m = model.m
+    m, rules = model.m, model.rules
     used = sums[p.index] + sum(sums[q] for q in p.minus)
-    m.add(used <= p.base)
+    within = m.add(used <= p.base)
     full = m.new_bool_var(model.names("full", p))
     m.add(used >= p.base).only_enforce_if(full)
     if ch.truncated:
         m.add(full == 1)
-    for lits in ch.lits:
-        if lits:
-            m.add_bool_or([lits[-1], full])
+    waste = []
+    if rules is not None:
+        if rules.capacity:
+            within.only_enforce_if(rules.lit(("capacity", p.index)))
+        if rules.waste:
+            waste = [rules.lit(("waste", p.index)).Not()]
+    for tails in ch.tails:
+        for clause in tails:
+            m.add_bool_or([*clause, full, *waste])
 
 
 def admitted(m: cp_model.CpModel, own, shared: list, name: str = ""):
