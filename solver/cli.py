@@ -266,6 +266,60 @@ def _print_summary(result, out: Path, differences) -> None:
 
 
 @app.command()
+def audit(
+    policy: str = PolicyOpt,
+    candidates: Path = typer.Option(..., "--candidates"),
+    vacancies: Path = typer.Option(..., "--vacancies"),
+    out: Path = typer.Option(..., "--out", help="output folder: audit.json, contested.csv, answers.csv, "
+                             "alternatives/"),
+    preferences: Optional[Path] = typer.Option(None, "--preferences"),
+    ask: list[str] = typer.Option([], "--ask", help="ID (could any lawful allocation select ID?), ID@POST (at "
+                                  "POST?) or '!ID' (leave ID out?); repeatable"),
+    reading: list[str] = typer.Option([], "--reading", help="KEY=V1,V2: an option the law leaves open, every "
+                                      "value solved and compared (e.g. horizontal.open_compartment_for_all="
+                                      "true,false); repeatable"),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="seconds per CP-SAT solve"),
+    workers: int = typer.Option(1, "--workers"),
+    set_: list[str] = SetOpt,
+):
+    """Is the allocation the only lawful one, who is contested, and could a named candidate have been selected
+    (or left out) under any lawful allocation, and if not, which rules and whose rights stand in the way."""
+    from .audit import audit as run_audit, parse
+    from .audit.report import stage_audit
+
+    workers = _check_engine("cpsat", time_limit, workers)
+    readings = []
+    for r in reading:
+        key, eq, values = r.partition("=")
+        if not eq or not key or not values:
+            err.print(f"[bold red]error[/]: --reading {r!r}: expected KEY=V1,V2 (e.g. "
+                      "horizontal.open_compartment_for_all=true,false)")
+            raise typer.Exit(2)
+        readings.append((key.strip(), [v.strip() for v in values.split(",")]))
+    try:
+        pol = load_policy(policy, set_)
+        for key, values in readings:
+            for v in values:
+                load_policy(policy, [*set_, f"{key}={v}"])   # a bad reading is refused before any solve
+        problem = read_problem(pol, candidates, vacancies, preferences, warn=_warn)
+        questions = [parse(q, problem) for q in ask]
+        with err.status("auditing: uniqueness and the questions with CP-SAT..."):
+            result = run_audit(pol, problem, questions, readings, lambda sets: load_policy(policy, [*set_, *sets]),
+                               time_limit, workers)
+        stage_audit(out, result).publish()
+    except AarakshanError as e:
+        _fail(e)
+    Console().print(f"unique: {result.unique}; contested: {len({r[0] for r in result.contested})} candidates; "
+                    f"{len(result.readings)} readings")
+    for a in result.answers:
+        Console().print(f"{a['question']}: {a['answer']}" + (f" ({a['reading']})" if a['answer'] == "yes" else "")
+                        + f" - {a['detail']}", highlight=False)
+    Console().print(f"written to {out}/ (audit.json, contested.csv, answers.csv)")
+    if result.unique is None or any(a["answer"] == "unknown" for a in result.answers):
+        raise typer.Exit(4)
+
+
+@app.command()
 def verify(
     policy: str = PolicyOpt,
     candidates: Path = typer.Option(..., "--candidates"),

@@ -28,6 +28,12 @@ class Candidates:
     ex_serviceman: np.ndarray  # bool
     score: np.ndarray | None  # float, when merit came as scores
     line: np.ndarray         # int: line of the row in candidates.csv (for messages)
+    # Per candidate, the tie block of candidates whose merit only their ids order (equal score, and equal
+    # birth date where that breaks ties): -1 for none. An id is not a rule of law (`solver.audit`).
+    tied: np.ndarray | None = None
+
+    def tie_blocks(self) -> np.ndarray:
+        return self.tied if self.tied is not None else np.full(len(self.ids), -1, dtype=np.int64)
 
     def __len__(self) -> int:
         return len(self.ids)

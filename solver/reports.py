@@ -134,8 +134,8 @@ class Staged:
     output files of an earlier run that this one did not write (a stale diff.csv or carried.csv); a folder
     already published (or gone) publishes nothing."""
 
-    def __init__(self, folder: Path, out: Path):
-        self.folder, self.out = Path(folder), Path(out)
+    def __init__(self, folder: Path, out: Path, outputs: tuple[str, ...] = OUTPUT_FILES):
+        self.folder, self.out, self.outputs = Path(folder), Path(out), outputs
 
     def publish(self) -> None:
         if not self.folder.is_dir():
@@ -143,10 +143,14 @@ class Staged:
         try:
             self.out.mkdir(parents=True, exist_ok=True)
             names = {f.name for f in self.folder.iterdir()}
-            for name in OUTPUT_FILES:
+            for name in self.outputs:
                 if name not in names and (self.out / name).is_file():
                     (self.out / name).unlink()
+                elif name not in names and (self.out / name).is_dir():
+                    shutil.rmtree(self.out / name)
             for f in sorted(self.folder.iterdir()):
+                if f.is_dir() and (self.out / f.name).is_dir():
+                    shutil.rmtree(self.out / f.name)   # (a folder of outputs is replaced whole)
                 os.replace(f, self.out / f.name)
         except OSError as e:
             raise InputError(self.out, None, None, f"cannot write the outputs here: {e.strerror or e}") from None
@@ -174,18 +178,24 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def stage_outputs(out: str | Path, result: Result, timings: dict, diff: list | None = None,
-                  extra: dict | None = None, record=None) -> Staged:
-    """Write every output file into a staging folder beside `out` (so that moving them in is a rename)."""
-    out = Path(out)
+def staging_folder(out: Path) -> Path:
+    """A fresh folder beside `out` to write outputs into before they are published (and the scratch of runs
+    killed before publishing removed)."""
     if out.exists() and not out.is_dir():
         raise InputError(out, None, None, "--out is a file, not a folder")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         _clean_stale_staging(out.parent)
-        tmp = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-", dir=out.parent))
+        return Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-", dir=out.parent))
     except OSError as e:
         raise InputError(out, None, None, f"cannot write the outputs here: {e.strerror or e}") from None
+
+
+def stage_outputs(out: str | Path, result: Result, timings: dict, diff: list | None = None,
+                  extra: dict | None = None, record=None) -> Staged:
+    """Write every output file into a staging folder beside `out` (so that moving them in is a rename)."""
+    out = Path(out)
+    tmp = staging_folder(out)
     try:
         _write_csv(tmp / "allocation.csv", ALLOCATION_COLUMNS, result.allocation_rows())
         _write_csv(tmp / "decisions.csv", DECISION_COLUMNS, decision_rows(result))

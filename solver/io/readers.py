@@ -107,7 +107,7 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
         bad = np.array([b != "" and not _is_date(b) for b in birth], dtype=bool)
         if (k := _first_bad(bad)) is not None:
             raise t.error(k, "birth_date", f"{str(birth[k])!r} is not a date YYYY-MM-DD (a day of the calendar)")
-    score = None
+    score, tied = None, None
     if has_rank:
         rank = _numbers(t, "rank", integer=True)
         if (k := _first_bad((rank < 1) | (rank > n))) is not None:
@@ -142,6 +142,7 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
             raise t.error(int(b), "score", f"tie with line {t.line[a]} that the policy's tie-breaks "
                           f"{policy.merit.tie_breaks} cannot resolve")
         score = score[merit]
+        tied = _tied(s, [key[merit] for key, name in zip(tb, reversed(policy.merit.tie_breaks)) if name != "id"])
     gender = _choice(t, "gender", {"M", "F", "T", ""})
     c = Candidates(
         ids=ids[merit].astype(object),
@@ -153,8 +154,22 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
         ex_serviceman=_bools(t, "ex_serviceman")[merit],
         score=score,
         line=t.line[merit],
+        tied=tied,
     )
     return c, t
+
+
+def _tied(score: np.ndarray, keys: list[np.ndarray]) -> np.ndarray | None:
+    """Tie blocks in merit order: runs of candidates equal on score and on every tie-break but the id."""
+    same = score[1:] == score[:-1]
+    for k in keys:
+        same &= k[1:] == k[:-1]
+    if not same.any():
+        return None
+    start = np.r_[True, ~same]
+    block = np.cumsum(start) - 1
+    sizes = np.bincount(block)
+    return np.where(sizes[block] > 1, block, -1).astype(np.int64)
 
 
 def _optional_counts(t: Table, name: str, least: int = 1) -> np.ndarray:

@@ -61,6 +61,8 @@ class Chains:
         sig = signatures(pool, self.elig)
         self.sigs = sorted(set(sig.tolist())) if pool.minimums else [0]
         self.full_groups = [self.elig[sig == s] for s in self.sigs]
+        if rules is not None and not pool.minimums:
+            depth = rules.depth(pool, self.full_groups[0], depth)
         self.truncated = any(len(g) > depth for g in self.full_groups)
         self.groups = [g[:depth] for g in self.full_groups]
         self.lits = []
@@ -174,6 +176,18 @@ class Rules:
         self.m, self.ties, self.ineligible = m, ties, dict(ineligible or {})
         self.capacity, self.waste = capacity, waste
         self.lits: dict[tuple, cp_model.IntVar] = {}
+
+    def depth(self, pool: Pool, members: np.ndarray, depth: int) -> int:
+        """A chain's depth once some of its members may be bypassed (one more for each) and a tie block at the
+        cut is taken whole (any of its members may be the one admitted)."""
+        if self.capacity or self.waste:
+            return len(members)   # (the depth counts capacities, which the audit may lift: no cut)
+        depth += sum(1 for i in members.tolist() if (pool.index, i) in self.ineligible)
+        if self.ties is not None and 0 < depth < len(members):
+            block = self.ties[members[depth - 1]]
+            while block >= 0 and depth < len(members) and self.ties[members[depth]] == block:
+                depth += 1
+        return depth
 
     def lit(self, key: tuple):
         """The literal of rule instance `key`: ("capacity", pool), ("waste", pool), ("eligibility", pool, i)."""

@@ -1,0 +1,266 @@
+"""`audit()`: is the official allocation the only lawful one, whose fate turns on a choice the law leaves
+open, and, for a named candidate, could any lawful allocation select her (or leave her out), and if not,
+which rules and whose rights stand in the way."""
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..chain import BuildPools, DetermineVacancies, PlaceOverallMinimums, Recruitment
+from ..engines.cpsat.model import Names, Rules
+from ..engines.greedy import solve_greedy
+from ..errors import Unsupported
+from ..policy import Policy
+from ..problem import Problem
+from ..result import Result
+from ..verify import read_allocation, verify
+from .lawful import decode, differs, lawful_model, relaxable, run
+from .questions import Question
+
+TIE = "merit tie settled only by id"
+SEVERAL = "horizontal minimums with preferences: several stable allocations (the official one is candidate-optimal)"
+SRC_TIE = "SPEC.md merit.tie_breaks; an id is not a rule of law"
+SRC_SEVERAL = "Rajesh Kumar Daria 2007; Gale and Shapley 1962"
+# A deletion filter (one solve per rule of the core) runs where the instance is this small.
+MINIMAL_CORE_UP_TO = 5_000
+
+
+@dataclass
+class Reading:
+    """One combination of the open questions' options, and the official allocation under it."""
+
+    name: str                      # "as given", or "key=value; key=value"
+    sets: tuple[str, ...]          # the --set overrides it adds
+    policy: Policy
+    result: Result
+
+
+@dataclass
+class AuditResult:
+    unique: bool | None                        # None: not proven either way (time limit)
+    readings: list[Reading]
+    contested: list[list[str]]                 # contested.csv rows
+    answers: list[dict]                        # one per question
+    alternatives: dict[str, Result] = field(default_factory=dict)   # question name -> allocation
+    status: dict[str, str] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def official(policy: Policy, problem: Problem) -> Result:
+    """The allocation the procedure gives (the greedy: with one merit list it is the model's solution)."""
+    if policy.migration.selection_list:
+        raise Unsupported("audit of a recommendation list (migration.selection_list) is not built yet: its two "
+                          "stages are two models, and a question about one candidate spans both")
+    data = BuildPools()(PlaceOverallMinimums()(DetermineVacancies()(Recruitment(policy, problem))))
+    return Result(policy, problem, data.seats, data.pools, solve_greedy(data.pools, problem.n), "greedy")
+
+
+def outcome(result: Result, i: int) -> str:
+    """What candidate i got: "P01 OBC" (post and seat category) or "not selected"."""
+    if not result.selected[i]:
+        return "not selected"
+    return f"{result.problem.posts[result.pools.pools[result.assignment.pool[i]].post]} {result.seat_category[i]}"
+
+
+def audit(policy: Policy, problem: Problem, questions: list[Question], readings: list[tuple[str, list[str]]] = (),
+          load=None, time_limit: float | None = None, workers: int = 1) -> AuditResult:
+    """Parameters
+    ----------
+    policy, problem : the recruitment as given.
+    questions : the `--ask` questions.
+    readings : (key, values) of options the law leaves open, each combination solved and compared.
+    load : callable(sets) -> Policy, the policy with `--set` overrides added (for the readings).
+    time_limit : seconds per CP-SAT solve.
+
+    Returns
+    -------
+    AuditResult
+    """
+    t0 = time.perf_counter()
+    base = Reading("as given", (), policy, official(policy, problem))
+    read = [base]
+    for combo in itertools.product(*[[(k, v) for v in vs] for k, vs in readings]) if readings else ():
+        sets = tuple(f"{k}={v}" for k, v in combo)
+        pol = load(list(sets))
+        read.append(Reading("; ".join(sets), sets, pol, official(pol, problem)))
+    out = AuditResult(None, read, [], [])
+    unique, rows, out.status["unique"] = _uniqueness(base.result, time_limit, workers)
+    out.unique = unique
+    out.contested = rows + _between_readings(base, read[1:], [k for k, _ in readings])
+    out.timings["unique"] = round(time.perf_counter() - t0, 3)
+    for q in questions:
+        t = time.perf_counter()
+        answer, alt = _ask(q, read, time_limit, workers)
+        answer["seconds"] = round(time.perf_counter() - t, 3)
+        out.answers.append(answer)
+        if alt is not None:
+            out.alternatives[q.name] = alt
+    out.timings["total"] = round(time.perf_counter() - t0, 3)
+    return out
+
+
+def _uniqueness(res: Result, time_limit, workers) -> tuple[bool | None, list[list[str]], str]:
+    """CP-SAT: is there a lawful allocation in which someone fares otherwise? Repeated, each time for someone
+    not yet contested, until none is left: the contested set, exactly (for outcomes as pools held)."""
+    problem = res.problem
+    ties = problem.candidates.tie_blocks()
+    model = lawful_model(res.pools, problem, Rules(ties=ties))
+    offi = res.assignment.pool
+    contested: dict[int, str] = {}
+    while True:
+        lits = differs(model, offi, set(range(problem.n)) - set(contested))
+        if not lits:
+            break
+        ask = model.m.new_bool_var(f"differs[{len(contested)}]")
+        model.m.add_bool_or(lits).only_enforce_if(ask)
+        status, solver = run(model, [ask], time_limit, workers)
+        if status == "time_limit":
+            return None, _rows(res, contested, ties), "time_limit"
+        if status == "infeasible":
+            break
+        alt = decode(model, solver, problem.n).pool
+        for i in np.flatnonzero(alt != offi).tolist():
+            if i not in contested:
+                contested[i] = _other(res, alt, i)
+    return not contested, _rows(res, contested, ties), "optimal"
+
+
+def _other(res: Result, alt: np.ndarray, i: int) -> str:
+    if alt[i] < 0:
+        return "not selected"
+    p = res.pools.pools[alt[i]]
+    return f"{res.problem.posts[p.post]} {p.category}"
+
+
+def _rows(res: Result, contested: dict[int, str], ties: np.ndarray) -> list[list[str]]:
+    rows = []
+    several = not res.pools.merit_only and any(p.minimums for p in res.pools)
+    for i in sorted(contested):
+        tied = ties[i] >= 0
+        rule, source = (TIE, SRC_TIE) if tied else (SEVERAL, SRC_SEVERAL) if several else \
+            ("unexplained (please report: the model admits another allocation)", "")
+        rows.append([res.problem.candidates.ids[i], "tie" if tied else "alternative", outcome(res, i), contested[i],
+                     rule, source])
+    return rows
+
+
+def _between_readings(base: Reading, others: list[Reading], keys: list[str]) -> list[list[str]]:
+    """Candidates whose outcome differs between the policy as given and a reading."""
+    rows = []
+    ids = base.result.problem.candidates.ids
+    for r in others:
+        rule = "; ".join(k for k in keys if any(s.startswith(k + "=") for s in r.sets))
+        for i in range(base.result.problem.n):
+            a, b = outcome(base.result, i), outcome(r.result, i)
+            if a != b:
+                rows.append([ids[i], r.name, a, b, rule, "RULES.md (options the law leaves open)"])
+    return rows
+
+
+def _ask(q: Question, readings: list[Reading], time_limit, workers) -> tuple[dict, Result | None]:
+    """Under each reading in turn: fix the question's literal and solve; the first yes is the answer, with
+    its allocation; a no under every reading names, for the policy as given, the blocking rules."""
+    explained = None
+    for r in readings:
+        verdict, detail, alt = _ask_one(q, r.result, readings[0].result, time_limit, workers)
+        if verdict == "time_limit":
+            return {"question": q.text, "answer": "unknown", "reading": r.name, "blocking": "",
+                    "detail": "time limit reached", "minimal": False}, None
+        if verdict == "yes":
+            return {"question": q.text, "answer": "yes", "reading": r.name, "blocking": "", "detail": detail,
+                    "minimal": True}, alt
+        if explained is None:
+            explained = detail
+    blocking, text, minimal = explained
+    return {"question": q.text, "answer": "no", "reading": "; ".join(r.name for r in readings),
+            "blocking": blocking, "detail": text, "minimal": minimal}, None
+
+
+def _ask_one(q: Question, res: Result, base: Result, time_limit, workers):
+    problem, i = res.problem, q.candidate
+    ids = problem.candidates.ids
+    if q.post is not None and not problem.ranked[i, q.post]:
+        return "no", ("post not applied for", f"no: {ids[i]} did not rank {problem.posts[q.post]} (SPEC.md "
+                      "preferences.csv)", True), None
+    pools, why = relaxable(res.policy, problem, res.pools, i)
+    rules = Rules(ties=problem.candidates.tie_blocks(), ineligible=why, capacity=True, waste=True)
+    model = lawful_model(pools, problem, rules)
+    mine = [x for p, xs in enumerate(model.holds) if i in xs and (q.post is None or pools.pools[p].post == q.post)
+            for x in [xs[i]]]
+    held = sum(mine) if mine else 0
+    model.m.add(held == (1 if q.selected else 0))
+    keys = sorted(rules.lits, key=str)
+    lits = [rules.lits[k] for k in keys]
+    status, solver = run(model, lits, time_limit, workers)
+    if status == "time_limit":
+        return "time_limit", None, None
+    if status == "feasible":
+        a = decode(model, solver, problem.n)
+        alt = Result(res.policy, problem, res.seats, res.pools, a, "cpsat")
+        return "yes", _yes_detail(q, base, alt), alt
+    index = {lit.index: k for k, lit in zip(keys, lits)}
+    core = [index[k] for k in solver.sufficient_assumptions_for_infeasibility() if k in index]
+    minimal = problem.n <= MINIMAL_CORE_UP_TO
+    if minimal:
+        core = _deletion_filter(model, rules, core, time_limit, workers)
+    return "no", _explain(q, res, pools, why, core, minimal), None
+
+
+def _deletion_filter(model, rules: Rules, core: list, time_limit, workers) -> list:
+    """Drop every rule of the core without which the question is still impossible: what is left is minimal."""
+    kept = list(core)
+    for k in list(core):
+        trial = [x for x in kept if x != k]
+        status, _ = run(model, [rules.lits[x] for x in trial], time_limit, workers)
+        if status == "infeasible":
+            kept = trial
+    return kept
+
+
+def _pool_name(res: Result, p) -> str:
+    return Names(res.problem.posts).pool(p)
+
+
+def _explain(q: Question, res: Result, pools, why: dict, core: list, minimal: bool) -> tuple[str, str, bool]:
+    problem, i = res.problem, q.candidate
+    ids = problem.candidates.ids
+    parts, names = [], []
+    for key in core:
+        kind, p = key[0], pools.pools[key[1]]
+        where = _pool_name(res, p)
+        if kind == "eligibility":
+            text, source = why[(key[1], key[2])]
+            names.append(f"eligibility[{where}]")
+            parts.append(f"{text} ({source})")
+        elif kind == "capacity":
+            holders = np.flatnonzero(res.assignment.pool == p.index)
+            above = [int(h) for h in holders if h < i]
+            names.append(f"capacity[{where}]")
+            who = ", ".join(f"{ids[h]} (rank {h + 1})" for h in above[:5]) + (" and others" if len(above) > 5 else "")
+            parts.append(f"the {p.base} vacancies of {where} (vacancies.csv) go to " + (
+                f"{who}, eligible and ranked above {ids[i]} (no justified envy: merit within the category; Indra "
+                "Sawhney 1992)" if above else "candidates the rules place there"))
+        elif kind == "waste":
+            names.append(f"non_wastefulness[{where}]")
+            parts.append(f"{where} may leave an eligible candidate who wants it out only when full, and "
+                         f"{ids[i]} ranks within its cutoff (non-wastefulness; Saurav Yadav 2020)")
+    if not parts:
+        parts.append("every lawful allocation decides it so: merit order within each pool (and the minimum guarantee "
+                     "where a compartment has horizontal minimums, whose rules the audit does not loosen) leaves no "
+                     "other choice")
+    return "; ".join(names), "no: " + "; ".join(parts), minimal
+
+
+def _yes_detail(q: Question, res: Result, alt: Result) -> str:
+    i = q.candidate
+    moved = int((alt.assignment.pool != res.assignment.pool).sum())
+    return f"yes: {res.problem.candidates.ids[i]} {outcome(alt, i)} (officially {outcome(res, i)}); {moved} " \
+           "candidates fare otherwise than officially (alternatives/NAME/diff.csv)"
+
+
+def check_alternative(policy: Policy, problem: Problem, path) -> list:
+    """`verify` on an alternative allocation written to `path` (the property test's check)."""
+    return verify(policy, problem, read_allocation(path, problem, policy))

@@ -1,0 +1,204 @@
+"""`aarakshan audit` (issue 17): worked examples whose answers are derived by hand, and a property against
+brute force over every allocation of small instances."""
+import csv
+import itertools
+import json
+import subprocess
+import sys
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver import load_policy
+from solver.audit import audit, official, outcome, parse
+from solver.io.readers import read_problem
+from solver.verify import Allocation, verify
+
+
+def _files(tmp_path, cands, vacs, cand_header="id,score,category,gender", vac_header="post,category,vacancies"):
+    c, v = tmp_path / "candidates.csv", tmp_path / "vacancies.csv"
+    c.write_text(cand_header + "\n" + "".join(",".join(map(str, r)) + "\n" for r in cands))
+    v.write_text(vac_header + "\n" + "".join(",".join(map(str, r)) + "\n" for r in vacs))
+    return c, v
+
+
+def _audit(tmp_path, cands, vacs, asks=(), readings=(), policy="central-dopt", **headers):
+    c, v = _files(tmp_path, cands, vacs, **headers)
+    pol = load_policy(policy)
+    prob = read_problem(pol, c, v)
+    return audit(pol, prob, [parse(a, prob) for a in asks], list(readings),
+                 lambda sets: load_policy(policy, sets)), prob
+
+
+def test_a_merit_tie_at_the_last_open_seat_is_contested(tmp_path):
+    """B and C both score 80 with no birth date: only their ids order them (merit.tie_breaks = birth_date,
+    id), and an id is not a rule of law. Two open seats: A takes one, the other goes to B or C. The official
+    allocation (B, by id) is not unique; B and C are contested, nobody else; C could be selected."""
+    a, _ = _audit(tmp_path, [["A", 90, "UR", "M"], ["B", 80, "UR", "M"], ["C", 80, "UR", "M"], ["D", 70, "OBC", "M"]],
+                  [["X", "UR", 2], ["X", "OBC", 1]], asks=["C"])
+    assert a.unique is False
+    assert {r[0]: (r[1], r[2], r[3], r[4]) for r in a.contested} == {
+        "B": ("tie", "X UR", "not selected", "merit tie settled only by id"),
+        "C": ("tie", "not selected", "X UR", "merit tie settled only by id")}
+    assert a.answers[0]["answer"] == "yes"
+    assert outcome(a.alternatives["C"], 2) == "X UR" and outcome(a.alternatives["C"], 1) == "not selected"
+
+
+def test_without_a_tie_the_allocation_is_proven_unique(tmp_path):
+    a, _ = _audit(tmp_path, [["A", 90, "UR", "M"], ["B", 81, "UR", "M"], ["C", 80, "UR", "M"], ["D", 70, "OBC", "M"]],
+                  [["X", "UR", 2], ["X", "OBC", 1]])
+    assert a.unique is True and a.contested == [] and a.status["unique"] == "optimal"
+
+
+SAURAV = [["U1", 90, "UR", "M"], ["U2", 85, "UR", "M"], ["R3", 80, "OBC", "F"], ["U4", 70, "UR", "F"],
+          ["R5", 60, "OBC", "M"]]
+SAURAV_V = [["X", "UR", 2, 1], ["X", "OBC", 1, 0]]
+
+
+def test_saurav_yadav_under_both_readings_of_open_compartment_for_all(tmp_path):
+    """Open 2 (women 1), OBC 1. On merit the open compartment takes U1, U2 and holds no woman: the lowest
+    non-beneficiary U2 makes way for the best remaining beneficiary. Where the open compartment's women's
+    seat is for all women (Saurav Yadav 2020; central-dopt as given), that is R3, an OBC woman, and the OBC
+    seat goes to R5. Where it is for general women only, it is U4, and R3 takes the OBC seat. R3, U4 and R5
+    fare otherwise between the readings; U1 (selected) and U2 (out) do not."""
+    a, _ = _audit(tmp_path, SAURAV, SAURAV_V, readings=[("horizontal.open_compartment_for_all", ["false"])],
+                  vac_header="post,category,vacancies,women")
+    assert a.unique is True
+    got = {r[0]: (r[2], r[3]) for r in a.contested}
+    assert got == {"R3": ("X UR", "X OBC"), "U4": ("not selected", "X UR"), "R5": ("X OBC", "not selected")}
+    assert {r[4] for r in a.contested} == {"horizontal.open_compartment_for_all"}
+
+
+def test_an_ask_that_is_yes_only_under_one_reading(tmp_path):
+    """U4 is not selected as given (R3 holds the open women's seat) but is under the other reading."""
+    a, _ = _audit(tmp_path, SAURAV, SAURAV_V, asks=["U4", "U2"],
+                  readings=[("horizontal.open_compartment_for_all", ["false"])],
+                  vac_header="post,category,vacancies,women")
+    u4, u2 = a.answers
+    assert (u4["answer"], u4["reading"]) == ("yes", "horizontal.open_compartment_for_all=false")
+    assert u2["answer"] == "no"
+
+
+def test_an_ask_that_is_no_because_of_a_relaxed_standard(tmp_path):
+    """R2 (OBC, relaxed) and C7 (OBC, relaxed) may not hold the open vacancy (DoPT OM 01.07.1998; Deepa E.V.
+    2017), so it goes to U3, below both; the OBC vacancy goes to R2, above C7. C7 is out, and exactly two rules
+    stand in the way: her relaxed standard (without it she would take the open vacancy ahead of U3) and the
+    OBC vacancy's capacity, held by R2 (a second OBC vacancy would be hers)."""
+    a, _ = _audit(tmp_path, [["R2", 90, "OBC", "M", "true"], ["C7", 85, "OBC", "F", "true"], ["U3", 80, "UR", "M", ""]],
+                  [["X", "UR", 1], ["X", "OBC", 1]], asks=["C7"], cand_header="id,score,category,gender,relaxed")
+    ans = a.answers[0]
+    assert ans["answer"] == "no" and ans["minimal"] is True
+    assert ans["blocking"].split("; ") == ["capacity[OBC@X]", "eligibility[UR@X]"]
+    assert "availed a relaxed standard and may not hold an open vacancy (DoPT OM 01.07.1998" in ans["detail"]
+    assert "go to R2 (rank 1), eligible and ranked above C7" in ans["detail"]
+
+
+def test_an_ask_that_is_no_because_better_ranked_candidates_fill_the_vacancy(tmp_path):
+    """Two open vacancies, A and B above C: C could be selected only with a third vacancy; A and B are named."""
+    a, _ = _audit(tmp_path, [["A", 90, "UR", "M"], ["B", 85, "UR", "F"], ["C", 80, "UR", "M"]], [["X", "UR", 2]],
+                  asks=["C", "!A"])
+    c, not_a = a.answers
+    assert c["answer"] == "no" and c["blocking"] == "capacity[UR@X]"
+    assert "go to A (rank 1), B (rank 2), eligible and ranked above C" in c["detail"]
+    # Leaving A out would leave a vacancy she wants unfilled (non-wastefulness), nothing else.
+    assert not_a["answer"] == "no" and not_a["blocking"] == "non_wastefulness[UR@X]"
+
+
+def test_audit_command_writes_its_files_and_refuses_bad_asks(tmp_path):
+    c, v = _files(tmp_path, [["A", 90, "UR", "M"], ["B", 80, "UR", "M"], ["C", 80, "UR", "M"]], [["X", "UR", 2]])
+    cmd = [sys.executable, "-c", "from solver.cli import main; main()", "audit", "--policy", "central-dopt",
+           "--candidates", str(c), "--vacancies", str(v), "--out", str(tmp_path / "out")]
+    r = subprocess.run([*cmd, "--ask", "C", "--ask", "B@X"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads((tmp_path / "out" / "audit.json").read_text())
+    assert doc["unique"] is False and doc["contested"] == 2
+    answers = list(csv.DictReader(open(tmp_path / "out" / "answers.csv")))
+    assert [(x["question"], x["answer"]) for x in answers] == [("C", "yes"), ("B@X", "yes")]
+    assert (tmp_path / "out" / "alternatives" / "C" / "allocation.csv").exists()
+    bad = subprocess.run([*cmd, "--ask", "Z"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "no candidate 'Z'" in bad.stderr
+    bad = subprocess.run([*cmd, "--reading", "nonsense"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "KEY=V1,V2" in bad.stderr
+
+
+# Property: brute force over every allocation of small instances (central-dopt, one post, UR / OBC / SC).
+small = st.lists(st.tuples(st.sampled_from(["UR", "OBC", "SC"]), st.booleans(), st.integers(60, 64)),
+                 min_size=2, max_size=4)
+# (reserved vacancies at most the open ones: the 50% ceiling)
+seats = st.tuples(st.integers(1, 2), st.integers(0, 1), st.integers(0, 1)).filter(lambda v: v[1] + v[2] <= v[0])
+
+
+def _lawful(pol, prob, res) -> list[np.ndarray]:
+    """Every assignment of the candidates to the pools (or none) that verify accepts."""
+    pools = res.pools.pools
+    out = []
+    for choice in itertools.product(range(-1, len(pools)), repeat=prob.n):
+        a = np.array(choice)
+        if any(k >= 0 and not pools[k].eligible[i] for i, k in enumerate(choice)):
+            continue
+        if any((a == k).sum() > p.base for k, p in enumerate(pools)):
+            continue
+        from solver.engines.assignment import Assignment
+        from solver.result import Result
+        r = Result(pol, prob, res.seats, res.pools, Assignment(a, np.zeros(prob.n, bool), "brute"), "brute")
+        rows = list(r.allocation_rows())
+        alloc = Allocation(np.array([prob.candidates.ids.tolist().index(x[0]) for x in rows], dtype=np.int64),
+                           np.array([prob.posts.index(x[1]) for x in rows], dtype=np.int64),
+                           [x[2] for x in rows], [x[3] for x in rows], [x[4] for x in rows], [x[5] for x in rows],
+                           [x[0] for x in rows])
+        if not verify(pol, prob, alloc):
+            out.append(a)
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(small, seats)
+def test_every_answer_matches_brute_force(tmp_path_factory, people, vac):
+    """Issue 17: every yes comes with an allocation verify accepts, and every no is confirmed by brute force
+    over all allocations of the instance (verify as the judge of what is lawful; scores 60-64 make ties, where
+    either order is lawful)."""
+    tmp = tmp_path_factory.mktemp("audit")
+    cands = [[f"C{k}", score, cat, "M", "true" if relaxed else ""] for k, (cat, relaxed, score) in enumerate(people)]
+    vacs = [["X", code, k] for code, k in zip(("UR", "OBC", "SC"), vac)]
+    c, v = _files(tmp, cands, vacs, cand_header="id,score,category,gender,relaxed")
+    pol = load_policy("central-dopt")
+    prob = read_problem(pol, c, v)
+    res = official(pol, prob)
+    ties = prob.candidates.tie_blocks()
+    # verify judges merit by index; with ties any order of a tie block is lawful, so judge every permutation
+    lawful = []
+    orders = [list(range(prob.n))]
+    for block in set(ties.tolist()) - {-1}:
+        members = np.flatnonzero(ties == block).tolist()
+        orders = [o[:members[0]] + list(p) + o[members[-1] + 1:] for o in orders for p in itertools.permutations(members)]
+    for order in orders:
+        sub = _permuted(prob, order)
+        rsub = official(pol, sub)
+        for a in _lawful(pol, sub, rsub):
+            back = np.full(prob.n, -1)
+            back[np.array(order)] = a   # candidate order[k] of the original holds a[k]
+            lawful.append(back)
+    questions = [f"C{k}" for k in range(prob.n)] + [f"!C{k}" for k in range(prob.n)]
+    out = audit(pol, prob, [parse(q, prob) for q in questions])
+    ids = prob.candidates.ids.tolist()
+    for ans in out.answers:
+        i = ids.index(ans["question"].lstrip("!"))
+        want_selected = not ans["question"].startswith("!")
+        exists = any((a[i] >= 0) == want_selected for a in lawful)
+        assert (ans["answer"] == "yes") == exists, (ans, cands, vac)
+        if ans["answer"] == "yes" and ties.max() < 0:
+            alt = out.alternatives[parse(ans["question"], prob).name]
+            assert any(np.array_equal(alt.assignment.pool, a) for a in lawful)
+    assert out.unique == (len({tuple(a) for a in lawful}) == 1)
+
+
+def _permuted(prob, order):
+    """The problem with its candidates in another merit order (a tie block's members swapped)."""
+    from dataclasses import replace
+    c = prob.candidates
+    idx = np.array(order)
+    fields = {f: getattr(c, f)[idx] for f in ("ids", "category", "female", "creamy", "relaxed", "pwbd",
+                                              "ex_serviceman", "line")}
+    cand = replace(c, **fields, score=None if c.score is None else c.score[idx], tied=None)
+    return replace(prob, candidates=cand)
