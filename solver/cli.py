@@ -280,6 +280,9 @@ def audit(
                                       "true,false); repeatable"),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="seconds per CP-SAT solve"),
     workers: int = typer.Option(1, "--workers"),
+    prove_unique: bool = typer.Option(False, "--prove-unique", help="prove uniqueness with CP-SAT even where "
+                                      "the theorem settles it (one strict merit list, no horizontal minimums "
+                                      "with preferences); slow on large instances"),
     set_: list[str] = SetOpt,
 ):
     """Is the allocation the only lawful one, who is contested, and could a named candidate have been selected
@@ -305,7 +308,7 @@ def audit(
         questions = [parse(q, problem) for q in ask]
         with err.status("auditing: uniqueness and the questions with CP-SAT..."):
             result = run_audit(pol, problem, questions, readings, lambda sets: load_policy(policy, [*set_, *sets]),
-                               time_limit, workers)
+                               time_limit, workers, prove_unique)
         stage_audit(out, result).publish()
     except AarakshanError as e:
         _fail(e)

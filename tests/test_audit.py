@@ -46,8 +46,14 @@ def test_a_merit_tie_at_the_last_open_seat_is_contested(tmp_path):
 
 
 def test_without_a_tie_the_allocation_is_proven_unique(tmp_path):
-    a, _ = _audit(tmp_path, [["A", 90, "UR", "M"], ["B", 81, "UR", "M"], ["C", 80, "UR", "M"], ["D", 70, "OBC", "M"]],
-                  [["X", "UR", 2], ["X", "OBC", 1]])
+    """One strict merit list: unique by the theorem, and CP-SAT proves it when asked to (--prove-unique)."""
+    cands = [["A", 90, "UR", "M"], ["B", 81, "UR", "M"], ["C", 80, "UR", "M"], ["D", 70, "OBC", "M"]]
+    c, v = _files(tmp_path, cands, [["X", "UR", 2], ["X", "OBC", 1]])
+    pol = load_policy("central-dopt")
+    prob = read_problem(pol, c, v)
+    a = audit(pol, prob, [])
+    assert a.unique is True and a.contested == [] and a.status["unique"] == "theorem"
+    a = audit(pol, prob, [], prove=True)
     assert a.unique is True and a.contested == [] and a.status["unique"] == "optimal"
 
 
@@ -164,7 +170,6 @@ def test_every_answer_matches_brute_force(tmp_path_factory, people, vac):
     c, v = _files(tmp, cands, vacs, cand_header="id,score,category,gender,relaxed")
     pol = load_policy("central-dopt")
     prob = read_problem(pol, c, v)
-    res = official(pol, prob)
     ties = prob.candidates.tie_blocks()
     # verify judges merit by index; with ties any order of a tie block is lawful, so judge every permutation
     lawful = []
@@ -180,7 +185,7 @@ def test_every_answer_matches_brute_force(tmp_path_factory, people, vac):
             back[np.array(order)] = a   # candidate order[k] of the original holds a[k]
             lawful.append(back)
     questions = [f"C{k}" for k in range(prob.n)] + [f"!C{k}" for k in range(prob.n)]
-    out = audit(pol, prob, [parse(q, prob) for q in questions])
+    out = audit(pol, prob, [parse(q, prob) for q in questions], prove=True)
     ids = prob.candidates.ids.tolist()
     for ans in out.answers:
         i = ids.index(ans["question"].lstrip("!"))
