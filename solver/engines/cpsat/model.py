@@ -11,6 +11,7 @@ exchange, fallback and de-reservation.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 from ortools.sat.python import cp_model
@@ -144,7 +145,7 @@ class Model:
     gain: list = field(default_factory=list)
     rules: "Rules | None" = None
 
-    @property
+    @cached_property
     def objective(self) -> bool:
         """Horizontal minimums with ranked preferences admit several stable assignments (a compartment may take
         a beneficiary who would rather be elsewhere). The rule is the candidate-optimal one, the deferred-
