@@ -194,9 +194,7 @@ def staging_folder(out: Path) -> Path:
 def stage_outputs(out: str | Path, result: Result, timings: dict, diff: list | None = None,
                   extra: dict | None = None, record=None) -> Staged:
     """Write every output file into a staging folder beside `out` (so that moving them in is a rename)."""
-    out = Path(out)
-    tmp = staging_folder(out)
-    try:
+    def write(tmp: Path) -> None:
         _write_csv(tmp / "allocation.csv", ALLOCATION_COLUMNS, result.allocation_rows())
         _write_csv(tmp / "decisions.csv", DECISION_COLUMNS, decision_rows(result))
         _write_csv(tmp / "unfilled.csv", UNFILLED_COLUMNS, result.dispositions)
@@ -205,9 +203,24 @@ def stage_outputs(out: str | Path, result: Result, timings: dict, diff: list | N
             _write_csv(tmp / "diff.csv", DIFF_COLUMNS, diff)
         if record is not None:
             _write_csv(tmp / "carried.csv", CARRIED_COLUMNS, carried_rows(record))
-        with open(tmp / "summary.json", "w", encoding="utf-8") as fh:
-            json.dump(summary(result, timings, extra), fh, indent=2, sort_keys=False)
-            fh.write("\n")
+        write_json(tmp / "summary.json", summary(result, timings, extra))
+    return stage(out, write)
+
+
+def write_json(path: Path, doc: dict) -> None:
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(doc, fh, indent=2, sort_keys=False)
+        fh.write("\n")
+
+
+def stage(out: str | Path, write, outputs: tuple[str, ...] = OUTPUT_FILES) -> Staged:
+    """`write(folder)` into a staging folder beside `out`; on any failure the folder is removed and nothing is
+    written (an OSError is told as an input error naming `out`, exit 2). `outputs`: the names a run of this
+    kind writes, so that publishing removes those an earlier run left and this one did not write."""
+    out = Path(out)
+    tmp = staging_folder(out)
+    try:
+        write(tmp)
     except OSError as e:
         shutil.rmtree(tmp, ignore_errors=True)
         raise InputError(out, None, None, f"cannot write the outputs: {e.strerror or e} (nothing was written)") \
@@ -215,7 +228,7 @@ def stage_outputs(out: str | Path, result: Result, timings: dict, diff: list | N
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return Staged(tmp, out)
+    return Staged(tmp, out, outputs)
 
 
 def write_outputs(out: str | Path, result: Result, timings: dict, diff: list | None = None,

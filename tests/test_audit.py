@@ -57,6 +57,27 @@ def test_without_a_tie_the_allocation_is_proven_unique(tmp_path):
     assert a.unique is True and a.contested == [] and a.status["unique"] == "optimal"
 
 
+def test_minimums_with_preferences_admit_another_stable_allocation(tmp_path):
+    """P1 and P2 have one open vacancy each, P1 with a women's minimum of 1. a (man, rank 1) ranks P1 then P2;
+    b (woman, rank 2) ranks P2 then P1. The official allocation is the candidate-optimal one: a at P1, b at P2,
+    each at their first choice. Another is stable and lawful too: b at P1, which takes her for its minimum
+    (a non-beneficiary may be passed over for a beneficiary while the compartment holds no more than its
+    minimum: Rajesh Kumar Daria 2007), and a at P2, where b, ranked below him, has no claim. So a and b are
+    contested, and b@P1 is a yes."""
+    c, v = _files(tmp_path, [["a", 90, "UR", "M"], ["b", 80, "UR", "F"]], [["P1", "UR", 1, 1], ["P2", "UR", 1, 0]],
+                  vac_header="post,category,vacancies,women")
+    prefs = tmp_path / "preferences.csv"
+    prefs.write_text("candidate_id,order,post\na,1,P1\na,2,P2\nb,1,P2\nb,2,P1\n")
+    pol = load_policy("central-dopt")
+    prob = read_problem(pol, c, v, prefs)
+    a = audit(pol, prob, [parse("b@P1", prob), parse("a@P1", prob)])
+    assert a.unique is False
+    assert {r[0]: (r[2], r[3], r[1]) for r in a.contested} == {"a": ("P1 UR", "P2 UR", "alternative"),
+                                                               "b": ("P2 UR", "P1 UR", "alternative")}
+    assert all(r[4].startswith("horizontal minimums with preferences") for r in a.contested)
+    assert [x["answer"] for x in a.answers] == ["yes", "yes"]
+
+
 SAURAV = [["U1", 90, "UR", "M"], ["U2", 85, "UR", "M"], ["R3", 80, "OBC", "F"], ["U4", 70, "UR", "F"],
           ["R5", 60, "OBC", "M"]]
 SAURAV_V = [["X", "UR", 2, 1], ["X", "OBC", 1, 0]]

@@ -373,7 +373,12 @@ def test_ctrl_c_during_start_up_is_a_clean_exit(tmp_path):
     cadre_years(tmp_path, (2021,), n=60000)
     p = subprocess.Popen(AARAKSHAN + solve_args(tmp_path, 2021), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)
-    time.sleep(1.0)
+    # The command has started once it has opened the register (before reading the inputs). A signal before
+    # that lands in the interpreter's imports, before `main` can catch it (on a loaded machine 1 s was not
+    # always enough to get there).
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "reg.sqlite").exists() and p.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
     p.send_signal(signal.SIGINT)
     out, e = p.communicate()
     assert "Traceback" not in e, e

@@ -1,13 +1,10 @@
 """The audit's outputs, written like `solve`'s: into a staging folder, published whole."""
 from __future__ import annotations
 
-import json
-import shutil
 from pathlib import Path
 
 from .. import __version__
-from ..errors import InputError
-from ..reports import Staged, _write_csv, diff_rows, staging_folder
+from ..reports import Staged, _write_csv, diff_rows, stage, write_json
 from ..result import ALLOCATION_COLUMNS
 from .audit import AuditResult
 
@@ -19,9 +16,7 @@ AUDIT_FILES = ("audit.json", "contested.csv", "answers.csv", "alternatives")
 
 
 def stage_audit(out: str | Path, a: AuditResult) -> Staged:
-    out = Path(out)
-    tmp = staging_folder(out)
-    try:
+    def write(tmp: Path) -> None:
         base = a.readings[0].result
         _write_csv(tmp / "contested.csv", CONTESTED_COLUMNS, a.contested)
         _write_csv(tmp / "answers.csv", ANSWER_COLUMNS, [[x[k] for k in ANSWER_COLUMNS] for x in a.answers])
@@ -30,17 +25,8 @@ def stage_audit(out: str | Path, a: AuditResult) -> Staged:
             folder.mkdir(parents=True)
             _write_csv(folder / "allocation.csv", ALLOCATION_COLUMNS, alt.allocation_rows())
             _write_csv(folder / "diff.csv", ALTERNATIVE_DIFF, diff_rows(base, alt))
-        doc = {"unique": a.unique, "readings": [{"reading": r.name, "sets": list(r.sets)} for r in a.readings],
-               "contested": len({row[0] for row in a.contested}), "questions": a.answers, "status": a.status,
-               "timings": a.timings, "version": __version__}
-        with open(tmp / "audit.json", "w", encoding="utf-8") as fh:
-            json.dump(doc, fh, indent=2)
-            fh.write("\n")
-    except OSError as e:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise InputError(out, None, None, f"cannot write the outputs: {e.strerror or e} (nothing was written)") \
-            from None
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return Staged(tmp, out, AUDIT_FILES)
+        write_json(tmp / "audit.json", {
+            "unique": a.unique, "readings": [{"reading": r.name, "sets": list(r.sets)} for r in a.readings],
+            "contested": len({row[0] for row in a.contested}), "questions": a.answers, "status": a.status,
+            "timings": a.timings, "version": __version__})
+    return stage(out, write, AUDIT_FILES)
