@@ -204,7 +204,8 @@ def test_named_variables_read_as_the_law_and_change_nothing():
     they state (admit[OBC@P02][rank 3]); the assignment is the same as with unnamed ones."""
     from solver import load_policy
     from solver.engines.cpsat import solve_cpsat
-    from solver.engines.cpsat.model import Names, build
+    from solver.engines.cpsat.build import build
+    from solver.engines.cpsat.model import Names
     from solver.instances import generate, write_instance
     from solver.io.readers import read_problem
     from solver.pools import build_pools

@@ -14,7 +14,8 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from ..engines.assignment import Assignment, mark_adjusted
-from ..engines.cpsat.model import Model, Names, Rules, build
+from ..engines.cpsat.build import build
+from ..engines.cpsat.model import Model, Names, Rules
 from ..engines.cpsat.size import check_model_size
 from ..policy import Policy
 from ..pools import DERESERVED, OPEN_MERIT, RESERVED, Pools

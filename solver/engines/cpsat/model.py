@@ -197,30 +197,6 @@ class Rules:
         return self.lits[key]
 
 
-def build(pools: Pools, names: Names | None = None, rules: Rules | None = None) -> Model:
-    """The whole model of `pools`: chains, preferences, shared bounds, capacities and minimums, objective.
-    `rules`: the rule instances an audit may switch off (None: every rule a hard constraint)."""
-    from .horizontal import minimums   # (the minimums' constraints sit on the chains built here)
-
-    names = names or Names()
-    m = cp_model.CpModel()
-    if rules is not None:
-        rules.m = m
-    overlap = overlaps(pools)
-    model = Model(m, pools, names, [Chains(m, p, depth(pools, p, overlap), names, rules) for p in pools],
-                  [GroupChain(m, pools, g, names) for g in pools.shared], rules=rules)
-    link_preferences(model)
-    sums = model.sums()
-    shared_bounds(model, sums)
-    for p, ch in zip(pools, model.chains):
-        capacity(model, p, ch, sums)
-        if p.minimums:
-            minimums(model, p, ch, p.base - sum(sums[q] for q in p.minus))
-    if model.objective:
-        m.maximize(cp_model.LinearExpr.sum(model.gain))
-    return model
-
-
 def link_preferences(model: Model) -> None:
     """A candidate holds the first pool in their order of preference that admits them: `holds` = reached
     (no earlier pool admits them) and admitted."""

@@ -12,7 +12,8 @@ from ...pools import Pools, group
 from ..assignment import Assignment, mark_adjusted
 from ..support import check_supported
 from .hint import add_hint
-from .model import Model, Names, build
+from .build import build
+from .model import Model, Names
 from .size import check_model_size
 
 

@@ -1,0 +1,31 @@
+"""The whole model of a set of pools, in the order its rules are stated: chains (`model.Chains`), preferences
+(`model.link_preferences`), shared bounds, capacities, horizontal minimums (`horizontal.minimums`), objective."""
+from __future__ import annotations
+
+from ortools.sat.python import cp_model
+
+from ...pools import Pools
+from .horizontal import minimums
+from .model import Chains, GroupChain, Model, Names, Rules, capacity, depth, link_preferences, overlaps, shared_bounds
+
+
+def build(pools: Pools, names: Names | None = None, rules: Rules | None = None) -> Model:
+    """The whole model of `pools`: chains, preferences, shared bounds, capacities and minimums, objective.
+    `rules`: the rule instances an audit may switch off (None: every rule a hard constraint)."""
+    names = names or Names()
+    m = cp_model.CpModel()
+    if rules is not None:
+        rules.m = m
+    overlap = overlaps(pools)
+    model = Model(m, pools, names, [Chains(m, p, depth(pools, p, overlap), names, rules) for p in pools],
+                  [GroupChain(m, pools, g, names) for g in pools.shared], rules=rules)
+    link_preferences(model)
+    sums = model.sums()
+    shared_bounds(model, sums)
+    for p, ch in zip(pools, model.chains):
+        capacity(model, p, ch, sums)
+        if p.minimums:
+            minimums(model, p, ch, p.base - sum(sums[q] for q in p.minus))
+    if model.objective:
+        m.maximize(cp_model.LinearExpr.sum(model.gain))
+    return model
