@@ -1,7 +1,7 @@
 """The set of lawful allocations as a CP-SAT model, for questions the greedy cannot answer: is the official
 allocation the only one, and is there one that selects (or leaves out) a given candidate?
 
-The model is the engine's (`solver.engines.cpsat.model.build`) with three changes. Its objective is dropped:
+The model is the engine's (`solver.engines.cpsat.build.build`) with three changes. Its objective is dropped:
 where horizontal minimums meet preferences several stable allocations are lawful, and the candidate-optimal
 one is the official choice among them, not the only lawful one. Candidates tied on merit whom only their ids
 order are admitted in any order (an id is not a rule of law). And rule instances an audit asks about are

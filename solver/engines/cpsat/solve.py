@@ -1,4 +1,4 @@
-"""Solving the model: in the turn the pools are filled, each group's model built (`model.build`), hinted
+"""Solving the model: in the turn the pools are filled, each group's model built (`build.build`), hinted
 with the greedy's answer (`hint.add_hint`), given its parameters, solved, and decoded into an `Assignment`."""
 from __future__ import annotations
 
