@@ -266,6 +266,32 @@ def _print_summary(result, out: Path, differences) -> None:
 
 
 @app.command()
+def compare(
+    a: Path = typer.Argument(..., help="a `solve` output folder (the baseline)"),
+    b: Path = typer.Argument(..., help="another `solve` output folder (the scenario)"),
+    out: Path = typer.Option(..., "--out", help="output folder: changes.csv and compare.json"),
+    candidates: Optional[Path] = typer.Option(None, "--candidates", help="candidates.csv, for counts by the "
+                                              "candidates' own category (default: the file the runs recorded)"),
+):
+    """What changed from A to B: who gains or loses a post, selections, cutoffs and unfilled per post and
+    category, selections by the candidates' own category."""
+    from .compare import CHANGE_COLUMNS, compare as run_compare
+    from .reports import _write_csv, stage, write_json
+
+    try:
+        rows, doc = run_compare(a, b, candidates)
+
+        def write(tmp: Path) -> None:
+            _write_csv(tmp / "changes.csv", CHANGE_COLUMNS, rows)
+            write_json(tmp / "compare.json", doc)
+        stage(out, write, ("changes.csv", "compare.json")).publish()
+    except AarakshanError as e:
+        _fail(e)
+    Console().print(f"{doc['candidates_changed']} candidates fare otherwise ({', '.join(f'{k}: {v}' for k, v in doc['changes'].items()) or 'none'}); "
+                    f"{len(doc['posts'])} post-category rows changed; written to {out}/", highlight=False)
+
+
+@app.command()
 def audit(
     policy: str = PolicyOpt,
     candidates: Path = typer.Option(..., "--candidates"),

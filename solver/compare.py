@@ -1,0 +1,108 @@
+"""`aarakshan compare A/ B/`: what changed between two `solve` output folders (issue 18, item 2): who gains or
+loses a post, per post and category the change in selections, cutoffs and unfilled vacancies, and selections
+by the candidates' own category (open merit included).
+
+Read from the folders' own files (allocation.csv, cutoffs.csv, unfilled.csv, summary.json); the candidates'
+own categories from `--candidates`, or else from the candidates file the run recorded in its provenance,
+where it is still there with the same SHA-256.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from pathlib import Path
+
+from .errors import InputError
+from .io.tables import read_table
+
+CHANGE_COLUMNS = ["candidate_id", "category", "a_post", "a_seat", "a_route", "b_post", "b_seat", "b_route", "change"]
+
+
+def _allocation(folder: Path) -> dict[str, tuple[str, str, str]]:
+    t = read_table(folder / "allocation.csv", ["candidate_id", "post", "seat_category", "route"], [])
+    return {str(t["candidate_id"][k]): (str(t["post"][k]), str(t["seat_category"][k]), str(t["route"][k]))
+            for k in range(len(t))}
+
+
+def _per_post(folder: Path) -> tuple[dict, dict]:
+    """(post, category) -> last rank (cutoffs.csv), and -> (vacancies, filled, unfilled) (unfilled.csv, where a
+    post and category has one row per disposition: its vacancies and fills on each, the unfilled split)."""
+    c = read_table(folder / "cutoffs.csv", ["post", "category", "filled", "last_rank"], [])
+    cut = {(str(c["post"][k]), str(c["category"][k])): str(c["last_rank"][k]) for k in range(len(c))}
+    u = read_table(folder / "unfilled.csv", ["post", "category", "vacancies", "filled", "unfilled"], [])
+    fill: dict[tuple[str, str], list[int]] = {}
+    for k in range(len(u)):
+        key = (str(u["post"][k]), str(u["category"][k]))
+        row = fill.setdefault(key, [0, 0, 0])
+        row[0] = max(row[0], int(u["vacancies"][k] or 0))
+        row[1] = max(row[1], int(u["filled"][k] or 0))
+        row[2] += int(u["unfilled"][k] or 0)
+    return cut, fill
+
+
+def _summary(folder: Path) -> dict:
+    path = folder / "summary.json"
+    if not path.exists():
+        raise InputError(path, None, None, "file not found: not a `solve` output folder")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as e:
+        raise InputError(path, None, None, f"not valid JSON ({e})") from None
+
+
+def _categories(candidates: Path | None, summaries: list[dict]) -> tuple[dict[str, str], str]:
+    """Each candidate's own category, and where it was read from ('' when nowhere)."""
+    paths = [candidates] if candidates is not None else []
+    for s in summaries:
+        inp = s.get("provenance", {}).get("inputs", {}).get("candidates", {})
+        p = Path(inp.get("path", "")) if inp.get("path") else None
+        if p is not None and p.is_file() and hashlib.sha256(p.read_bytes()).hexdigest() == inp.get("sha256"):
+            paths.append(p)
+    for p in paths:
+        t = read_table(p, ["id", "category"], [])
+        return {str(t["id"][k]): str(t["category"][k]) for k in range(len(t))}, str(p)
+    return {}, ""
+
+
+def compare(a: str | Path, b: str | Path, candidates: str | Path | None = None) -> tuple[list[list[str]], dict]:
+    """The changes.csv rows (one per candidate who fares otherwise) and the compare.json document.
+
+    Example
+    -------
+    A folder compared with itself has no changes (`tests/test_compare.py`)."""
+    a, b = Path(a), Path(b)
+    sa, sb = _summary(a), _summary(b)
+    xa, xb = _allocation(a), _allocation(b)
+    own, own_from = _categories(Path(candidates) if candidates else None, [sa, sb])
+    rows = []
+    for cid in sorted(xa.keys() | xb.keys()):
+        pa, pb = xa.get(cid), xb.get(cid)
+        if pa == pb:
+            continue
+        change = "gains a post" if pa is None else "loses the post" if pb is None else \
+            "moves to another post" if pa[0] != pb[0] else "another seat at the post"
+        rows.append([cid, own.get(cid, ""), *(pa or ("", "", "")), *(pb or ("", "", "")), change])
+    cut_a, fill_a = _per_post(a)
+    cut_b, fill_b = _per_post(b)
+    posts = []
+    for key in sorted(fill_a.keys() | fill_b.keys()):
+        va, vb = fill_a.get(key, [0, 0, 0]), fill_b.get(key, [0, 0, 0])
+        posts.append({"post": key[0], "category": key[1], "vacancies": [va[0], vb[0]], "filled": [va[1], vb[1]],
+                      "unfilled": [va[2], vb[2]], "last_rank": [cut_a.get(key, ""), cut_b.get(key, "")],
+                      "changed": va != vb or cut_a.get(key) != cut_b.get(key)})
+    by_own = None
+    if own:
+        ca = Counter(own.get(cid, "?") for cid in xa)
+        cb = Counter(own.get(cid, "?") for cid in xb)
+        by_own = {code: {"a": ca[code], "b": cb[code], "change": cb[code] - ca[code]} for code in sorted(ca | cb)}
+    doc = {
+        "a": {"folder": str(a), "overrides": sa.get("provenance", {}).get("overrides", []), "selected": len(xa)},
+        "b": {"folder": str(b), "overrides": sb.get("provenance", {}).get("overrides", []), "selected": len(xb)},
+        "candidates_changed": len(rows),
+        "changes": dict(sorted(Counter(r[-1] for r in rows).items())),
+        "selected_by_own_category": by_own,
+        "own_category_from": own_from or "not available: give --candidates",
+        "posts": [p for p in posts if p["changed"]],
+    }
+    return rows, doc

@@ -1,0 +1,58 @@
+"""`aarakshan compare A/ B/` (issue 18, item 2), on a what-if whose outcome is derived by hand."""
+import csv
+import json
+import subprocess
+import sys
+
+CLI = [sys.executable, "-c", "from solver.cli import main; main()"]
+
+
+def _solve(tmp_path, out, *sets):
+    c, v = tmp_path / "candidates.csv", tmp_path / "vacancies.csv"
+    c.write_text("id,score,category,gender,relaxed\nR1,90,OBC,M,true\nU2,80,UR,M,\nR3,70,OBC,F,\n")
+    v.write_text("post,category,vacancies\nX,UR,1\nX,OBC,1\n")
+    args = [f"--set={s}" for s in sets]
+    r = subprocess.run([*CLI, "solve", "--policy", "central-dopt", "--candidates", str(c), "--vacancies", str(v),
+                        "--out", str(tmp_path / out), "--engine", "greedy", *args], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return tmp_path / out
+
+
+def _compare(tmp_path, a, b, out="cmp"):
+    r = subprocess.run([*CLI, "compare", str(a), str(b), "--out", str(tmp_path / out)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    rows = list(csv.DictReader(open(tmp_path / out / "changes.csv")))
+    return rows, json.loads((tmp_path / out / "compare.json").read_text())
+
+
+def test_a_folder_compared_with_itself_has_no_changes(tmp_path):
+    a = _solve(tmp_path, "a")
+    rows, doc = _compare(tmp_path, a, a)
+    assert rows == [] and doc["candidates_changed"] == 0 and doc["posts"] == []
+    assert doc["selected_by_own_category"] == {"OBC": {"a": 1, "b": 1, "change": 0}, "UR": {"a": 1, "b": 1, "change": 0}}
+
+
+def test_letting_relaxed_candidates_take_open_seats(tmp_path):
+    """X has one open and one OBC vacancy; merit R1 (OBC, relaxed standard) > U2 (UR) > R3 (OBC). Barred from
+    open (DoPT OM 01.07.1998, central-dopt as given), R1 takes the OBC vacancy and U2 the open one. With
+    migration.relaxed_may_take_open = true, R1 takes the open vacancy on merit and the OBC one goes to R3: U2
+    loses his post, R3 gains one, R1 holds another seat at X; OBC selections go from 1 to 2, UR from 1 to 0."""
+    a = _solve(tmp_path, "a")
+    b = _solve(tmp_path, "b", "migration.relaxed_may_take_open=true")
+    rows, doc = _compare(tmp_path, a, b)
+    assert {r["candidate_id"]: (r["category"], r["a_seat"], r["b_seat"], r["change"]) for r in rows} == {
+        "R1": ("OBC", "OBC", "UR", "another seat at the post"),
+        "U2": ("UR", "UR", "", "loses the post"),
+        "R3": ("OBC", "", "OBC", "gains a post")}
+    assert doc["selected_by_own_category"] == {"OBC": {"a": 1, "b": 2, "change": 1}, "UR": {"a": 1, "b": 0, "change": -1}}
+    assert {(p["category"], tuple(p["last_rank"])) for p in doc["posts"]} == {("UR", ("2", "1")), ("OBC", ("1", "3"))}
+    assert doc["b"]["overrides"] == ["migration.relaxed_may_take_open=true"]
+
+
+def test_compare_refuses_a_folder_that_is_not_a_solve_output(tmp_path):
+    a = _solve(tmp_path, "a")
+    (tmp_path / "empty").mkdir()
+    r = subprocess.run([*CLI, "compare", str(a), str(tmp_path / "empty"), "--out", str(tmp_path / "cmp")],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "not a `solve` output folder" in r.stderr
+    assert not (tmp_path / "cmp").exists()
