@@ -76,6 +76,8 @@ def solve(
     independent: bool = typer.Option(False, "--independent", help="CP-SAT solves without the greedy's answer "
                                      "(slower): with --engine both, agreement is then evidence, where by "
                                      "default CP-SAT certifies the greedy's answer"),
+    quiet: bool = typer.Option(False, "--quiet", help="print nothing but warnings and errors"),
+    json_: bool = typer.Option(False, "--json", help="print summary.json to stdout instead of the tables"),
     set_: list[str] = SetOpt,
 ):
     """Allocate vacancies and write allocation, decisions, unfilled, cutoffs and summary to OUT."""
@@ -92,9 +94,13 @@ def solve(
     except AarakshanError as e:
         _fail(e)
     with err.status("reading inputs...") as status:
-        opts = RunOptions(pol, engine, time_limit, workers, hint=not independent, overrides=tuple(set_))
+        opts = RunOptions(pol, engine, time_limit, workers, hint=not independent, overrides=tuple(set_),
+                          quiet=quiet or json_)
         sol, _ = _solve_year(opts, Round(candidates, vacancies, preferences, out, reg, year, replace, special), status)
-    _print_summary(sol.result, out, sol.differences if sol.other is not None else None)
+    if json_:
+        typer.echo((out / "summary.json").read_text(encoding="utf-8"), nl=False)
+    elif not quiet:
+        _print_summary(sol.result, out, sol.differences if sol.other is not None else None)
     if sol.result.assignment.status == "time_limit":
         err.print("[yellow]time limit reached before CP-SAT proved the answer; the greedy answer was written[/]")
         raise typer.Exit(4)
@@ -249,20 +255,45 @@ def _solve_year(opts: RunOptions, rnd: Round, status):
     return sol, rec
 
 
+SCREEN_ROWS = 20   # post-category rows printed at most; the rest are in cutoffs.csv and unfilled.csv
+
+
 def _print_summary(result, out: Path, differences) -> None:
-    tbl = Table(title=f"{result.policy.name}: {result.engine} ({result.assignment.status})")
-    for col in ("post", "category", "vacancies", "filled", "last rank"):
-        tbl.add_column(col, justify="right" if col not in ("post", "category") else "left")
-    for post, code, filled, last, _ in result.cutoffs():
-        tbl.add_row(post, code, str(result.seats.cap(post, code)), str(filled), str(last))
-    Console().print(tbl)
+    """Totals by category (vacancies, filled, unfilled by disposition), then at most a screenful of posts."""
+    con = Console()
+    totals: dict[str, dict] = {}
+    seen: set = set()
+    for post, code, vacancies, filled, unfilled, disposition in result.dispositions:
+        t = totals.setdefault(code, {"vacancies": 0, "filled": 0, "unfilled": {}})
+        if (post, code) not in seen:   # (one row per disposition repeats the post's vacancies and fills)
+            seen.add((post, code))
+            t["vacancies"] += int(vacancies)
+            t["filled"] += int(filled)
+        if int(unfilled):
+            t["unfilled"][disposition or "unfilled"] = t["unfilled"].get(disposition or "unfilled", 0) + int(unfilled)
+    tot = Table(title=f"{result.policy.name}: {result.engine} ({result.assignment.status}), totals by category")
+    for col in ("category", "vacancies", "filled", "unfilled"):
+        tot.add_column(col, justify="left" if col in ("category", "unfilled") else "right")
+    for code, t in totals.items():
+        tot.add_row(code, f"{t['vacancies']:,}", f"{t['filled']:,}",
+                    ", ".join(f"{k} {v:,}" for k, v in t["unfilled"].items()) or "-")
+    con.print(tot)
+    rows = list(result.cutoffs())
+    if len(rows) > 1:
+        tbl = Table(title="by post" + (f" (the first {SCREEN_ROWS} of {len(rows)} rows; all in {out}/cutoffs.csv)"
+                                       if len(rows) > SCREEN_ROWS else ""))
+        for col in ("post", "category", "vacancies", "filled", "last rank"):
+            tbl.add_column(col, justify="right" if col not in ("post", "category") else "left")
+        for post, code, filled, last, _ in rows[:SCREEN_ROWS]:
+            tbl.add_row(post, code, str(result.seats.cap(post, code)), str(filled), str(last))
+        con.print(tbl)
     msg = f"{int(result.selected.sum()):,} of {len(result.selected):,} candidates selected; files in {out}/"
     if differences is not None:
         msg += f"; engines differ on {differences} candidates (diff.csv)"
     if result.policy.horizontal.multi_trait_counts_each and (odd := result.procedure_differences):
         msg += (f"; in {len(odd)} compartments the procedure as written would choose otherwise "
                 "(summary.json: procedure_differs)")
-    Console().print(msg)
+    con.print(msg)
 
 
 @app.command()
@@ -584,7 +615,7 @@ def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
     Console().print(f"inputs written to {inputs}/ (bundled policy bihar-1991; `aarakshan models` lists them)")
     solve(policy="bihar-1991", candidates=inputs / "candidates.csv", vacancies=inputs / "vacancies.csv",
           out=out, preferences=None, engine=engine, register=None, year=None, replace=False, time_limit=None,
-          workers=1, independent=False, set_=[], round_="main", recruitment="direct")
+          workers=1, independent=False, set_=[], round_="main", recruitment="direct", quiet=False, json_=False)
 
 
 def main():

@@ -213,3 +213,27 @@ def test_summary_records_its_provenance(tmp_path):
     assert p["inputs"]["candidates"]["sha256"] == digest
     r = CliRunner().invoke(app, ["--version"])
     assert r.exit_code == 0 and r.stdout.strip() == f"aarakshan {solver.__version__}"
+
+
+def test_console_totals_a_screenful_quiet_and_json(tmp_path):
+    """Issue 18, item 7: totals by category, at most a screenful of post rows (the rest in the files),
+    --quiet prints nothing on stdout, --json prints summary.json."""
+    import json
+    import subprocess
+    import sys
+
+    from solver import load_policy
+    from solver.instances import generate, write_instance
+    d = write_instance(tmp_path / "in", *generate(load_policy("central-dopt"), 600, 120, seed=4, posts=12))
+    base = [sys.executable, "-c", "from solver.cli import main; main()", "solve", "--policy", "central-dopt",
+            "--candidates", str(d / "candidates.csv"), "--vacancies", str(d / "vacancies.csv"), "--engine", "greedy"]
+    r = subprocess.run([*base, "--out", str(tmp_path / "a")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    text = " ".join(r.stdout.split())   # (rich wraps a title to its table's width)
+    rows = sum(1 for _ in open(tmp_path / "a" / "cutoffs.csv")) - 1
+    assert rows > 20 and "totals by category" in text and f"the first 20 of {rows} rows" in text
+    assert sum(1 for line in r.stdout.splitlines() if line.startswith("│ P")) == 20
+    q = subprocess.run([*base, "--out", str(tmp_path / "b"), "--quiet"], capture_output=True, text=True)
+    assert q.returncode == 0 and q.stdout == ""
+    j = subprocess.run([*base, "--out", str(tmp_path / "c"), "--json"], capture_output=True, text=True)
+    assert j.returncode == 0 and json.loads(j.stdout)["selected"] == 120
