@@ -99,6 +99,12 @@ class Pools:
         return self.common_order and not self.shared
 
     @cached_property
+    def minimums_with_preferences(self) -> bool:
+        """Horizontal minimums with ranked preferences: several stable assignments exist (a compartment may take
+        a beneficiary who would rather be elsewhere), and the candidate-optimal one is the rule."""
+        return not self.merit_only and any(p.minimums for p in self.pools)
+
+    @cached_property
     def columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Phase, post and precedence of every pool, as arrays (the parts of `order_key` a pool fixes)."""
         return (np.array([p.phase for p in self.pools]), np.array([p.post for p in self.pools]),

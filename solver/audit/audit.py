@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+from ortools.sat.python import cp_model
 
 from ..chain import BuildPools, DetermineVacancies, PlaceOverallMinimums, Recruitment
 from ..engines.cpsat.model import Names, Rules
@@ -16,8 +17,7 @@ from ..errors import Unsupported
 from ..policy import Policy
 from ..problem import Problem
 from ..result import Result
-from ..verify import read_allocation, verify
-from .lawful import decode, differs, lawful_model, relaxable, run
+from .lawful import differs, lawful_model, relaxable, run, solution
 from .questions import Question
 
 TIE = "merit tie settled only by id"
@@ -109,8 +109,7 @@ def _uniqueness(res: Result, time_limit, workers, prove: bool = False) -> tuple[
     not yet contested, until none is left: the contested set, exactly (for outcomes as pools held)."""
     problem = res.problem
     ties = problem.candidates.tie_blocks()
-    several = not res.pools.merit_only and any(p.minimums for p in res.pools)
-    if ties.max(initial=-1) < 0 and not several and not prove:
+    if ties.max(initial=-1) < 0 and not res.pools.minimums_with_preferences and not prove:
         # One strict merit list for every pool: the stable assignment is unique (serial dictatorship; the
         # model's solution, which the property tests check on thousands of instances). CP-SAT's proof of it
         # takes minutes at 3,000 candidates and 24 posts, and adds nothing.
@@ -129,26 +128,18 @@ def _uniqueness(res: Result, time_limit, workers, prove: bool = False) -> tuple[
             return None, _rows(res, contested, ties), "time_limit"
         if status == "infeasible":
             break
-        alt = decode(model, solver, problem.n).pool
-        for i in np.flatnonzero(alt != offi).tolist():
+        alt = Result(res.policy, problem, res.seats, res.pools, solution(model, solver, problem.n), "cpsat")
+        for i in np.flatnonzero(alt.assignment.pool != offi).tolist():
             if i not in contested:
-                contested[i] = _other(res, alt, i)
+                contested[i] = outcome(alt, i)
     return not contested, _rows(res, contested, ties), "optimal"
-
-
-def _other(res: Result, alt: np.ndarray, i: int) -> str:
-    if alt[i] < 0:
-        return "not selected"
-    p = res.pools.pools[alt[i]]
-    return f"{res.problem.posts[p.post]} {p.category}"
 
 
 def _rows(res: Result, contested: dict[int, str], ties: np.ndarray) -> list[list[str]]:
     rows = []
-    several = not res.pools.merit_only and any(p.minimums for p in res.pools)
     for i in sorted(contested):
         tied = ties[i] >= 0
-        rule, source = (TIE, SRC_TIE) if tied else (SEVERAL, SRC_SEVERAL) if several else \
+        rule, source = (TIE, SRC_TIE) if tied else (SEVERAL, SRC_SEVERAL) if res.pools.minimums_with_preferences else \
             ("unexplained (please report: the model admits another allocation)", "")
         rows.append([res.problem.candidates.ids[i], "tie" if tied else "alternative", outcome(res, i), contested[i],
                      rule, source])
@@ -196,18 +187,15 @@ def _ask_one(q: Question, res: Result, base: Result, time_limit, workers):
     pools, why = relaxable(res.policy, problem, res.pools, i)
     rules = Rules(ties=problem.candidates.tie_blocks(), ineligible=why, capacity=True, waste=True)
     model = lawful_model(pools, problem, rules)
-    mine = [x for p, xs in enumerate(model.holds) if i in xs and (q.post is None or pools.pools[p].post == q.post)
-            for x in [xs[i]]]
-    held = sum(mine) if mine else 0
-    model.m.add(held == (1 if q.selected else 0))
+    mine = [xs[i] for p, xs in enumerate(model.holds) if i in xs and (q.post is None or pools.pools[p].post == q.post)]
+    model.m.add(cp_model.LinearExpr.sum(mine) == (1 if q.selected else 0))
     keys = sorted(rules.lits, key=str)
     lits = [rules.lits[k] for k in keys]
     status, solver = run(model, lits, time_limit, workers)
     if status == "time_limit":
         return "time_limit", None, None
     if status == "feasible":
-        a = decode(model, solver, problem.n)
-        alt = Result(res.policy, problem, res.seats, res.pools, a, "cpsat")
+        alt = Result(res.policy, problem, res.seats, res.pools, solution(model, solver, problem.n), "cpsat")
         return "yes", _yes_detail(q, base, alt), alt
     index = {lit.index: k for k, lit in zip(keys, lits)}
     core = [index[k] for k in solver.sufficient_assumptions_for_infeasibility() if k in index]
@@ -267,8 +255,3 @@ def _yes_detail(q: Question, res: Result, alt: Result) -> str:
     moved = int((alt.assignment.pool != res.assignment.pool).sum())
     return f"yes: {res.problem.candidates.ids[i]} {outcome(alt, i)} (officially {outcome(res, i)}); {moved} " \
            "candidates fare otherwise than officially (alternatives/NAME/diff.csv)"
-
-
-def check_alternative(policy: Policy, problem: Problem, path) -> list:
-    """`verify` on an alternative allocation written to `path` (the property test's check)."""
-    return verify(policy, problem, read_allocation(path, problem, policy))

@@ -13,10 +13,11 @@ from __future__ import annotations
 import numpy as np
 from ortools.sat.python import cp_model
 
-from ..engines.assignment import Assignment, mark_adjusted
+from ..engines.assignment import Assignment
 from ..engines.cpsat.build import build
 from ..engines.cpsat.model import Model, Names, Rules
 from ..engines.cpsat.size import check_model_size
+from ..engines.cpsat.solve import decode, parameters
 from ..policy import Policy
 from ..pools import DERESERVED, OPEN_MERIT, RESERVED, Pools
 from ..problem import Problem
@@ -65,29 +66,18 @@ def run(model: Model, assumptions: list, time_limit: float | None, workers: int 
     m = model.m
     m.clear_assumptions()
     m.add_assumptions(assumptions)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = max(1, workers)
-    solver.parameters.random_seed = 0
-    solver.parameters.symmetry_level = 0
+    solver = parameters(False, False, time_limit, workers)
     # Presolve may prove infeasibility before the search sees the assumptions, and then names no core.
     solver.parameters.cp_model_presolve = not assumptions
-    if time_limit:
-        solver.parameters.max_time_in_seconds = float(time_limit)
     status = solver.solve(m)
     name = {cp_model.OPTIMAL: "feasible", cp_model.FEASIBLE: "feasible", cp_model.INFEASIBLE: "infeasible"}.get(
         status, "time_limit")
     return name, solver
 
 
-def decode(model: Model, solver: cp_model.CpSolver, n: int) -> Assignment:
-    assign = np.full(n, -1, dtype=np.int64)
-    for p, xs in enumerate(model.holds):
-        for i, x in xs.items():
-            if solver.boolean_value(x):
-                assign[i] = p
-    adjusted = np.zeros(n, dtype=bool)
-    mark_adjusted(model.pools, assign, adjusted)
-    return Assignment(assign, adjusted, "audit")
+def solution(model: Model, solver: cp_model.CpSolver, n: int) -> Assignment:
+    """The solution's assignment (`engines.cpsat.solve.decode`), adjustments marked."""
+    return Assignment(*decode(model, solver, n, adjust=True), "audit")
 
 
 def differs(model: Model, official: np.ndarray, who) -> list:
@@ -97,5 +87,4 @@ def differs(model: Model, official: np.ndarray, who) -> list:
         for i, x in xs.items():
             if i in who:
                 out.append(x.Not() if official[i] == p else x)
-    # one who holds nothing officially differs by holding any pool (above); one who holds a pool, by not
     return out

@@ -11,7 +11,6 @@ exchange, fallback and de-reservation.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 
 import numpy as np
 from ortools.sat.python import cp_model
@@ -145,13 +144,13 @@ class Model:
     gain: list = field(default_factory=list)
     rules: "Rules | None" = None
 
-    @cached_property
+    @property
     def objective(self) -> bool:
         """Horizontal minimums with ranked preferences admit several stable assignments (a compartment may take
         a beneficiary who would rather be elsewhere). The rule is the candidate-optimal one, the deferred-
         acceptance outcome: every candidate does at least as well there as in any other, so it is the unique
         maximiser of the summed (list length - rank) of the pools held."""
-        return not self.pools.merit_only and any(p.minimums for p in self.pools)
+        return self.pools.minimums_with_preferences
 
     def sums(self) -> list:
         return [cp_model.LinearExpr.sum(list(self.holds[p.index].values())) for p in self.pools]
