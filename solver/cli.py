@@ -260,17 +260,16 @@ SCREEN_ROWS = 20   # post-category rows printed at most; the rest are in cutoffs
 
 def _print_summary(result, out: Path, differences) -> None:
     """Totals by category (vacancies, filled, unfilled by disposition), then at most a screenful of posts."""
+    from .result import fill_by_post
+
     con = Console()
     totals: dict[str, dict] = {}
-    seen: set = set()
-    for post, code, vacancies, filled, unfilled, disposition in result.dispositions:
+    for (_, code), (vacancies, filled, left) in fill_by_post(result.dispositions).items():
         t = totals.setdefault(code, {"vacancies": 0, "filled": 0, "unfilled": {}})
-        if (post, code) not in seen:   # (one row per disposition repeats the post's vacancies and fills)
-            seen.add((post, code))
-            t["vacancies"] += int(vacancies)
-            t["filled"] += int(filled)
-        if int(unfilled):
-            t["unfilled"][disposition or "unfilled"] = t["unfilled"].get(disposition or "unfilled", 0) + int(unfilled)
+        t["vacancies"] += vacancies
+        t["filled"] += filled
+        for k, v in left.items():
+            t["unfilled"][k] = t["unfilled"].get(k, 0) + v
     tot = Table(title=f"{result.policy.name}: {result.engine} ({result.assignment.status}), totals by category")
     for col in ("category", "vacancies", "filled", "unfilled"):
         tot.add_column(col, justify="left" if col in ("category", "unfilled") else "right")

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .errors import InputError
 from .io.tables import read_table
+from .result import fill_by_post
 
 CHANGE_COLUMNS = ["candidate_id", "category", "a_post", "a_seat", "a_route", "b_post", "b_seat", "b_route", "change"]
 
@@ -26,18 +27,13 @@ def _allocation(folder: Path) -> dict[str, tuple[str, str, str]]:
 
 
 def _per_post(folder: Path) -> tuple[dict, dict]:
-    """(post, category) -> last rank (cutoffs.csv), and -> (vacancies, filled, unfilled) (unfilled.csv, where a
-    post and category has one row per disposition: its vacancies and fills on each, the unfilled split)."""
+    """(post, category) -> last rank (cutoffs.csv), and -> [vacancies, filled, unfilled] (unfilled.csv)."""
     c = read_table(folder / "cutoffs.csv", ["post", "category", "filled", "last_rank"], [])
     cut = {(str(c["post"][k]), str(c["category"][k])): str(c["last_rank"][k]) for k in range(len(c))}
-    u = read_table(folder / "unfilled.csv", ["post", "category", "vacancies", "filled", "unfilled"], [])
-    fill: dict[tuple[str, str], list[int]] = {}
-    for k in range(len(u)):
-        key = (str(u["post"][k]), str(u["category"][k]))
-        row = fill.setdefault(key, [0, 0, 0])
-        row[0] = max(row[0], int(u["vacancies"][k] or 0))
-        row[1] = max(row[1], int(u["filled"][k] or 0))
-        row[2] += int(u["unfilled"][k] or 0)
+    u = read_table(folder / "unfilled.csv", ["post", "category", "vacancies", "filled", "unfilled"], ["disposition"])
+    rows = zip(u["post"], u["category"], u["vacancies"], u["filled"], u["unfilled"],
+               u["disposition"] if u.has("disposition") else [""] * len(u))
+    fill = {key: [v, f, sum(left.values())] for key, (v, f, left) in fill_by_post(rows).items()}
     return cut, fill
 
 

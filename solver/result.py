@@ -19,6 +19,19 @@ UNFILLED_COLUMNS = ["post", "category", "vacancies", "filled", "unfilled", "disp
 CUTOFF_COLUMNS = ["post", "category", "filled", "last_rank", "last_score"]
 
 
+def fill_by_post(rows) -> dict[tuple[str, str], tuple[int, int, dict[str, int]]]:
+    """unfilled.csv's rows (post, category, vacancies, filled, unfilled, disposition) per post and category:
+    (vacancies, filled, unfilled per disposition). A post and category whose unfilled vacancies went
+    different ways has a row per disposition, each repeating its vacancies and fills."""
+    out: dict[tuple[str, str], tuple[int, int, dict[str, int]]] = {}
+    for post, code, vacancies, filled, unfilled, disposition in rows:
+        _, _, left = out.setdefault((str(post), str(code)), (int(vacancies or 0), int(filled or 0), {}))
+        if int(unfilled or 0):
+            key = str(disposition) or "unfilled"
+            left[key] = left.get(key, 0) + int(unfilled)
+    return out
+
+
 @dataclass
 class Result:
     policy: Policy
