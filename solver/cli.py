@@ -53,6 +53,9 @@ def _main(version: bool = typer.Option(False, "--version", callback=_version, is
 
 PolicyOpt = typer.Option(..., "--policy", help="policy TOML file, or a name in models/ (e.g. bihar-1991)")
 SetOpt = typer.Option([], "--set", help="override a policy value, e.g. ceiling.share=0.6 or categories.OBC.share=0.27")
+RecruitmentOpt = typer.Option("direct", "--recruitment", help="direct, or promotion: the policy's [promotion] "
+                              "rules (its categories, roster and method; candidates.csv is the select or "
+                              "seniority list, `fit` = false for those found unfit)")
 
 
 @app.command()
@@ -67,7 +70,7 @@ def solve(
                                             "created if missing"),
     year: Optional[int] = typer.Option(None, "--year", help="recruitment year (with --register)"),
     replace: bool = typer.Option(False, "--replace", help="solve again a year the register already holds"),
-    recruitment: str = typer.Option("direct", "--recruitment", help="direct (promotion is not built yet)"),
+    recruitment: str = RecruitmentOpt,
     round_: str = typer.Option("main", "--round", help="main, or special: a second, reserved-only round of a "
                                "year already in the register, for the backlog its first round left (Bihar "
                                "s.4(6)(e), Manipur s.8(4))"),
@@ -87,7 +90,7 @@ def solve(
         err.print("[bold red]error[/]: --replace re-solves a year of a register: give --register and --year")
         raise typer.Exit(2)
     special = _check_round(round_, register)
-    _check_recruitment(recruitment)
+    set_ = _with_recruitment(set_, recruitment)
     try:
         pol = load_policy(policy, set_)
         reg = _open_register(register, year, replace, pol, special) if register is not None else None
@@ -133,16 +136,13 @@ def _check_register_args(register, year) -> None:
         raise typer.Exit(2)
 
 
-def _check_recruitment(recruitment: str) -> None:
+def _with_recruitment(set_: list[str], recruitment: str) -> list[str]:
+    """The --set overrides with --recruitment promotion as the override it is (recruitment=promotion: the
+    policy's [promotion] rules, `solver.policy.promotion`)."""
     if recruitment not in ("direct", "promotion"):
         err.print(f"[bold red]error[/]: --recruitment must be direct or promotion, not {recruitment!r}")
         raise typer.Exit(2)
-    if recruitment == "promotion":
-        err.print("[bold red]error[/]: reservation in promotion is not implemented: it takes its own rules and "
-                  "rosters (Bihar Act 1991 s.4(2) second proviso and s.6: SC and ST only, a 50-point roster; Bill "
-                  "2004 s.3(2), s.5(2) proviso, s.3(3); Manipur Act 1976 s.4(2)(b), s.9), a seniority list and "
-                  "fitness; solving it as direct recruitment would be wrong")
-        raise typer.Exit(3)
+    return [*set_, "recruitment=promotion"] if recruitment == "promotion" else list(set_)
 
 
 def _check_round(round_: str, register) -> bool:
@@ -159,6 +159,7 @@ def _open_register(path: Path, year: int, replace: bool, pol, special: bool = Fa
     from .register import Register
 
     reg = Register(path)
+    reg.check_recruitment(pol.recruitment)
     if special:
         reg.check_special(year, replace)
     else:
@@ -339,6 +340,7 @@ def audit(
     prove_unique: bool = typer.Option(False, "--prove-unique", help="prove uniqueness with CP-SAT even where "
                                       "the theorem settles it (one strict merit list, no horizontal minimums "
                                       "with preferences); slow on large instances"),
+    recruitment: str = RecruitmentOpt,
     set_: list[str] = SetOpt,
 ):
     """Is the allocation the only lawful one, who is contested, and could a named candidate have been selected
@@ -347,6 +349,7 @@ def audit(
     from .audit.report import stage_audit
 
     workers = _check_engine("cpsat", time_limit, workers)
+    set_ = _with_recruitment(set_, recruitment)
     readings = []
     for r in reading:
         key, eq, values = r.partition("=")
@@ -389,6 +392,7 @@ def verify(
                                             "(read only)"),
     year: Optional[int] = typer.Option(None, "--year", help="recruitment year (with --register)"),
     round_: str = typer.Option("main", "--round", help="main, or special (the year's reserved-only round)"),
+    recruitment: str = RecruitmentOpt,
     set_: list[str] = SetOpt,
 ):
     """Check an allocation against every rule, independently of both engines. Exit 1 on violations."""
@@ -398,12 +402,14 @@ def verify(
 
     _check_register_args(register, year)
     special = _check_round(round_, register)
+    set_ = _with_recruitment(set_, recruitment)
     try:
         pol = load_policy(policy, set_)
         problem = read_problem(pol, candidates, vacancies, preferences, warn=_warn)
         seats = None
         if register is not None:
             with Register(register, readonly=True) as reg:
+                reg.check_recruitment(pol.recruitment)
                 if special:
                     from .register.special import special_round
                     # (the backlog as the special round found it, whether or not it is recorded yet)
@@ -437,10 +443,11 @@ def roster(policy: str = PolicyOpt, points: Optional[int] = typer.Option(None, "
                                                help="sanctioned posts of the cadre: points past it are refused"),
            vacated: Optional[str] = typer.Option(None, "--vacated", help="points of a fully operated roster whose "
                                                  "holders left, e.g. 4,7,8: prints the replacement categories"),
-           set_: list[str] = SetOpt):
+           recruitment: str = RecruitmentOpt, set_: list[str] = SetOpt):
     """Print the post-based roster as CSV (point,category): `--points` points from `--start` of the running
     roster (points count on through the policy's cycles, each cycle's end holding every share); or, with
     `--vacated`, the replacement rule (R.K. Sabharwal 1995)."""
+    set_ = _with_recruitment(set_, recruitment)
     try:
         pol = load_policy(policy, set_)
         if vacated is not None:
@@ -480,6 +487,7 @@ def simulate(
     engine: str = typer.Option("cpsat", "--engine", help="cpsat | greedy | both"),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="seconds for CP-SAT, per year"),
     workers: int = typer.Option(1, "--workers"),
+    recruitment: str = RecruitmentOpt,
     set_: list[str] = SetOpt,
 ):
     """Solve recruitment years in order against one register: carried vacancies, exchange after N years,
@@ -490,6 +498,7 @@ def simulate(
     from .reports import write_simulation
 
     workers = _check_engine(engine, time_limit, workers)
+    set_ = _with_recruitment(set_, recruitment)
     folders = sorted((d for d in years.iterdir() if d.is_dir() and d.name.isdigit()), key=lambda d: int(d.name)) \
         if years.is_dir() else []
     if not folders:
@@ -507,6 +516,7 @@ def simulate(
         for cand, vac, prefs in specials.values():
             read_problem(pol, cand, vac, prefs, warn=_warn)
         reg = Register(register)
+        reg.check_recruitment(pol.recruitment)
         done = _resumable(reg, inputs, register)
     except AarakshanError as e:
         _fail(e)

@@ -13,7 +13,8 @@ from .vacancy import SeatTable
 def member_mask(policy: Policy, problem: Problem, code: str) -> np.ndarray:
     """Who may hold a vacancy of reserved category `code` (own members or the policy's extra eligibility),
     less the creamy layer where the category excludes it (central Bill 2004 s.3(1)); of those eligible beyond
-    their own code only the backward classes' creamy layer (`Policy.creamy_layer_codes`)."""
+    their own code only the backward classes' creamy layer (`Policy.creamy_layer_codes`); never one found
+    unfit (Bill 2004 s.8(2) proviso; Manipur Act 1976 s.9)."""
     c = problem.candidates
     cat = policy.category(code)
     if cat.eligible is None:
@@ -25,16 +26,17 @@ def member_mask(policy: Policy, problem: Problem, code: str) -> np.ndarray:
             mask &= np.isin(gender, cat.eligible.gender)
     if cat.creamy_layer_excluded:
         mask &= ~(c.creamy & np.isin(c.category, policy.creamy_layer_codes(code)))
-    return mask
+    return mask & c.fit
 
 
 def open_mask(policy: Policy, problem: Problem) -> np.ndarray:
     """Open vacancies are open to all, except those who availed a relaxed standard where the policy bars them
-    (DoPT OM 01.07.1998, 04.04.2018; Deepa E.V. 2017)."""
+    (DoPT OM 01.07.1998, 04.04.2018; Deepa E.V. 2017); no vacancy is open to one found unfit (Bill 2004 s.8(2)
+    proviso)."""
     c = problem.candidates
     if policy.migration.relaxed_may_take_open:
-        return np.ones(len(c), dtype=bool)
-    return ~c.relaxed
+        return c.fit
+    return ~c.relaxed & c.fit
 
 
 def homes(policy: Policy, problem: Problem, seats: SeatTable, post: str, members: dict) -> np.ndarray:

@@ -212,17 +212,16 @@ class _Builder:
 
 
 def own_compartments(b: _Builder, seats: SeatTable, j: int, home) -> tuple[dict[str, list[Pool]], dict[str, Pool]]:
-    """Phase 0 at post j: open, then each category (own categories before those of extra eligibility), each
-    with its horizontal minimums (open first: Indra Sawhney 1992; Saurav Yadav 2020; Bihar s.4(3); central
+    """Phase 0 at post j: open, then each category (own categories before those of extra eligibility; in
+    promotion by non-selection the reserved ones before open, `Policy.compartment_order`), each with its
+    horizontal minimums (open first: Indra Sawhney 1992; Saurav Yadav 2020; Bihar s.4(3); central
     Bill 2004 s.5(2)). Carried vacancies old enough to pass to exchange partners are filled first by their own
     category (so that what the category cannot fill is what passes), in a pool of their own. Returns the
     pools per category and the carried pools per category."""
     policy, post = b.policy, b.problem.posts[j]
-    own_first = [c.code for c in policy.categories if c.eligible is None] + \
-                [c.code for c in policy.categories if c.eligible is not None]
     phase0: dict[str, list[Pool]] = {}
     carried: dict[str, Pool] = {}
-    for prec, code in enumerate([policy.open, *own_first]):
+    for prec, code in enumerate(policy.compartment_order):
         mins, ben, inc = horizontal_fields(policy, b.problem, seats, post, code, home)
         elig = b.openm if code == policy.open else b.members[code]
         phase0[code] = []

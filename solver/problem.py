@@ -31,6 +31,14 @@ class Candidates:
     # Per candidate, the tie block of candidates whose merit only their ids order (equal score, and equal
     # birth date where that breaks ties): -1 for none. An id is not a rule of law (`solver.audit`).
     tied: np.ndarray | None = None
+    # Found unfit by the selection or promotion committee (`fit` = false): appointed to nothing (Bill 2004 s.8(2)
+    # proviso: "no candidate who is found unfit to hold the post shall be appointed"; Manipur Act 1976 s.9:
+    # promoted "provided they possess the minimum qualifications"). None: everyone is fit.
+    unfit: np.ndarray | None = None
+
+    @property
+    def fit(self) -> np.ndarray:
+        return ~self.unfit if self.unfit is not None else np.ones(len(self.ids), dtype=bool)
 
     def tie_blocks(self) -> np.ndarray:
         return self.tied if self.tied is not None else np.full(len(self.ids), -1, dtype=np.int64)
@@ -64,6 +72,9 @@ class VacancyRow:
     # The ground on which the row's (open) vacancies are exempt from reservation, e.g. "tenure post" (Bill 2004
     # s.4; Manipur s.3; Bihar s.3); empty otherwise. They take no roster point and the ceiling does not see them.
     exempt: str = ""
+    # The share of the post's grade filled by direct recruitment (promotion only: Bill 2004 s.3(2)); None if
+    # not given.
+    direct_share: float | None = None
 
     def __post_init__(self):
         freeze_dicts(self)

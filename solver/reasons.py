@@ -141,8 +141,12 @@ def _missed(st: _Standing, i: int, got: int) -> list[str]:
 
 
 def _notes(result: Result, i: int) -> list[str]:
-    """What barred candidate i from open vacancies (a relaxed standard) or from their category's (creamy layer)."""
+    """What barred candidate i from every vacancy (found unfit), from open vacancies (a relaxed standard) or from
+    their category's (creamy layer)."""
     c, policy, notes = result.problem.candidates, result.policy, []
+    if not c.fit[i]:
+        notes.append("found unfit (fit = false), so appointed to nothing (Bill 2004 s.8(2) proviso; Manipur Act "
+                     "1976 s.9)")
     if c.relaxed[i] and not policy.migration.relaxed_may_take_open:
         notes.append("availed a relaxed standard, so may not take an open vacancy")
     if c.creamy[i] and c.category[i] != policy.open and policy.category(c.category[i]).creamy_layer_excluded:

@@ -416,7 +416,11 @@ def test_a_version_1_register_migrates_with_its_rows(tmp_path):
         state = reg.state(2021)
     assert state.roster_next == {"X": 13}
     assert state.items == (Carried(1, "X", "SC", 2020, "vacancy", "", 0),)
-    assert dump(tmp_path / "v1.sqlite")["version"] == (VERSION,) and VERSION == 3
+    assert dump(tmp_path / "v1.sqlite")["version"] == (VERSION,) and VERSION == 4
+    with Register(tmp_path / "v1.sqlite") as reg:
+        reg.check_recruitment("direct")   # (every year before schema 4 was direct recruitment)
+        with pytest.raises(InputError, match="s.6"):
+            reg.check_recruitment("promotion")
 
 
 def test_a_minimum_larger_than_the_shrunk_compartment_is_cut(tmp_path):

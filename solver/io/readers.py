@@ -24,14 +24,15 @@ def _first_bad(mask: np.ndarray) -> int | None:
     return int(idx[0]) if len(idx) else None
 
 
-def _bools(t: Table, name: str) -> np.ndarray:
+def _bools(t: Table, name: str, empty: bool = False) -> np.ndarray:
+    """A true/false column; an empty cell (or no column) reads as `empty`."""
     if not t.has(name):
-        return np.zeros(len(t), dtype=bool)
+        return np.full(len(t), empty, dtype=bool)
     low = np.char.lower(t[name].astype(str))
     bad = ~(np.isin(low, list(TRUE)) | np.isin(low, list(FALSE)))
     if (k := _first_bad(bad)) is not None:
         raise t.error(k, name, f"{str(t[name][k])!r} is not true/false")
-    return np.isin(low, list(TRUE))
+    return np.isin(low, list(TRUE)) | ((low == "") & empty)
 
 
 def _choice(t: Table, name: str, allowed: set[str]) -> np.ndarray:
@@ -78,7 +79,7 @@ def _is_date(text: str) -> bool:
 
 def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]:
     optional = ["rank", "score", "gender", "creamy_layer", "relaxed", "pwbd", "ex_serviceman",
-                "district", "birth_date", "caste"]
+                "district", "birth_date", "caste", "fit"]
     t = read_table(path, ["id", "category"], optional, warn)
     if t.has("caste") and (k := _first_bad(t["caste"] != "")) is not None:
         raise Unsupported(f"{path}, line {t.line[k]}: the caste column is not read yet: deriving or checking a "
@@ -155,6 +156,7 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
         score=score,
         line=t.line[merit],
         tied=tied,
+        unfit=~_bools(t, "fit", empty=True)[merit] if t.has("fit") else None,
     )
     return c, t
 
@@ -196,7 +198,7 @@ MAX_COUNT = 10**9
 
 def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tuple[VacancyRow, ...]]:
     t = read_table(path, ["post", "category", "vacancies"], [*TRAITS, "cadre", "roster_start", "exempt",
-                                                             "district"], warn)
+                                                             "district", "direct_share"], warn)
     if t.has("district") and (k := _first_bad(t["district"] != "")) is not None:
         raise Unsupported(f"{path}, line {t.line[k]}: district- and division-level cadres are not implemented: "
                           "their own percentages, rosters and register (Bihar Act 1991 s.4(2) first proviso, s.6(1); "
@@ -211,6 +213,7 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
         raise t.error(k, "vacancies", f"{t['vacancies'][k]} vacancies is more than {MAX_COUNT:,}")
     cadre, roster_start = _optional_counts(t, "cadre"), _optional_counts(t, "roster_start")
     exempt = t["exempt"] if t.has("exempt") else np.full(len(t), "", dtype=object)
+    direct = _direct_shares(t, policy)
     mins = {trait: np.maximum(_optional_counts(t, trait, least=0), 0) for trait in TRAITS if t.has(trait)}
     posts: list[str] = []
     rows: list[VacancyRow] = []
@@ -248,8 +251,39 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
             posts.append(post)
         rows.append(VacancyRow(post, cat, int(vac[k]), m, int(t.line[k]),
                                int(cadre[k]) if cadre[k] > 0 else None,
-                               int(roster_start[k]) if roster_start[k] > 0 else None, str(exempt[k])))
+                               int(roster_start[k]) if roster_start[k] > 0 else None, str(exempt[k]),
+                               None if np.isnan(direct[k]) else float(direct[k])))
     return tuple(posts), tuple(rows)
+
+
+def _direct_shares(t: Table, policy: Policy) -> np.ndarray:
+    """The `direct_share` column: the share of the post's grade filled by direct recruitment, which decides
+    whether its promotions are reserved (Bill 2004 s.3(2): at most 75%; Manipur Act 1976 s.10: by selection, at
+    most 50%); NaN where empty. Read in promotion only."""
+    out = np.full(len(t), np.nan)
+    if not t.has("direct_share"):
+        return out
+    raw = t["direct_share"].astype(str)
+    given = np.flatnonzero(raw != "")
+    if len(given) and policy.recruitment != "promotion":
+        raise t.error(int(given[0]), "direct_share", "direct_share decides reservation in promotion (Bill 2004 "
+                      "s.3(2)); this is direct recruitment: leave it empty or solve with --recruitment promotion")
+    for k in given:
+        try:
+            v = float(raw[k])
+        except ValueError:
+            raise t.error(int(k), "direct_share", f"{_short(str(raw[k]))!r} is not a number") from None
+        if not 0 <= v <= 1:
+            raise t.error(int(k), "direct_share", f"{raw[k]} is not a share between 0 and 1 (0.75 for 75%)")
+        out[k] = v
+    first: dict[str, int] = {}
+    for k in range(len(t)):
+        post = str(t["post"][k])
+        j = first.setdefault(post, k)
+        if not (np.isnan(out[j]) and np.isnan(out[k])) and out[j] != out[k]:
+            raise t.error(k, "direct_share", f"post {post!r} has direct_share {raw[j] or 'empty'} on line "
+                          f"{t.line[j]}: a grade has one share of direct recruitment")
+    return out
 
 
 def _lookup(t: Table, column: str, keys: list[str], what: str, hint: str = "") -> np.ndarray:

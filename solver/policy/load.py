@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import InputError
+from .promotion import promotion_policy
 from .schema import Policy
 
 _PACKAGE = Path(__file__).resolve().parents[1]
@@ -101,6 +102,13 @@ def _locate(lines: list[str], loc: tuple) -> tuple[int | None, int | None]:
 
 
 def load_policy(path: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> Policy:
+    """The policy file with `overrides` (``KEY=VALUE``) applied and validated; with ``recruitment =
+    "promotion"`` (``--recruitment promotion``), the promotion's policy (`solver.policy.promotion`)."""
+    policy = _load(path, overrides)
+    return promotion_policy(policy) if policy.recruitment == "promotion" else policy
+
+
+def _load(path: str | Path, overrides: list[str] | tuple[str, ...]) -> Policy:
     path = resolve_policy_path(path)
     try:
         text = path.read_text(encoding="utf-8")

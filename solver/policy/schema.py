@@ -130,7 +130,44 @@ class Roster(Strict):
     # reproduces the DoPT 200-point roster (ST 14, SC 15); or policy order; or the largest absolute deficit.
     tie: Literal["relative_deficit", "policy_order", "largest_deficit"] = "relative_deficit"
     small_cadre: Literal["l_shaped", "none"] = "l_shaped"
-    promotion_points: int | None = None
+
+
+class PromotionShare(Strict):
+    """A category reserved in promotion. `share`: "direct" for the direct-recruitment share (Bihar Act 1991
+    s.4(2), second proviso: "in the same proportion"), a number as prescribed, or unset where the Act takes it
+    from data the policy must be given (Manipur Act 1976 s.4(2)(b): the category's share of the lower grade
+    on 1 April 1976). `cap`: the most it may be (Manipur s.4(2)(b): not above the population share)."""
+
+    code: str
+    share: float | Literal["direct"] | None = Field(None)
+    cap: float | None = Field(None, ge=0, le=1)
+    source: str = ""
+
+    @model_validator(mode="after")
+    def _share_range(self) -> "PromotionShare":
+        if isinstance(self.share, float | int) and not 0 <= self.share <= 1:
+            raise ValueError(f"promotion share of {self.code} must lie in [0, 1], not {self.share}")
+        return self
+
+
+class Promotion(Strict):
+    """Reservation in promotion, which every Act makes differently from direct recruitment: fewer categories
+    (Bihar s.4(2) second proviso, Bill 2004 s.3(2): SC and ST), its own roster (Bihar s.6: 50 points), and the
+    method: by selection (merit-cum-seniority: an SC or ST officer selected on merit holds an unreserved
+    vacancy, Bill 2004 s.5(2)) or by non-selection (seniority-cum-fitness: "not treated as made on the basis of
+    merit", s.5(2) proviso, so an SC or ST officer promoted by seniority counts against a reserved vacancy)."""
+
+    method: Literal["selection", "non_selection"] = "selection"
+    categories: list[PromotionShare] = Field(min_length=1)
+    roster_points: int | None = Field(None, ge=1)
+    # The most a grade's direct recruitment may be for its promotions to be reserved, per method (Bill 2004
+    # s.3(2): 75%; Manipur s.10: by selection, 50%); a method absent is reserved whatever the share. The share
+    # is the `direct_share` of each post in vacancies.csv.
+    direct_share_limit: dict[Literal["selection", "non_selection"], float] = {}
+    # None: as `unfilled.dereserve`; false where reserved promotion vacancies go to SC and ST only (Bill 2004
+    # s.11(2)).
+    dereserve: bool | None = None
+    source: str = ""
 
 
 class Merit(Strict):
@@ -150,6 +187,9 @@ class Policy(Strict):
     horizontal: Horizontal = Horizontal()
     roster: Roster = Roster()
     merit: Merit = Merit()
+    # "promotion": the policy as `solver.policy.promotion.promotion_policy` derived it from `promotion`.
+    recruitment: Literal["direct", "promotion"] = "direct"
+    promotion: Promotion | None = None
 
     @model_validator(mode="after")
     def _codes_known(self) -> "Policy":
@@ -188,6 +228,14 @@ class Policy(Strict):
             if f.from_ in f.to or len(set(f.to)) != len(f.to):
                 raise ValueError(f"fallback from {f.from_} to {f.to}: a chain may not name its own category or "
                                  "one category twice")
+        if self.promotion is not None:
+            named = [p.code for p in self.promotion.categories]
+            if set(named) - known:
+                raise ValueError(f"promotion names unknown categories {sorted(set(named) - known)}")
+            if len(set(named)) != len(named):
+                raise ValueError(f"promotion names a category twice: {named}")
+            if any(not 0 <= v <= 1 for v in self.promotion.direct_share_limit.values()):
+                raise ValueError("promotion.direct_share_limit values must lie in [0, 1]")
         if sum(c.share for c in self.categories) > 1 + 1e-9:
             raise ValueError("category shares add up to more than 1")
         return self
@@ -196,6 +244,25 @@ class Policy(Strict):
     @property
     def reserved_codes(self) -> list[str]:
         return [c.code for c in self.categories]
+
+    @property
+    def compartment_order(self) -> list[str]:
+        """The compartments of a post in the order a candidate who may hold several takes them: open first
+        (Indra Sawhney 1992; Saurav Yadav 2020; Bill 2004 s.5(2)), then own categories, then those of extra
+        eligibility (Bihar's WBC). In promotion by non-selection the reserved compartments come before open:
+        seniority is "not ... merit" (Bill 2004 s.5(2) proviso), so an SC or ST officer promoted by seniority
+        is adjusted against a reserved vacancy, and only those beyond the reserved vacancies compete for open."""
+        own = [c.code for c in self.categories if c.eligible is None]
+        extra = [c.code for c in self.categories if c.eligible is not None]
+        if self.seniority_counts_against_reserved:
+            first = [code for code in own if code in {p.code for p in self.promotion.categories}]
+            return first + [self.open] + [code for code in own if code not in first] + extra
+        return [self.open] + own + extra
+
+    @property
+    def seniority_counts_against_reserved(self) -> bool:
+        return self.recruitment == "promotion" and self.promotion is not None and \
+            self.promotion.method == "non_selection"
 
     @property
     def member_codes(self) -> list[str]:

@@ -28,10 +28,19 @@ class YearRecord:
     # (post, category, kind, detail[, trait])
     new_items: list[tuple] = field(default_factory=list)
     table: dict[str, dict[str, int]] = field(default_factory=dict)            # category -> column -> count
+    by_post: dict[tuple[str, str], dict[str, int]] = field(default_factory=dict)  # (post, category) -> ...
+    recruitment: str = "direct"
 
-    def count(self, code: str, column: str, k: int = 1) -> None:
+    def count(self, post: str, code: str, column: str, k: int = 1) -> None:
+        """Count `k` under `column` for `code`'s row of the simulation table and its post's row of the tally."""
         row = self.table.setdefault(code, dict.fromkeys(TABLE_COLUMNS, 0))
         row[column] += k
+        self.note(post, code, column, k)
+
+    def note(self, post: str, code: str, what: str, k: int = 1) -> None:
+        """Count `k` under `what` in the tally only (the annual report's appointments by route)."""
+        at = self.by_post.setdefault((post, code), {})
+        at[what] = at.get(what, 0) + k
 
 
 TABLE_COLUMNS = ["vacancies", "carried_in", "filled", "exchanged", "dereserved", "carried_out", "lapsed"]
@@ -52,17 +61,18 @@ def closes(item: Carried, event: str) -> bool:
 
 def year_record(result: Result, year: int) -> YearRecord:
     policy, seats, pools = result.policy, result.seats, result.pools
-    rec = YearRecord(year, dict(seats.roster_used), tuple(seats.posts))
+    rec = YearRecord(year, dict(seats.roster_used), tuple(seats.posts), recruitment=policy.recruitment)
+    _appointments(rec, result)
     for item in seats.lapsed:
         if item.kind == "horizontal":
             why = f"older than {policy.horizontal.carry_years} years (horizontal.carry_years; OM 15.01.2018)"
         else:
             why = f"older than {policy.unfilled.carry_years} years ({policy.unfilled.source or 'unfilled.carry_years'})"
         rec.events.append((item, "lapsed", why))
-        rec.count(row_name(item), "lapsed")
+        rec.count(item.post, row_name(item), "lapsed")
     for item, why in seats.deferred:
         rec.events.append((item, "deferred", why))
-        rec.count(row_name(item), "carried_out")
+        rec.count(item.post, row_name(item), "carried_out")
     assigned = result.assignment.pool
     n_pools = len(pools.pools)
     # Per phase-0 pool: its own appointees, and the vacancies later phases took from it, by route.
@@ -82,8 +92,8 @@ def year_record(result: Result, year: int) -> YearRecord:
     for j, post in enumerate(seats.posts):
         for code in policy.reserved_codes:
             items = seats.carried.get((post, code), ())
-            rec.count(code, "vacancies", seats.cap(post, code))
-            rec.count(code, "carried_in", len(items))
+            rec.count(post, code, "vacancies", seats.cap(post, code))
+            rec.count(post, code, "carried_in", len(items))
             for q in phase0.get((j, code), ()):
                 mine = [x for x in items if exchangeable(policy, x, year) == q.carried]
                 events = ["filled"] * int(own[q.index]) + ["exchanged"] * int(took["exchanged"][q.index]) \
@@ -99,8 +109,20 @@ def year_record(result: Result, year: int) -> YearRecord:
                 for _ in range(k):
                     rec.new_items.append((post, code, "reservation", f"above the {policy.ceiling.share:.0%} ceiling "
                                           f"in {year} ({policy.ceiling.source or 'ceiling.excess'})"))
-                rec.count(code, "carried_out", k)
+                rec.count(post, code, "carried_out", k)
     return rec
+
+
+def _appointments(rec: YearRecord, result: Result) -> None:
+    """The tally's appointments: per post, by seat category and route, and by the appointees' own category;
+    the open vacancies (the reserved ones are counted with their carried items)."""
+    policy, posts = result.policy, result.seats.posts
+    for post in posts:
+        rec.note(post, policy.open, "vacancies", result.seats.cap(post, policy.open))
+        rec.note(post, policy.open, "exempt", result.seats.exempt.get(post, 0))
+    for _, post, seat, _, _, route, rank in result.allocation_rows():
+        rec.note(post, seat, f"appointed:{route}")
+        rec.note(post, str(result.problem.candidates.category[rank - 1]), "appointees")
 
 
 def _settle(rec: YearRecord, policy, post, code, slots, events, year) -> None:
@@ -108,7 +130,7 @@ def _settle(rec: YearRecord, policy, post, code, slots, events, year) -> None:
     happened to its vacancies: own appointees first, then what later phases took, then the unfilled rest."""
     claim_years = claim_partners(policy, code)[1]
     for slot, event in zip(slots, events):
-        rec.count(code, event)
+        rec.count(post, code, event)
         if event == "exchanged" and claim_years and (slot is None or slot.kind != "claim"):
             rec.new_items.append((post, code, "claim", f"filled by exchange in {year}; {code} keeps its claim "
                                   f"{claim_years} recruitment years ({policy.exchange_source(code)})"))
@@ -119,20 +141,20 @@ def _settle(rec: YearRecord, policy, post, code, slots, events, year) -> None:
                 # years": the kept-vacant post is filled, its reservation carried on.
                 rec.new_items.append((post, code, "reservation", f"backlog of {slot.origin_year} de-reserved in "
                                       f"{year}; reservation carried ({policy.unfilled.source or 'unfilled'})"))
-                rec.count(code, "carried_out")
+                rec.count(post, code, "carried_out")
         elif event == "dereserved" and carries(policy, code):
             rec.new_items.append((post, code, "reservation", f"de-reserved in {year}; reservation carried "
                                   f"({policy.unfilled.source or 'unfilled.carry_years'})"))
-            rec.count(code, "carried_out")
+            rec.count(post, code, "carried_out")
     for slot in slots[len(events):]:
         if slot is not None:
             rec.events.append((slot, "unfilled", f"in {year} at {post}; carried further"))
-            rec.count(code, "carried_out")
+            rec.count(post, code, "carried_out")
         elif carries(policy, code):
             rec.new_items.append((post, code, "vacancy", f"unfilled in {year}; kept for {code}"))
-            rec.count(code, "carried_out")
+            rec.count(post, code, "carried_out")
         else:
-            rec.count(code, "lapsed")
+            rec.count(post, code, "lapsed")
 
 
 def _horizontal(rec: YearRecord, result: Result, phase0: list, minimums: list, post: str, year: int) -> None:
@@ -150,18 +172,18 @@ def _horizontal(rec: YearRecord, result: Result, phase0: list, minimums: list, p
         items = seats.carried_horizontal.get((post, code, trait), ())
         got = len(label.get((code, trait), ()))
         name = f"{code} {trait}"
-        rec.count(name, "vacancies", minimum)
-        rec.count(name, "carried_in", len(items))
+        rec.count(post, name, "vacancies", minimum)
+        rec.count(post, name, "carried_in", len(items))
         for k, item in enumerate(items):
             served = k < got
             rec.events.append((item, "filled" if served else "unfilled", f"in {year} at {post} ({trait})"))
-            rec.count(name, "filled" if served else "carried_out")
+            rec.count(post, name, "filled" if served else "carried_out")
         short = (minimum - len(items)) - max(0, got - len(items))
-        rec.count(name, "filled", max(0, got - len(items)))
+        rec.count(post, name, "filled", max(0, got - len(items)))
         for _ in range(max(0, short)):
             if carry:
                 rec.new_items.append((post, code, "horizontal", f"{trait} seat unfilled in {year}", trait))
-            rec.count(name, "carried_out" if carry else "lapsed")
+            rec.count(post, name, "carried_out" if carry else "lapsed")
 
 
 def _overall(rec: YearRecord, rows: list[dict]) -> None:
@@ -169,6 +191,6 @@ def _overall(rec: YearRecord, rows: list[dict]) -> None:
     could fill reverts to the compartments (carrying is refused with overall minimums)."""
     for row in rows:
         name = f"all {row['trait']}"
-        rec.count(name, "vacancies", row["minimum"])
-        rec.count(name, "filled", row["minimum"] - row["short"])
-        rec.count(name, "lapsed", row["short"])
+        rec.count(row["post"], name, "vacancies", row["minimum"])
+        rec.count(row["post"], name, "filled", row["minimum"] - row["short"])
+        rec.count(row["post"], name, "lapsed", row["short"])

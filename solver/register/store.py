@@ -70,13 +70,24 @@ MIGRATIONS = [
     CREATE TABLE special_rounds (year INTEGER PRIMARY KEY REFERENCES years(year), policy TEXT NOT NULL,
                                  engine TEXT NOT NULL);
     """,
+    # 4: the recruitment a year was (direct or promotion: Bihar Act 1991 s.6(2) keeps separate running rosters,
+    # so one register holds one of them; registers before this held direct recruitment only); and per post and
+    # category what each round did (vacancies, appointments by route, carried, exchanged, de-reserved,
+    # lapsed), for the annual report on appointments (Bill 2004 s.14; Manipur Act 1976 s.13; Bihar s.15(2)(c)).
+    """
+    ALTER TABLE years ADD COLUMN recruitment TEXT NOT NULL DEFAULT 'direct';
+    CREATE TABLE tally (year INTEGER NOT NULL REFERENCES years(year), round TEXT NOT NULL, post TEXT NOT NULL,
+                        category TEXT NOT NULL, what TEXT NOT NULL, count INTEGER NOT NULL,
+                        PRIMARY KEY (year, round, post, category, what));
+    """,
 ]
 VERSION = len(MIGRATIONS)
 
 
 # The tables each schema version has; a file at that version without them is damaged, not a register.
 TABLES = {1: {"years", "roster", "items", "events"}, 2: {"years", "roster", "items", "events"},
-          3: {"years", "roster", "items", "events", "recruitments", "pending", "special_rounds"}}
+          3: {"years", "roster", "items", "events", "recruitments", "pending", "special_rounds"},
+          4: {"years", "roster", "items", "events", "recruitments", "pending", "special_rounds", "tally"}}
 # A second writer waits this long for the first to finish its year before it is refused.
 BUSY_SECONDS = 30.0
 
@@ -150,6 +161,15 @@ class Register:
     def policies(self) -> set[str]:
         return {name for (name,) in self.db.execute("SELECT DISTINCT policy FROM years")}
 
+    def check_recruitment(self, kind: str) -> None:
+        """One register holds one recruitment: direct or promotion (Bihar Act 1991 s.6(2): "separate running
+        rosters for recruitment and promotion"), so a promotion never moves recruitment's roster or backlog."""
+        held = {k for (k,) in self.db.execute("SELECT DISTINCT recruitment FROM years")} - {kind}
+        if held:
+            raise InputError(self.path, None, None, f"holds {', '.join(sorted(held))} recruitment years and this is "
+                             f"{kind}: recruitment and promotion keep separate running rosters and backlogs (Bihar "
+                             f"Act 1991 s.6(2)); give the {kind} its own register file")
+
     def years(self) -> list[int]:
         return [y for (y,) in self.db.execute("SELECT year FROM years ORDER BY year")]
 
@@ -208,12 +228,14 @@ class Register:
             self._check_unchanged((rec.year, "main"), str(rec.year))
             if replace:
                 self._forget(rec.year)
-            self.db.execute("INSERT INTO years (year, policy, engine) VALUES (?, ?, ?)", (rec.year, policy, engine))
+            self.db.execute("INSERT INTO years (year, policy, engine, recruitment) VALUES (?, ?, ?, ?)",
+                            (rec.year, policy, engine, rec.recruitment))
             self.db.executemany("INSERT INTO roster (year, post, start, points, cadre) VALUES (?, ?, ?, ?, ?)",
                                 [(rec.year, post, *used) for post, used in sorted(rec.roster_used.items())])
             self.db.executemany("INSERT INTO recruitments (year, post) VALUES (?, ?)",
                                 [(rec.year, post) for post in sorted(set(rec.posts))])
             self._events(rec, "main")
+            self._tally(rec, "main")
             for post, code, kind, detail, *trait in rec.new_items:
                 cur = self.db.execute("INSERT INTO items (post, category, origin_year, kind, trait) "
                                       "VALUES (?, ?, ?, ?, ?)", (post, code, rec.year, kind, "".join(trait)))
@@ -253,6 +275,20 @@ class Register:
             if closes(item, event):
                 self.db.execute("UPDATE items SET closed_year = ? WHERE id = ?", (rec.year, item.id))
 
+    def _tally(self, rec: YearRecord, round_: str) -> None:
+        self.db.executemany("INSERT INTO tally (year, round, post, category, what, count) VALUES (?, ?, ?, ?, ?, ?)",
+                            [(rec.year, round_, post, code, what, k) for (post, code), row in sorted(rec.by_post.items())
+                             for what, k in row.items() if k])
+
+    def tally(self, year: int) -> list[tuple[str, str, str, str, int]]:
+        """What `year`'s rounds did, per post and category: (round, post, category, what, count)."""
+        return self.db.execute("SELECT round, post, category, what, count FROM tally WHERE year = ? "
+                               "ORDER BY round, rowid", (year,)).fetchall()
+
+    def recruitment(self, year: int) -> str | None:
+        row = self.db.execute("SELECT recruitment FROM years WHERE year = ?", (year,)).fetchone()
+        return row[0] if row else None
+
     def _name_pending(self, year: int, staged) -> None:
         if staged is not None:
             self.db.execute("INSERT INTO pending (year, staging, out) VALUES (?, ?, ?)",
@@ -283,6 +319,7 @@ class Register:
         self.db.execute("DELETE FROM recruitments WHERE year = ?", (year,))
         self.db.execute("DELETE FROM pending WHERE year = ?", (year,))
         self.db.execute("DELETE FROM special_rounds WHERE year = ?", (year,))
+        self.db.execute("DELETE FROM tally WHERE year = ?", (year,))
         self.db.execute("DELETE FROM years WHERE year = ?", (year,))
 
     # The special recruitment of a year (Bihar s.4(6)(e), Manipur s.8(4)) ---------------------------------------
@@ -332,12 +369,14 @@ class Register:
             self.db.execute("INSERT INTO special_rounds (year, policy, engine) VALUES (?, ?, ?)",
                             (rec.year, policy, engine))
             self._events(rec, "special")
+            self._tally(rec, "special")
             self._name_pending(rec.year, staged)
 
     def _forget_special(self, year: int) -> None:
         self.db.execute("UPDATE items SET closed_year = NULL WHERE id IN (SELECT item_id FROM events WHERE year = ? "
                         "AND round = 'special' AND event = 'filled')", (year,))
         self.db.execute("DELETE FROM events WHERE year = ? AND round = 'special'", (year,))
+        self.db.execute("DELETE FROM tally WHERE year = ? AND round = 'special'", (year,))
         self.db.execute("DELETE FROM special_rounds WHERE year = ?", (year,))
 
     def history(self):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from ..errors import InputError, PolicyConflict, Unsupported
 from ..frozen import FrozenDict, freeze_dicts
 from ..policy import Policy
-from ..problem import SUBCATEGORIES, Problem
+from ..problem import SUBCATEGORIES, Problem, VacancyRow
 from .carried import Carried, YearState, carried_trait, claim_partners, exchangeable, lapses
 from .roster import running
 
@@ -76,6 +76,41 @@ def _ceiling_use(policy: Policy, seats: dict, post: str, outside: tuple[int, int
     return used - outside[0], total - outside[1]
 
 
+def _reserved_in_promotion(policy: Policy, problem: Problem, row: VacancyRow) -> VacancyRow:
+    """A promotion row as the Act reserves it: promotions to a grade whose direct recruitment is above the
+    policy's limit for the method are not reserved (Bill 2004 s.3(2): "where element of direct recruitment does
+    not exceed seventy-five per cent"; Manipur Act 1976 s.10: by selection, fifty), so the row becomes open
+    vacancies outside the Act, as an exempt row is; a reserved row there contradicts the Act."""
+    if policy.recruitment != "promotion" or row.exempt:
+        return row
+    prom = policy.promotion
+    path = problem.sources.get("vacancies", "vacancies.csv")
+    if row.category in policy.reserved_codes and row.vacancies and \
+            row.category not in {p.code for p in prom.categories}:
+        raise InputError(path, row.line, "category", f"{row.category} is not reserved in promotion "
+                         f"({prom.source or 'promotion.categories'}); give its vacancies as {policy.open} or TOTAL")
+    if row.minimums:
+        raise Unsupported(f"{path}, line {row.line}: horizontal minimums in promotion: the four Acts reserve "
+                          "horizontally at direct recruitment only, and reservation for persons with disabilities in "
+                          "promotion (RPwD Act 2016 s.34; Siddaraju 2021) is not implemented")
+    limit = prom.direct_share_limit.get(prom.method)
+    if limit is None:
+        return row
+    if row.direct_share is None:
+        why = prom.source or "promotion.direct_share_limit"
+        raise InputError(path, row.line, "direct_share", f"promotion by {prom.method.replace('_', '-')} is reserved "
+                         f"only where direct recruitment is at most {limit:.0%} of the grade ({why}): give the "
+                         "post's direct_share")
+    if row.direct_share <= limit + 1e-12:
+        return row
+    ground = f"direct recruitment {row.direct_share:.0%} of the grade, above {limit:.0%}: no reservation in " \
+             f"promotion ({prom.source or 'promotion.direct_share_limit'})"
+    if row.category not in ("TOTAL", policy.open):
+        raise InputError(path, row.line, "category", f"{row.category} vacancies in promotion at {row.post}, "
+                         f"where {ground}; give them as {policy.open} or TOTAL")
+    return replace(row, category=policy.open, exempt=ground[:200])
+
+
 def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = True,
                     state: YearState | None = None) -> SeatTable:
     """`enforce_ceiling=False` lets `verify` report a broken ceiling as a violation instead of refusing.
@@ -85,7 +120,7 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
     notes: list[str] = []
     roster_used: dict[str, tuple[int, int, int | None]] = {}
     exempt: dict[str, int] = {}
-    for row in problem.vacancy_rows:
+    for row in map(lambda r: _reserved_in_promotion(policy, problem, r), problem.vacancy_rows):
         if row.exempt:
             # Bill 2004 s.4; Manipur s.3; Bihar s.3: outside the Act, so open, no roster point, no ceiling.
             seats[(row.post, policy.open)] = seats.get((row.post, policy.open), 0) + row.vacancies

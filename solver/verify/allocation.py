@@ -68,8 +68,13 @@ def read_allocation(path, problem: Problem, policy: Policy) -> Allocation:
 
 
 def may_hold(policy: Policy, problem: Problem, code: str) -> np.ndarray:
-    """Who may hold a vacancy of `code`, read from the policy text (not from solver.pools)."""
+    """Who may hold a vacancy of `code`, read from the policy text (not from solver.pools). One found unfit may
+    hold none (Bill 2004 s.8(2) proviso), which `verify.eligibility.fitness` reports."""
     c = problem.candidates
+    return _may_hold(policy, c, code) & c.fit
+
+
+def _may_hold(policy: Policy, c, code: str) -> np.ndarray:
     if code == policy.open:
         return np.ones(len(c), bool) if policy.migration.relaxed_may_take_open else ~c.relaxed
     cat = policy.category(code)

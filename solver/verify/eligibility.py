@@ -46,13 +46,25 @@ def horizontal_labels(r: Reading) -> list[Violation]:
     return out
 
 
+def fitness(r: Reading) -> list[Violation]:
+    """Nobody found unfit (`fit` = false) is appointed: Bill 2004 s.8(2) proviso ("no candidate who is found
+    unfit to hold the post shall be appointed"), s.3(3) ("provided they are not found unfit"); Manipur Act 1976
+    s.9 (promoted "provided they posses the minimum qualifications")."""
+    fit = r.problem.candidates.fit
+    return [r.violation("appointed though found unfit", i, j, "fit = false in the candidates file",
+                        "Bill 2004 s.8(2) proviso, s.3(3); Manipur Act 1976 s.9")
+            for i, j in zip(r.alloc.cand.tolist(), r.alloc.post.tolist()) if not fit[i]]
+
+
 def route_eligibility(r: Reading) -> list[Violation]:
     """The route may fill the seat, and the holder may take it by that route: open vacancies on merit to all
     but those who availed a relaxed standard; reserved vacancies to the category's members less its creamy
     layer; exchange, fallback and de-reservation only as the policy's groups, chains and rules allow."""
-    out = []
+    out, fit = [], r.problem.candidates.fit
     for row in r.rows:
         route, seat = r.alloc.route[row], r.alloc.seat[row]
+        if not fit[r.alloc.cand[row]]:
+            continue   # `fitness` names it: one found unfit may hold nothing by any route
         if row in r.misrouted:
             out.append(r.violation("wrong route", r.alloc.cand[row], r.alloc.post[row], f"route {route} on an open "
                                    "vacancy: it fills reserved vacancies only", "SPEC.md allocation.csv"))

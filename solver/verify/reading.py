@@ -65,11 +65,9 @@ class Reading:
 
     @cached_property
     def precedence(self) -> dict[str, int]:
-        """A compartment's place at a post: open, then own categories, then those of extra eligibility."""
-        p = self.policy
-        order = [p.open] + [x.code for x in p.categories if x.eligible is None] + \
-                [x.code for x in p.categories if x.eligible is not None]
-        return {code: k for k, code in enumerate(order)}
+        """A compartment's place at a post: open, then own categories, then those of extra eligibility (reserved
+        before open in promotion by non-selection: Bill 2004 s.5(2) proviso)."""
+        return {code: k for k, code in enumerate(self.policy.compartment_order)}
 
     @cached_property
     def route(self) -> np.ndarray:
