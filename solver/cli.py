@@ -322,6 +322,50 @@ def compare(
                     f"{len(doc['posts'])} post-category rows changed; written to {out}/", highlight=False)
 
 
+@app.command("report")
+def annual_report(
+    register: list[Path] = typer.Option(..., "--register", help="a register (read only); repeat it for the "
+                                        "register of the other recruitment (direct and promotion keep one each)"),
+    year: int = typer.Option(..., "--year", help="recruitment year"),
+    out: Path = typer.Option(..., "--out", help="output folder: report.csv and report.html"),
+    policy: Optional[str] = typer.Option(None, "--policy", help="the policy the year was solved under, for its "
+                                         "recruitment year (default: the bundled model the register names)"),
+    set_: list[str] = SetOpt,
+):
+    """The annual report on appointments (Bill 2004 s.14; Manipur Act 1976 s.13; Bihar Act 1991 s.15(2)(c)):
+    per cadre and category, for direct recruitment and promotion, the vacancies, appointments by route,
+    backlog carried in and out, exchanged, de-reserved and lapsed."""
+    from contextlib import ExitStack
+
+    from .annual import held, report as make_report, write_report
+    from .register import Register
+    from .reports import stage
+
+    try:
+        with ExitStack() as stack:
+            regs = [stack.enter_context(Register(path, readonly=True)) for path in register]
+            held(regs, year)
+            pol = load_policy(policy or _recorded_policy(regs, year), set_)
+            rep = make_report(pol, year, regs)
+        stage(out, lambda tmp: write_report(tmp, rep), ("report.csv", "report.html")).publish()
+    except AarakshanError as e:
+        _fail(e)
+    Console().print(f"annual report on appointments, recruitment year {rep.period}: "
+                    f"{sum(r['appointed'] for r in rep.rows if r['post'] == 'ALL')} appointments; written to "
+                    f"{out}/ (report.csv, report.html)", highlight=False)
+
+
+def _recorded_policy(regs, year: int) -> str:
+    """The bundled model whose name the registers recorded for `year`."""
+    from .policy.load import bundled_models
+    names = {name for reg in regs for name in reg.policies_of(year)}
+    found = [stem for stem, title in bundled_models().items() if title in names]
+    if len(found) != 1:
+        raise InputError("--policy", None, None, f"the registers recorded {year} under {sorted(names) or 'no policy'}"
+                         ", which is not one bundled model: give --policy")
+    return found[0]
+
+
 @app.command()
 def audit(
     policy: str = PolicyOpt,

@@ -170,6 +170,17 @@ class Promotion(Strict):
     source: str = ""
 
 
+class RecruitmentYear(Strict):
+    """What a recruitment year is (Bill 2004 s.2(k), Bihar Act 1991 s.2(e): the calendar year; Manipur Act 1976
+    s.2(b): "the financial year during which a recruitment is actually made", April to March) and when its
+    annual report on appointments is due, where the Act says (Manipur s.13(1): "by the end of the month of July
+    of the succeeding financial year"; `report_due` "31 July" of the year after)."""
+
+    kind: Literal["calendar", "financial"] = "calendar"
+    report_due: str = ""
+    source: str = ""
+
+
 class Merit(Strict):
     tie_breaks: list[Literal["birth_date", "id"]] = ["birth_date", "id"]
 
@@ -187,6 +198,7 @@ class Policy(Strict):
     horizontal: Horizontal = Horizontal()
     roster: Roster = Roster()
     merit: Merit = Merit()
+    year: RecruitmentYear = RecruitmentYear()
     # "promotion": the policy as `solver.policy.promotion.promotion_policy` derived it from `promotion`.
     recruitment: Literal["direct", "promotion"] = "direct"
     promotion: Promotion | None = None

@@ -170,6 +170,9 @@ class Register:
                              f"{kind}: recruitment and promotion keep separate running rosters and backlogs (Bihar "
                              f"Act 1991 s.6(2)); give the {kind} its own register file")
 
+    def policies_of(self, year: int) -> set[str]:
+        return {name for (name,) in self.db.execute("SELECT policy FROM years WHERE year = ?", (year,))}
+
     def years(self) -> list[int]:
         return [y for (y,) in self.db.execute("SELECT year FROM years ORDER BY year")]
 
