@@ -130,6 +130,14 @@ class Roster(Strict):
     # reproduces the DoPT 200-point roster (ST 14, SC 15); or policy order; or the largest absolute deficit.
     tie: Literal["relative_deficit", "policy_order", "largest_deficit"] = "relative_deficit"
     small_cadre: Literal["l_shaped", "none"] = "l_shaped"
+    # A year of only two vacancies at a cadre: the running roster's next two points ("roster"), or "carry_over"
+    # (Manipur Act 1976 s.4(2)(a) proviso: "if there be only two vacancies, the roster points must be ensured
+    # after taking into account the carry-over of the percentage of the preceding three recruitment years"):
+    # category c gets floor(share x (the window's vacancies + 2)) less what it got in the window, the window
+    # being the cadre's preceding `carry_over_years` recruitment years in the register.
+    two_vacancies: Literal["roster", "carry_over"] = "roster"
+    carry_over_years: int = Field(3, ge=1)
+    source: str = ""
 
 
 class PromotionShare(Strict):

@@ -211,7 +211,23 @@ class Register:
             "AND r.year < ?) FROM items i "
             "WHERE origin_year < ? AND (closed_year IS NULL OR closed_year >= ?) ORDER BY origin_year, id",
             (year, year, year)))
-        return YearState(year, nxt, items, cadres)
+        return YearState(year, nxt, items, cadres, self._recent(year))
+
+    def _recent(self, year: int) -> dict[str, tuple]:
+        """Per post, its recruitment years before `year`, oldest first, each with its own vacancies per category
+        (the year's vacancies less those carried in and the exempt ones; None for a year not tallied)."""
+        own: dict[tuple[int, str], dict[str, int]] = {}
+        for y, post, code, what, k in self.db.execute(
+                "SELECT year, post, category, what, count FROM tally WHERE year < ? AND round = 'main' AND what IN "
+                "('vacancies', 'carried_in', 'exempt')", (year,)):
+            row = own.setdefault((y, post), {})
+            row[code] = row.get(code, 0) + (k if what == "vacancies" else -k)
+        out: dict[str, list] = {}
+        for y, post in self.db.execute("SELECT year, post FROM recruitments WHERE year < ? ORDER BY year", (year,)):
+            tallied = self.db.execute("SELECT 1 FROM tally WHERE year = ? LIMIT 1", (y,)).fetchone()
+            out.setdefault(post, []).append((y, {c: k for c, k in own.get((y, post), {}).items() if k}
+                                             if tallied else None))
+        return {post: tuple(v) for post, v in out.items()}
 
     def discard_if_new(self) -> None:
         """Remove a register this run created and never wrote a year to."""

@@ -53,6 +53,9 @@ class YearState:
     roster_next: dict[str, int] = field(default_factory=dict)   # post -> next unused roster point
     items: tuple[Carried, ...] = ()                              # live items, oldest first
     cadres: dict[str, int] = field(default_factory=dict)        # post -> sanctioned posts, as last recorded
+    # post -> its earlier recruitment years, oldest first: (year, {category: the year's own vacancies}), the
+    # dict None where the register did not tally the year (written before schema 4)
+    recent: dict[str, tuple[tuple[int, dict | None], ...]] = field(default_factory=dict)
 
     def __post_init__(self):
         freeze_dicts(self)

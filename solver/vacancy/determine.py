@@ -131,6 +131,8 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
         if row.category == "TOTAL":
             start, cadre = _roster_position(policy, problem, row, state)
             split = Counter(running(policy, start, row.vacancies))
+            if row.vacancies == 2 and policy.roster.two_vacancies == "carry_over":
+                split = _carried_over(policy, problem, row, state, notes)
             roster_used[row.post] = (start, row.vacancies, cadre)
             for c in [policy.open, *policy.reserved_codes]:
                 seats[(row.post, c)] = split.get(c, 0)
@@ -196,6 +198,44 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
     if state is not None:
         table = _carry_in_horizontal(policy, table, state)
     return table
+
+
+def _carried_over(policy: Policy, problem: Problem, row: VacancyRow, state: YearState | None,
+                  notes: list[str]) -> Counter:
+    """The two vacancies of a year that has only two (Manipur Act 1976 s.4(2)(a) proviso: "the roster points
+    must be ensured after taking into account the carry-over of the percentage of the preceding three
+    recruitment years"): over the window of the cadre's preceding `roster.carry_over_years` recruitment years
+    and this one, category c is owed floor(share x vacancies) less the vacancies it had in the window; the two
+    go to the categories owed most (policy order on a tie), the rest are open.
+
+    Example: ST 31%, and the three years before had 2 vacancies each, none ST: floor(0.31 x 8) = 2, so both
+    vacancies are ST."""
+    path = problem.sources.get("vacancies", "vacancies.csv")
+    n = policy.roster.carry_over_years
+    why = policy.roster.source or "roster.two_vacancies"
+    if state is None:
+        raise InputError(path, row.line, "vacancies", f"post {row.post} has only two vacancies, whose roster points "
+                         f"take the carry-over of the preceding {n} recruitment years ({why}): solve against the "
+                         "register (--register, --year) that holds them")
+    window = state.recent.get(row.post, ())[-n:]
+    if any(v is None for _, v in window):
+        raise InputError(path, row.line, "vacancies", f"post {row.post}: the register holds years "
+                         f"{[y for y, v in window if v is None]} without their vacancies per category (written "
+                         "before schema 4), so the carry-over of the two-vacancy rule cannot be taken")
+    total = 2 + sum(sum(v.values()) for _, v in window)
+    owed = [(math.floor(c.share * total + 1e-9) - sum(v.get(c.code, 0) for _, v in window), -k, c.code)
+            for k, c in enumerate(policy.categories)]
+    split = Counter({policy.open: 2})
+    for due, _, code in sorted(owed, reverse=True):
+        take = min(max(due, 0), split[policy.open])
+        if take:
+            split[code] += take
+            split[policy.open] -= take
+    notes.append(f"{row.post}: only two vacancies, so their roster points take the carry-over of the preceding "
+                 f"{len(window)} recruitment years ({', '.join(str(y) for y, _ in window) or 'none recorded'}; "
+                 f"{total - 2} vacancies): " + ", ".join(f"{c} {k}" for c, k in split.items() if k)
+                 + f" ({why})")
+    return +split
 
 
 def _roster_position(policy: Policy, problem: Problem, row, state: YearState | None) -> tuple[int, int | None]:
