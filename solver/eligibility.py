@@ -26,7 +26,7 @@ def member_mask(policy: Policy, problem: Problem, code: str) -> np.ndarray:
             mask &= np.isin(gender, cat.eligible.gender)
     if cat.creamy_layer_excluded:
         mask &= ~(c.creamy & np.isin(c.category, policy.creamy_layer_codes(code)))
-    return mask & c.fit
+    return mask & c.qualified
 
 
 def open_mask(policy: Policy, problem: Problem) -> np.ndarray:
@@ -35,8 +35,16 @@ def open_mask(policy: Policy, problem: Problem) -> np.ndarray:
     proviso)."""
     c = problem.candidates
     if policy.migration.relaxed_may_take_open:
-        return c.fit
-    return ~c.relaxed & c.fit
+        return c.qualified
+    return ~c.relaxed & c.qualified
+
+
+def probation_mask(policy: Policy, problem: Problem, code: str) -> np.ndarray:
+    """Who may be recruited on probation against a vacancy of `code` (Manipur Act 1976 s.8(3), second proviso):
+    its own members, fit, who have the educational qualification but failed the prescribed test."""
+    c = problem.candidates
+    failed = c.failed_test if c.failed_test is not None else np.zeros(len(c), dtype=bool)
+    return (c.category == code) & failed & c.fit
 
 
 def homes(policy: Policy, problem: Problem, seats: SeatTable, post: str, members: dict) -> np.ndarray:

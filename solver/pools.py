@@ -7,6 +7,7 @@ filled only after the earlier ones are final, because their capacity is what ear
    central Bill 2004 s.5(2)); horizontal minimums apply here (Rajesh Kumar Daria 2007);
 1. same-year exchange within a group (Maharashtra s.4(3); Manipur s.4);
 2+k. step k of each fallback chain (Bihar s.4(6): WBC -> SC, ST, EBC, BC);
+then recruitment on probation of those who failed the test (Manipur s.8(3), at the posts it names);
 last. de-reservation to open (states whose policy allows it).
 
 A candidate prefers an earlier phase, then (within a phase) a more preferred post, then the earlier pool of
@@ -25,10 +26,10 @@ from .problem import Problem
 from .routes import Phase, Route
 from .vacancy import SeatTable
 
-OPEN_MERIT, RESERVED, EXCHANGE, FALLBACK, DERESERVED = (Route.OPEN_MERIT, Route.RESERVED, Route.EXCHANGE, Route.FALLBACK,
-                                                       Route.DERESERVED)
+OPEN_MERIT, RESERVED, EXCHANGE, FALLBACK, DERESERVED, PROBATION = (
+    Route.OPEN_MERIT, Route.RESERVED, Route.EXCHANGE, Route.FALLBACK, Route.DERESERVED, Route.PROBATION)
 from .frozen import freeze_dicts
-from .eligibility import homes, horizontal_fields, member_mask, open_mask
+from .eligibility import homes, horizontal_fields, member_mask, open_mask, probation_mask
 
 
 @dataclass(frozen=True)
@@ -188,6 +189,7 @@ def build_pools(policy: Policy, problem: Problem, seats: SeatTable) -> Pools:
         phase0, carried = own_compartments(b, seats, j, home)
         used_by = exchange_pools(b, j, phase0, carried)
         fallback_pools(b, seats, j, phase0, used_by)
+        probation_pools(b, seats, j, phase0, used_by)
         dereserved_pool(b, seats, j, phase0, carried, used_by)
     return Pools(tuple(b.pools), problem.post_rank, problem.preferences is None)
 
@@ -201,6 +203,9 @@ class _Builder:
         self.openm = open_mask(policy, problem)
         self.members = {code: member_mask(policy, problem, code) for code in policy.reserved_codes}
         self.chain_len = max((len(f.to) for f in policy.fallback), default=0)
+        prob = policy.probation
+        self.probation = {code: probation_mask(policy, problem, code) for code in prob.categories} if prob else {}
+        self.post_class = {row.post: row.post_class for row in problem.vacancy_rows}
 
     def add(self, post, route, phase, prec, sources, elig, base, minus=(), mins=None, ben=None, carried=False,
             inc=None) -> Pool:
@@ -267,6 +272,20 @@ def fallback_pools(b: _Builder, seats: SeatTable, j: int, phase0: dict, used_by:
         used_by[f.from_] = taken[len(phase0[f.from_]):]
 
 
+def probation_pools(b: _Builder, seats: SeatTable, j: int, phase0: dict, used_by: dict) -> None:
+    """The phase after the fallback chains at post j, where its class admits it: each probation category's
+    vacancies still unfilled, to its own members who failed the prescribed test (Manipur Act 1976 s.8(3),
+    second proviso: "recruited on probation against the remaining reserved vacancies"), in merit order."""
+    prob, post = b.policy.probation, b.problem.posts[j]
+    if prob is None or b.post_class.get(post, "") not in prob.post_classes:
+        return
+    for k, code in enumerate(prob.categories):
+        taken = [q.index for q in phase0[code]] + used_by[code]
+        pool = b.add(j, PROBATION, Phase.FALLBACK + b.chain_len, k, [code], b.probation[code],
+                     seats.cap(post, code), taken)
+        used_by[code].append(pool.index)
+
+
 def dereserved_pool(b: _Builder, seats: SeatTable, j: int, phase0: dict, carried: dict, used_by: dict) -> None:
     """The last phase at post j, where the policy de-reserves: the carry-forward categories' vacancies nobody
     else took, open to all eligible for open. Bihar s.4(6)(d) (`dereserve_when = "after_exchange"`): only
@@ -274,7 +293,7 @@ def dereserved_pool(b: _Builder, seats: SeatTable, j: int, phase0: dict, carried
     policy, post = b.policy, b.problem.posts[j]
     if not policy.unfilled.dereserve:
         return
-    phase = Phase.FALLBACK + b.chain_len
+    phase = Phase.FALLBACK + b.chain_len + (policy.probation is not None)
     if policy.unfilled.dereserve_when == "after_exchange":
         codes = [x.code for x in policy.categories if x.carry_forward and x.code in carried]
         after = {q for code in codes for q in used_by[code] if carried[code].index in b.pools[q].minus}

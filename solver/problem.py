@@ -35,10 +35,18 @@ class Candidates:
     # proviso: "no candidate who is found unfit to hold the post shall be appointed"; Manipur Act 1976 s.9:
     # promoted "provided they possess the minimum qualifications"). None: everyone is fit.
     unfit: np.ndarray | None = None
+    # Has the educational qualification but failed the prescribed test (`failed_test`): no vacancy but one on
+    # probation (Manipur Act 1976 s.8(3), second proviso). None: nobody.
+    failed_test: np.ndarray | None = None
 
     @property
     def fit(self) -> np.ndarray:
         return ~self.unfit if self.unfit is not None else np.ones(len(self.ids), dtype=bool)
+
+    @property
+    def qualified(self) -> np.ndarray:
+        """Fit, and passed the test: who may hold a vacancy other than on probation."""
+        return self.fit & ~self.failed_test if self.failed_test is not None else self.fit
 
     def tie_blocks(self) -> np.ndarray:
         return self.tied if self.tied is not None else np.full(len(self.ids), -1, dtype=np.int64)
@@ -75,6 +83,8 @@ class VacancyRow:
     # The share of the post's grade filled by direct recruitment (promotion only: Bill 2004 s.3(2)); None if
     # not given.
     direct_share: float | None = None
+    # The post's class, as the policy's `probation.post_classes` names them (e.g. "III-non-technical").
+    post_class: str = ""
 
     def __post_init__(self):
         freeze_dicts(self)

@@ -7,7 +7,7 @@ import numpy as np
 
 from .engines.assignment import natural_tops
 from .eligibility import homes, member_mask
-from .pools import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT
+from .pools import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT, PROBATION
 from .result import Result
 from .selection import MERGED
 from .routes import NOT_RANKED
@@ -31,6 +31,8 @@ def _what(p) -> str:
         return f"{p.sources[0]}-to-{p.sources[1]} fallback"
     if p.route == DERESERVED:
         return "de-reserved"
+    if p.route == PROBATION:
+        return f"{p.category} probation"
     return p.category
 
 
@@ -144,6 +146,9 @@ def _notes(result: Result, i: int) -> list[str]:
     """What barred candidate i from every vacancy (found unfit), from open vacancies (a relaxed standard) or from
     their category's (creamy layer)."""
     c, policy, notes = result.problem.candidates, result.policy, []
+    if c.failed_test is not None and c.failed_test[i]:
+        notes.append("failed the prescribed test, so may hold only a reserved vacancy on probation where the "
+                     "policy and the post's class allow it (Manipur Act 1976 s.8(3), second proviso)")
     if not c.fit[i]:
         notes.append("found unfit (fit = false), so appointed to nothing (Bill 2004 s.8(2) proviso; Manipur Act "
                      "1976 s.9)")
@@ -165,6 +170,8 @@ def _selected(st: _Standing, i: int, got: int, missed: list[str]) -> str:
         "exchange": f"against {_article(seat)} {seat} vacancy passed by exchange",
         "fallback": f"against {_article(p.sources[0])} {p.sources[0]} vacancy passed down the fallback chain",
         "dereserved": f"against a de-reserved {seat} vacancy",
+        "probation": f"on probation against {_article(seat)} {seat} vacancy left after every other way of filling "
+                     "it (failed the prescribed test; Manipur Act 1976 s.8(3), second proviso)",
         "horizontal_adjustment": f"against {_article(p.category)} {p.category} vacancy by horizontal "
                                  f"adjustment for {' and '.join(result.serves(i))}",
     }[route]

@@ -9,7 +9,7 @@ import numpy as np
 
 from .engines import Assignment
 from .policy import Policy
-from .pools import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT, Pools
+from .pools import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT, PROBATION, Pools
 from .problem import Problem
 from .vacancy import SeatTable
 
@@ -282,7 +282,10 @@ def attribute(policy: Policy, seats: SeatTable, pools: Pools, a: Assignment):
                 q = next(q for q in p.minus if left.get(q, 0) > 0)
                 left[q] -= 1
                 seat[i], source[i] = pools.pools[q].category, q
-                moved[(seat[i], disp)] = moved.get((seat[i], disp), 0) + 1
+                if p.route == PROBATION:   # filled by the category's own member (Manipur s.8(3))
+                    own[seat[i]] = own.get(seat[i], 0) + 1
+                else:
+                    moved[(seat[i], disp)] = moved.get((seat[i], disp), 0) + 1
         rest: dict[str, int] = {}
         if pools.selection is None:
             for p in at:

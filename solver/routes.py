@@ -17,15 +17,17 @@ class Route(StrEnum):
     DERESERVED = "dereserved"                        # a reserved vacancy de-reserved to open
     HORIZONTAL_ADJUSTMENT = "horizontal_adjustment"  # in by a minimum's shortfall (Rajesh Kumar Daria 2007)
     UPGRADE = "upgrade"                              # open-selected on an own-category vacancy (CSE Rule 16(2))
+    PROBATION = "probation"                          # failed the test, recruited on probation (Manipur s.8(3))
 
 
 # Routes that take only what the candidates' own compartments left unfilled.
-LATER_ROUTES = (Route.EXCHANGE, Route.FALLBACK, Route.DERESERVED)
+LATER_ROUTES = (Route.EXCHANGE, Route.FALLBACK, Route.PROBATION, Route.DERESERVED)
 
 
 class Phase(IntEnum):
     """The order pools are filled in (solver.pools): each phase takes only what the earlier ones left.
-    Fallback chains have one phase per step, FALLBACK + step; de-reservation comes after the longest chain."""
+    Fallback chains have one phase per step, FALLBACK + step; recruitment on probation (Manipur s.8(3)) comes after
+    the longest chain, and de-reservation after it."""
 
     OWN = 0          # open, then each reserved category (open first)
     EXCHANGE = 1     # same-year exchange within a group

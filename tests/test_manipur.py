@@ -56,3 +56,82 @@ def test_two_vacancies_without_the_register_are_an_input_error(tmp_path):
     pol = load_policy("manipur-1976")
     with pytest.raises(InputError, match=r"v.csv, line 2, column vacancies.*preceding 3 recruitment years"):
         solve(pol, read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv"), "greedy")
+
+
+# s.8(3), second proviso: recruitment on probation ----------------------------------------------------------
+
+PROB_CANDS = [["U1", 1, "UR", ""], ["U5", 2, "UR", ""], ["S2", 3, "SC", ""], ["T3", 4, "ST", "true"],
+              ["T4", 5, "ST", "true"], ["U6", 6, "UR", ""]]
+
+
+def _probation(tmp_path, post_class, cands=PROB_CANDS, rows=(("X", "UR", 2), ("X", "SC", 1), ("X", "ST", 1)),
+               sets=()):
+    pol = load_policy("manipur-1976", list(sets))
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category", "failed_test"], cands)
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "post_class"],
+              [[*r, post_class] for r in rows])
+    return pol, read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv")
+
+
+def _got(sol):
+    return {r[0]: (r[2], r[5]) for r in sol.result.allocation_rows()}
+
+
+@pytest.mark.parametrize("engine", ["greedy", "cpsat"])
+def test_st_candidates_who_failed_the_test_are_recruited_on_probation_before_de_reservation(tmp_path, engine):
+    """s.8(3) second proviso at a Class IV post: UR 2, SC 1, ST 1 (half reserved, within s.7's ceiling). U1
+    and U5 take the open vacancies, S2 the SC one. No ST candidate passed the test and no SC candidate is left
+    for the exchange (s.6), so the ST vacancy is "the remaining reserved vacancies": T3, who has the
+    qualification but failed the test, is recruited on probation (before T4, in merit order), before s.7
+    would de-reserve it to U6."""
+    from solver.verify import verify
+    pol, prob = _probation(tmp_path, "IV")
+    sol = solve(pol, prob, engine)
+    assert _got(sol) == {"U1": ("UR", "open_merit"), "U5": ("UR", "open_merit"), "S2": ("SC", "reserved"),
+                         "T3": ("ST", "probation")}
+    assert verify(pol, prob, _read_alloc(tmp_path, sol, pol, prob)) == []
+
+
+def test_at_a_technical_post_there_is_no_probation_and_the_vacancy_is_de_reserved(tmp_path):
+    """The same list at a Class III technical post: s.8(3) does not reach it, so the ST vacancy passes by s.7
+    (de-reserved to general candidates) to U6; T3 and T4, who failed the test, hold nothing."""
+    pol, prob = _probation(tmp_path, "III-technical")
+    assert _got(solve(pol, prob, "greedy")) == {"U1": ("UR", "open_merit"), "U5": ("UR", "open_merit"),
+                                                "S2": ("SC", "reserved"), "U6": ("ST", "dereserved")}
+
+
+def test_probation_comes_after_the_exchange(tmp_path):
+    """"Remaining" reserved vacancies: an SC candidate who passed the test (S7) takes the ST vacancy by exchange
+    (s.6) before an ST candidate who failed it is recruited on probation."""
+    pol, prob = _probation(tmp_path, "IV", cands=[*PROB_CANDS, ["S7", 7, "SC", ""]])
+    got = _got(solve(pol, prob, "greedy"))
+    assert got["S7"] == ("ST", "exchange") and "T3" not in got
+
+
+def test_verify_rejects_probation_out_of_turn(tmp_path):
+    """verify, from the Act's text: probation at a post whose class the proviso does not name; a failed
+    candidate on an ordinary reserved vacancy; probation while a qualified ST candidate waits; and a
+    de-reserved vacancy while a failed candidate who could have been recruited on probation waits."""
+    from solver.verify import read_allocation, verify
+
+    def rules(pol, prob, rows):
+        write_csv(tmp_path / "a.csv", ["candidate_id", "post", "seat_category", "counted_as", "route"], rows)
+        return {v.rule for v in verify(pol, prob, read_allocation(tmp_path / "a.csv", prob, pol))}
+    base = [["U1", "X", "UR", "UR", "open_merit"], ["U5", "X", "UR", "UR", "open_merit"],
+            ["S2", "X", "SC", "SC", "reserved"]]
+    pol, prob = _probation(tmp_path, "IV", cands=[*PROB_CANDS, ["T7", 7, "ST", ""]])
+    assert "failed the test, appointed other than on probation" in rules(pol, prob,
+                                                                         [*base, ["T3", "X", "ST", "ST", "reserved"]])
+    assert "probation before the own category ran out" in rules(pol, prob, [*base, ["T3", "X", "ST", "ST", "probation"]])
+    pol, prob = _probation(tmp_path, "IV")
+    assert "dereserved before the own category ran out" in rules(pol, prob,
+                                                                 [*base, ["U6", "X", "ST", "UR", "dereserved"]])
+    pol, prob = _probation(tmp_path, "III-technical")
+    assert "probation not allowed" in rules(pol, prob, [*base, ["T3", "X", "ST", "ST", "probation"]])
+
+
+def _read_alloc(tmp_path, sol, pol, prob):
+    from solver.verify import read_allocation
+    write_csv(tmp_path / "alloc.csv", ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route"],
+              [r[:6] for r in sol.result.allocation_rows()])
+    return read_allocation(tmp_path / "alloc.csv", prob, pol)

@@ -79,7 +79,7 @@ def _is_date(text: str) -> bool:
 
 def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]:
     optional = ["rank", "score", "gender", "creamy_layer", "relaxed", "pwbd", "ex_serviceman",
-                "district", "birth_date", "caste", "fit"]
+                "district", "birth_date", "caste", "fit", "failed_test"]
     t = read_table(path, ["id", "category"], optional, warn)
     if t.has("caste") and (k := _first_bad(t["caste"] != "")) is not None:
         raise Unsupported(f"{path}, line {t.line[k]}: the caste column is not read yet: deriving or checking a "
@@ -157,6 +157,7 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
         line=t.line[merit],
         tied=tied,
         unfit=~_bools(t, "fit", empty=True)[merit] if t.has("fit") else None,
+        failed_test=_bools(t, "failed_test")[merit] if t.has("failed_test") else None,
     )
     return c, t
 
@@ -198,7 +199,7 @@ MAX_COUNT = 10**9
 
 def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tuple[VacancyRow, ...]]:
     t = read_table(path, ["post", "category", "vacancies"], [*TRAITS, "cadre", "roster_start", "exempt",
-                                                             "district", "direct_share"], warn)
+                                                             "district", "direct_share", "post_class"], warn)
     if t.has("district") and (k := _first_bad(t["district"] != "")) is not None:
         raise Unsupported(f"{path}, line {t.line[k]}: district- and division-level cadres are not implemented: "
                           "their own percentages, rosters and register (Bihar Act 1991 s.4(2) first proviso, s.6(1); "
@@ -214,6 +215,7 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
     cadre, roster_start = _optional_counts(t, "cadre"), _optional_counts(t, "roster_start")
     exempt = t["exempt"] if t.has("exempt") else np.full(len(t), "", dtype=object)
     direct = _direct_shares(t, policy)
+    _one_per_post(t, "post_class", "a post has one class")
     mins = {trait: np.maximum(_optional_counts(t, trait, least=0), 0) for trait in TRAITS if t.has(trait)}
     posts: list[str] = []
     rows: list[VacancyRow] = []
@@ -252,7 +254,8 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
         rows.append(VacancyRow(post, cat, int(vac[k]), m, int(t.line[k]),
                                int(cadre[k]) if cadre[k] > 0 else None,
                                int(roster_start[k]) if roster_start[k] > 0 else None, str(exempt[k]),
-                               None if np.isnan(direct[k]) else float(direct[k])))
+                               None if np.isnan(direct[k]) else float(direct[k]),
+                               str(t["post_class"][k]) if t.has("post_class") else ""))
     return tuple(posts), tuple(rows)
 
 
@@ -276,14 +279,21 @@ def _direct_shares(t: Table, policy: Policy) -> np.ndarray:
         if not 0 <= v <= 1:
             raise t.error(int(k), "direct_share", f"{raw[k]} is not a share between 0 and 1 (0.75 for 75%)")
         out[k] = v
+    _one_per_post(t, "direct_share", "a grade has one share of direct recruitment")
+    return out
+
+
+def _one_per_post(t: Table, name: str, why: str) -> None:
+    """Every row of a post gives the same `name` (a property of the post, not of a category's row)."""
+    if not t.has(name):
+        return
     first: dict[str, int] = {}
+    values = t[name].astype(str)
     for k in range(len(t)):
         post = str(t["post"][k])
         j = first.setdefault(post, k)
-        if not (np.isnan(out[j]) and np.isnan(out[k])) and out[j] != out[k]:
-            raise t.error(k, "direct_share", f"post {post!r} has direct_share {raw[j] or 'empty'} on line "
-                          f"{t.line[j]}: a grade has one share of direct recruitment")
-    return out
+        if values[j] != values[k]:
+            raise t.error(k, name, f"post {post!r} has {name} {values[j] or 'empty'} on line {t.line[j]}: {why}")
 
 
 def _lookup(t: Table, column: str, keys: list[str], what: str, hint: str = "") -> np.ndarray:

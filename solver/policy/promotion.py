@@ -71,6 +71,7 @@ def promotion_policy(policy: Policy) -> Policy:
     if prom.roster_points is not None:
         data["roster"]["points"] = prom.roster_points
     data["horizontal"]["traits"] = []
+    data["probation"] = None   # s.8(3) is of recruitment ("may be recruited on probation")
     if prom.dereserve is not None:
         data["unfilled"]["dereserve"] = prom.dereserve
     data["recruitment"] = "promotion"

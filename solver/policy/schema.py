@@ -178,6 +178,20 @@ class Promotion(Strict):
     source: str = ""
 
 
+class Probation(Strict):
+    """Manipur Act 1976 s.8(3), second proviso: "in the case of reserved vacancies in non technical and
+    quasi-technical Class III and the Class IV posts the Scheduled Tribe and Scheduled Caste candidates who
+    fulfil the prescribed educational qualification but have failed the prescribed test may be recruited on
+    probation against the remaining reserved vacancies". Those candidates are `failed_test` = true in
+    candidates.csv; the posts are those whose `post_class` in vacancies.csv is listed here. They take their own
+    category's vacancies left after every other way of filling them (own category, exchange, fallback) and
+    before de-reservation."""
+
+    categories: list[str] = Field(min_length=1)
+    post_classes: list[str] = Field(min_length=1)
+    source: str = ""
+
+
 class RecruitmentYear(Strict):
     """What a recruitment year is (Bill 2004 s.2(k), Bihar Act 1991 s.2(e): the calendar year; Manipur Act 1976
     s.2(b): "the financial year during which a recruitment is actually made", April to March) and when its
@@ -207,6 +221,7 @@ class Policy(Strict):
     roster: Roster = Roster()
     merit: Merit = Merit()
     year: RecruitmentYear = RecruitmentYear()
+    probation: Probation | None = None
     # "promotion": the policy as `solver.policy.promotion.promotion_policy` derived it from `promotion`.
     recruitment: Literal["direct", "promotion"] = "direct"
     promotion: Promotion | None = None
@@ -256,6 +271,8 @@ class Policy(Strict):
                 raise ValueError(f"promotion names a category twice: {named}")
             if any(not 0 <= v <= 1 for v in self.promotion.direct_share_limit.values()):
                 raise ValueError("promotion.direct_share_limit values must lie in [0, 1]")
+        if self.probation is not None and set(self.probation.categories) - known:
+            raise ValueError(f"probation names unknown categories {sorted(set(self.probation.categories) - known)}")
         if sum(c.share for c in self.categories) > 1 + 1e-9:
             raise ValueError("category shares add up to more than 1")
         return self

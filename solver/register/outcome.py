@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..pools import DERESERVED, EXCHANGE, FALLBACK
+from ..pools import DERESERVED, EXCHANGE, FALLBACK, PROBATION
 from ..result import Result
 from ..vacancy.carried import Carried, carried_trait, carries, claim_partners, exchangeable
 
@@ -80,7 +80,8 @@ def year_record(result: Result, year: int) -> YearRecord:
     later = (assigned >= 0) & (result.source_pool != assigned)
     route_of = np.array([p.route for p in pools.pools], dtype=object)[assigned[later]]
     took = {kind: np.bincount(result.source_pool[later][np.isin(route_of, routes)], minlength=n_pools)
-            for kind, routes in (("exchanged", [EXCHANGE, FALLBACK]), ("dereserved", [DERESERVED]))}
+            for kind, routes in (("exchanged", [EXCHANGE, FALLBACK]), ("dereserved", [DERESERVED]),
+                                 ("probation", [PROBATION]))}
     minimums: dict[str, list] = {}
     for (p, code, trait), m in seats.minimums.items():
         minimums.setdefault(p, []).append((code, trait, m))
@@ -96,7 +97,8 @@ def year_record(result: Result, year: int) -> YearRecord:
             rec.count(post, code, "carried_in", len(items))
             for q in phase0.get((j, code), ()):
                 mine = [x for x in items if exchangeable(policy, x, year) == q.carried]
-                events = ["filled"] * int(own[q.index]) + ["exchanged"] * int(took["exchanged"][q.index]) \
+                events = ["filled"] * int(own[q.index] + took["probation"][q.index]) \
+                    + ["exchanged"] * int(took["exchanged"][q.index]) \
                     + ["dereserved"] * int(took["dereserved"][q.index])
                 _settle(rec, policy, post, code, mine + [None] * (q.base - len(mine)), events, year)
         if seats.overall:

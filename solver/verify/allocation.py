@@ -68,10 +68,22 @@ def read_allocation(path, problem: Problem, policy: Policy) -> Allocation:
 
 
 def may_hold(policy: Policy, problem: Problem, code: str) -> np.ndarray:
-    """Who may hold a vacancy of `code`, read from the policy text (not from solver.pools). One found unfit may
-    hold none (Bill 2004 s.8(2) proviso), which `verify.eligibility.fitness` reports."""
+    """Who may hold a vacancy of `code`, read from the policy text (not from solver.pools), other than on
+    probation. One found unfit may hold none (Bill 2004 s.8(2) proviso), which `verify.eligibility.fitness`
+    reports; one who failed the prescribed test only one on probation (Manipur Act 1976 s.8(3))."""
     c = problem.candidates
-    return _may_hold(policy, c, code) & c.fit
+    failed = c.failed_test if c.failed_test is not None else np.zeros(len(c), dtype=bool)
+    return _may_hold(policy, c, code) & c.fit & ~failed
+
+
+def may_hold_on_probation(policy: Policy, problem: Problem, code: str) -> np.ndarray:
+    """Who may be recruited on probation against a vacancy of `code` (Manipur Act 1976 s.8(3), second proviso:
+    "the Scheduled Tribe and Scheduled Caste candidates who fulfil the prescribed educational qualification but
+    have failed the prescribed test"): a member of `code`, a probation category, found fit, who failed it."""
+    c = problem.candidates
+    if policy.probation is None or code not in policy.probation.categories or c.failed_test is None:
+        return np.zeros(len(c), dtype=bool)
+    return (c.category == code) & c.failed_test & c.fit
 
 
 def _may_hold(policy: Policy, c, code: str) -> np.ndarray:

@@ -10,6 +10,7 @@ from .reading import SRC_OPEN, Reading
 
 SRC_RELAXED = "DoPT OM 01.07.1998, 04.04.2018; Deepa E.V. v. Union of India 2017"
 SRC_EXCHANGE = "Maharashtra Act 2001 s.4(3); Manipur Act 1976 s.4; Bihar Act 1991 s.4(6)"
+SRC_PROBATION = "Manipur Act 1976 s.8(3), second proviso"
 
 
 def selected_once(r: Reading) -> list[Violation]:
@@ -60,11 +61,16 @@ def route_eligibility(r: Reading) -> list[Violation]:
     """The route may fill the seat, and the holder may take it by that route: open vacancies on merit to all
     but those who availed a relaxed standard; reserved vacancies to the category's members less its creamy
     layer; exchange, fallback and de-reservation only as the policy's groups, chains and rules allow."""
-    out, fit = [], r.problem.candidates.fit
+    c = r.problem.candidates
+    out, fit = [], c.fit
     for row in r.rows:
         route, seat = r.alloc.route[row], r.alloc.seat[row]
         if not fit[r.alloc.cand[row]]:
             continue   # `fitness` names it: one found unfit may hold nothing by any route
+        if c.failed_test is not None and c.failed_test[r.alloc.cand[row]] and route != Route.PROBATION:
+            out.append(r.violation("failed the test, appointed other than on probation", r.alloc.cand[row],
+                                   r.alloc.post[row], f"failed_test = true, route {route}", SRC_PROBATION))
+            continue
         if row in r.misrouted:
             out.append(r.violation("wrong route", r.alloc.cand[row], r.alloc.post[row], f"route {route} on an open "
                                    "vacancy: it fills reserved vacancies only", "SPEC.md allocation.csv"))
@@ -136,6 +142,17 @@ def _dereserved(r: Reading, row: int, i: int, j: int, seat: str) -> list[Violati
     return []
 
 
+def _probation(r: Reading, row: int, i: int, j: int, seat: str) -> list[Violation]:
+    if not r.probation_post(j):
+        return [r.violation("probation not allowed", i, j, f"post {r.problem.posts[j]}'s class admits no recruitment "
+                            "on probation (probation.post_classes)", SRC_PROBATION)]
+    if not r.on_probation[seat][i]:
+        own = r.problem.candidates.category[i]
+        return [r.violation("probation not allowed", i, j, f"{own} candidate on probation against a {seat} vacancy: "
+                            "only a member of a probation category who failed the test", SRC_PROBATION)]
+    return []
+
+
 def _upgrade(r: Reading, row: int, i: int, j: int, seat: str) -> list[Violation]:
     if not r.policy.migration.upgrade:
         return [r.violation("upgrade not allowed", i, j, "the policy has no Rule 16(2) upgrade", "CSE Rule 16(2)")]
@@ -146,7 +163,8 @@ def _upgrade(r: Reading, row: int, i: int, j: int, seat: str) -> list[Violation]
 
 
 _BY_ROUTE = {Route.OPEN_MERIT: _open_merit, Route.RESERVED: _reserved, Route.HORIZONTAL_ADJUSTMENT: _horizontal_adjustment,
-             Route.EXCHANGE: _exchange, Route.FALLBACK: _fallback, Route.DERESERVED: _dereserved, Route.UPGRADE: _upgrade}
+             Route.EXCHANGE: _exchange, Route.FALLBACK: _fallback, Route.DERESERVED: _dereserved, Route.UPGRADE: _upgrade,
+             Route.PROBATION: _probation}
 
 
 def counted_against(r: Reading) -> list[Violation]:
@@ -160,7 +178,7 @@ def counted_against(r: Reading) -> list[Violation]:
             continue
         i, j, route, seat = r.alloc.cand[row], r.alloc.post[row], r.alloc.route[row], r.alloc.seat[row]
         own = r.problem.candidates.category[i]
-        expect = {Route.OPEN_MERIT: p.open, Route.DERESERVED: p.open, Route.RESERVED: seat,
+        expect = {Route.OPEN_MERIT: p.open, Route.DERESERVED: p.open, Route.RESERVED: seat, Route.PROBATION: seat,
                   Route.EXCHANGE: own, Route.FALLBACK: own}.get(route)
         if p.migration.selection_list and (route == Route.UPGRADE or (route == Route.RESERVED and seat == p.open)):
             as_reserved = p.migration.upgraded_counts_as == "reserved"

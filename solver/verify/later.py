@@ -9,7 +9,8 @@ from ..routes import LATER_ROUTES, Route
 from .allocation import Violation
 from .reading import Reading
 
-SRC_LATER = {Route.EXCHANGE: "Maharashtra Act 2001 s.4(3); Manipur Act 1976 s.4", Route.FALLBACK: "Bihar Act 1991 s.4(6)"}
+SRC_LATER = {Route.EXCHANGE: "Maharashtra Act 2001 s.4(3); Manipur Act 1976 s.4", Route.FALLBACK: "Bihar Act 1991 s.4(6)",
+             Route.PROBATION: "Manipur Act 1976 s.8(3), second proviso: 'against the remaining reserved vacancies'"}
 
 
 def after_own_category(r: Reading) -> list[Violation]:
@@ -18,13 +19,30 @@ def after_own_category(r: Reading) -> list[Violation]:
     out = []
     for row in _later_rows(r):
         route, seat, j = r.alloc.route[row], r.alloc.seat[row], int(r.alloc.post[row])
-        waiting = np.flatnonzero(r.may[seat] & ~r.selected & r.applied(j))
+        waiting = np.flatnonzero(_earlier_takers(r, route, seat, j) & ~r.selected & r.applied(j))
         if len(waiting):
             out.append(r.violation(f"{route} before the own category ran out", r.alloc.cand[row], j,
                                    f"{seat} candidate {r.problem.candidates.ids[waiting[0]]} (rank {waiting[0] + 1}) "
                                    "was not selected", SRC_LATER.get(route) or r.policy.unfilled.source or
                                    "de-reservation rules"))
     return out
+
+
+def _earlier_takers(r: Reading, route: str, seat: str, j: int) -> np.ndarray:
+    """Who a vacancy of `seat` at post j goes to before it may pass by `route`: its own qualified members; before
+    probation also its same-year exchange partners and fallback takers ("the remaining reserved vacancies",
+    Manipur s.8(3)); before de-reservation also those who may be recruited on probation."""
+    mask = r.may[seat].copy()
+    if route == Route.PROBATION:
+        for g in r.policy.exchange:
+            if g.after_years == 0 and seat in g.categories:
+                mask |= np.any([r.may[x] for x in g.categories], axis=0)
+        for f in r.policy.fallback:
+            if f.from_ == seat:
+                mask |= np.any([r.may[x] for x in f.to], axis=0)
+    if route == Route.DERESERVED and r.probation_post(j):
+        mask |= r.on_probation[seat]
+    return mask
 
 
 def fallback_order(r: Reading) -> list[Violation]:
@@ -51,7 +69,8 @@ def merit_within_route(r: Reading) -> list[Violation]:
     c, out = r.problem.candidates, []
     for row in _later_rows(r):
         i, route, j = r.alloc.cand[row], r.alloc.route[row], int(r.alloc.post[row])
-        pool = r.may[r.policy.open] if route == Route.DERESERVED else r.may.get(c.category[i])
+        pool = r.may[r.policy.open] if route == Route.DERESERVED else \
+            r.on_probation.get(r.alloc.seat[row]) if route == Route.PROBATION else r.may.get(c.category[i])
         if pool is None:
             continue
         better = np.flatnonzero(pool[:i] & ~r.selected[:i] & r.applied(j)[:i])
@@ -89,8 +108,7 @@ def _wasted_at(r: Reading, j: int) -> list[Violation]:
             rest = left
         if sum(max(0, rest[x]) for x in sources) <= 0:
             continue
-        pool = r.may[policy.open] if takers is None else np.any([r.may[x] for x in takers], axis=0)
-        waiting = np.flatnonzero(pool & r.applied(j) & (r.keys[:, 0] > phase))
+        waiting = np.flatnonzero(takers & r.applied(j) & (r.keys[:, 0] > phase))
         if len(waiting):
             out.append(r.violation("vacancy left while an eligible candidate wanted it", waiting[0], j,
                                    f"{'/'.join(sources)} vacancies unfilled after {route}", source or route))
@@ -98,18 +116,25 @@ def _wasted_at(r: Reading, j: int) -> list[Violation]:
 
 
 def _stages(r: Reading, j: int, left: dict) -> list[tuple]:
-    """The later phases at post j in order: (phase, route, the categories whose vacancies pass, the
-    categories that may take them (None: open), source)."""
+    """The later phases at post j in order: (phase, route, the categories whose vacancies pass, who may take
+    them, source)."""
     policy = r.policy
-    stages = [(1, Route.EXCHANGE, g.categories, list(g.categories), g.source)
+
+    def anyone(codes):
+        return np.any([r.may[x] for x in codes], axis=0)
+    stages = [(1, Route.EXCHANGE, g.categories, anyone(g.categories), g.source)
               for g in policy.exchange if g.after_years == 0]
     for g in policy.exchange:
         if g.after_years:
             rest = {x: max(0, min(left[x], r.backlog_left(j, x))) for x in g.categories}
             if sum(rest.values()):
-                stages.append((1, Route.EXCHANGE, [x for x in g.categories if rest[x]], g.categories, g.source))
-    stages += [(2, Route.FALLBACK, [f.from_], f.to, f.source) for f in policy.fallback]
+                stages.append((1, Route.EXCHANGE, [x for x in g.categories if rest[x]], anyone(g.categories),
+                               g.source))
+    stages += [(2, Route.FALLBACK, [f.from_], anyone(f.to), f.source) for f in policy.fallback]
+    if r.probation_post(j):
+        stages += [(8, Route.PROBATION, [code], r.on_probation[code], policy.probation.source)
+                   for code in policy.probation.categories]
     if policy.unfilled.dereserve:
-        stages.append((9, Route.DERESERVED, [x.code for x in policy.categories if x.carry_forward], None,
-                       policy.unfilled.source))
+        stages.append((9, Route.DERESERVED, [x.code for x in policy.categories if x.carry_forward],
+                       r.may[policy.open], policy.unfilled.source))
     return stages

@@ -12,12 +12,12 @@ from ..policy import Policy
 from ..problem import Problem
 from ..routes import NOT_RANKED, LATER_ROUTES, Route
 from ..vacancy.determine import SeatTable
-from .allocation import Allocation, Violation, may_hold
+from .allocation import Allocation, Violation, may_hold, may_hold_on_probation
 
 # The order of the procedure's phases as routes (solver.routes.Phase): own compartments, exchange, fallback,
 # de-reservation last.
 ROUTE_PHASE = {Route.OPEN_MERIT: 0, Route.RESERVED: 0, Route.HORIZONTAL_ADJUSTMENT: 0, Route.UPGRADE: 0,
-               Route.EXCHANGE: 1, Route.FALLBACK: 2, Route.DERESERVED: 9}
+               Route.EXCHANGE: 1, Route.FALLBACK: 2, Route.PROBATION: 8, Route.DERESERVED: 9}
 UNSELECTED = 99   # the phase of one who holds nothing: after every phase
 
 SRC_OPEN = "Indra Sawhney 1992; Saurav Yadav 2020; central Bill 2004 s.5(2)"
@@ -62,6 +62,17 @@ class Reading:
         """Per category code (open included), who may hold its vacancies, from the policy text."""
         return {code: may_hold(self.policy, self.problem, code)
                 for code in [self.policy.open, *self.policy.reserved_codes]}
+
+    @cached_property
+    def on_probation(self) -> dict[str, np.ndarray]:
+        """Per reserved code, who may be recruited on probation against its vacancies (Manipur s.8(3))."""
+        return {code: may_hold_on_probation(self.policy, self.problem, code) for code in self.policy.reserved_codes}
+
+    def probation_post(self, j: int) -> bool:
+        """Whether post j's class admits recruitment on probation (`probation.post_classes`)."""
+        prob, post = self.policy.probation, self.problem.posts[j]
+        classes = {row.post_class for row in self.problem.vacancy_rows if row.post == post}
+        return prob is not None and bool(classes & set(prob.post_classes))
 
     @cached_property
     def precedence(self) -> dict[str, int]:
