@@ -54,6 +54,9 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
         overall = False
     if not fixed:
         extra.append('roster.small_cadre="none"')  # the L-shaped roster is not encoded; TOTAL rows use due points
+        if policy_name == "manipur-1976":
+            # Manipur's two-vacancy rule takes the preceding years from a register, which one year has not
+            extra.append('roster.two_vacancies="roster"')
     column = None   # with a recommendation list one trait, or the PwBD sub-categories: they cannot overlap
     if policy_name == "upsc-cse":
         for refused in ("unfilled.dereserve=true", 'horizontal.mode="overall"', "horizontal.multi_trait_counts_each=true",
