@@ -366,6 +366,53 @@ def _recorded_policy(regs, year: int) -> str:
     return found[0]
 
 
+@app.command("surrender")
+def surrender_cmd(
+    policy: str = PolicyOpt,
+    employees: Path = typer.Option(..., "--employees", help="employees.csv: id, category, and seniority (1 = most "
+                                   "senior; juniors go first) or order (the service's order of surrender)"),
+    abolish: int = typer.Option(..., "--abolish", help="posts of the cadre abolished"),
+    out: Path = typer.Option(..., "--out", help="output folder: surrendered.csv and surrender.json"),
+    strength: Optional[int] = typer.Option(None, "--strength", help="the cadre's posts (default: the employees; "
+                                           "more when some posts are vacant)"),
+    engine: str = typer.Option("cpsat", "--engine", help="cpsat | greedy"),
+    set_: list[str] = SetOpt,
+):
+    """Who is surrendered when posts of a cadre are abolished: the service's order, except that no SC, ST or
+    OBC employee goes if that lowers their representation below their percentage (Bill 2004 s.12)."""
+    from .reports import _write_csv, stage, write_json
+    from .surrender import COLUMNS, check, protected, read_employees, rows, surrender
+
+    if engine not in ("cpsat", "greedy"):
+        err.print(f"[bold red]error[/]: --engine must be cpsat or greedy, not {engine!r}")
+        raise typer.Exit(2)
+    try:
+        pol = load_policy(policy, set_)
+        protected(pol)
+        emp = read_employees(employees, pol, warn=_warn)
+        res = surrender(pol, emp, abolish, strength, engine)
+        problems = check(pol, emp, res.surrendered, abolish, res.strength)
+        doc = {"policy": pol.name, "source": pol.surrender.source, "engine": engine, "strength": res.strength,
+               "abolished": abolish, "employees": len(emp.ids), "surrendered": int(res.surrendered.sum()),
+               "categories": {c: {"employees": res.before[c], "posts_after": res.share_posts[c],
+                                  "kept_at_least": res.floors[c]} for c in res.floors},
+               "check": problems or "every rule holds"}
+
+        def write(tmp: Path) -> None:
+            _write_csv(tmp / "surrendered.csv", COLUMNS, rows(pol, res))
+            write_json(tmp / "surrender.json", doc)
+        stage(out, write, ("surrendered.csv", "surrender.json")).publish()
+    except AarakshanError as e:
+        _fail(e)
+    gone = ", ".join(emp.ids[res.surrendered][:10]) + (" ..." if res.surrendered.sum() > 10 else "")
+    Console().print(f"{int(res.surrendered.sum())} of {len(emp.ids)} employees surrendered ({gone or 'none'}); "
+                    f"s.12 keeps {', '.join(f'{c} {k}' for c, k in res.floors.items())} at least; written to {out}/",
+                    highlight=False)
+    if problems:
+        err.print("[bold red]the choice fails its own check[/]: " + "; ".join(problems))
+        raise typer.Exit(1)
+
+
 @app.command()
 def audit(
     policy: str = PolicyOpt,

@@ -192,6 +192,14 @@ class Probation(Strict):
     source: str = ""
 
 
+class SurrenderRule(Strict):
+    """Bill 2004 s.12: when posts of a cadre are abolished, no employee of a `protected` category is surrendered
+    if that lowers the category's representation below its percentage (`solver.surrender`)."""
+
+    protected: list[str] = Field(min_length=1)
+    source: str = ""
+
+
 class RecruitmentYear(Strict):
     """What a recruitment year is (Bill 2004 s.2(k), Bihar Act 1991 s.2(e): the calendar year; Manipur Act 1976
     s.2(b): "the financial year during which a recruitment is actually made", April to March) and when its
@@ -222,6 +230,7 @@ class Policy(Strict):
     merit: Merit = Merit()
     year: RecruitmentYear = RecruitmentYear()
     probation: Probation | None = None
+    surrender: SurrenderRule | None = None
     # "promotion": the policy as `solver.policy.promotion.promotion_policy` derived it from `promotion`.
     recruitment: Literal["direct", "promotion"] = "direct"
     promotion: Promotion | None = None
@@ -271,6 +280,8 @@ class Policy(Strict):
                 raise ValueError(f"promotion names a category twice: {named}")
             if any(not 0 <= v <= 1 for v in self.promotion.direct_share_limit.values()):
                 raise ValueError("promotion.direct_share_limit values must lie in [0, 1]")
+        if self.surrender is not None and set(self.surrender.protected) - known:
+            raise ValueError(f"surrender names unknown categories {sorted(set(self.surrender.protected) - known)}")
         if self.probation is not None and set(self.probation.categories) - known:
             raise ValueError(f"probation names unknown categories {sorted(set(self.probation.categories) - known)}")
         if sum(c.share for c in self.categories) > 1 + 1e-9:
