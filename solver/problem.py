@@ -85,6 +85,9 @@ class VacancyRow:
     direct_share: float | None = None
     # The post's class, as the policy's `probation.post_classes` names them (e.g. "III-non-technical").
     post_class: str = ""
+    # A district- or division-level post's district (Bihar s.4(2) first proviso; Maharashtra s.4(2), (4)): its
+    # vacancies are split by that district's percentages. Empty for a State cadre.
+    district: str = ""
 
     def __post_init__(self):
         freeze_dicts(self)

@@ -384,13 +384,42 @@ def test_exempt_vacancies_are_open_take_no_roster_point_and_stay_outside_the_cei
                                                                               "exempt"))
 
 
+NAWADA = 'districts.Nawada={shares={SC=0.25}, source="s.4(2) first proviso: a notified district percentage"}'
+
+
+def test_a_district_level_post_is_split_by_the_district_s_percentages(tmp_path):
+    """Bihar s.4(2), first proviso: "different percentage for different districts". With SC at 25% in Nawada,
+    four vacancies of a Nawada post take points 1-4 of its roster: SC falls due at point 4 (floor(4 x 0.25) = 1),
+    UR 3. The same row at the State's 16% gives no SC point before 7: UR 4. Each district's cadre is a post of
+    its own (its own roster and register, s.6(1)): one post name in two districts is an input error."""
+    rows = [["Clerk-Nawada", "TOTAL", 4, "Nawada"]]
+    header = ("post", "category", "vacancies", "district")
+    _, sol = one_year(tmp_path, "bihar-1991", rows, header=header, sets=[NAWADA])
+    assert split(sol, "Clerk-Nawada") == {"UR": 3, "SC": 1}
+    assert any("district-level post of Nawada, split by the district's percentages" in n for n in sol.result.seats.notes)
+    _, sol = one_year(tmp_path, "bihar-1991", rows, header=header)
+    assert split(sol, "Clerk-Nawada") == {"UR": 4}
+    assert any("the State's percentages" in n for n in sol.result.seats.notes)
+    with pytest.raises(InputError, match="column 4 \\(district\\).*name each district's cadre apart"):
+        one_year(tmp_path, "bihar-1991", [["Clerk", "UR", 1, "Nawada"], ["Clerk", "SC", 1, "Gaya"]], header=header)
+
+
+def test_district_percentages_may_be_limited_to_classes_of_posts(tmp_path):
+    """Maharashtra s.4(2), third proviso: the additional ST reservation of the named districts is for Groups C and
+    D. With ST at 20% in Thane for classes C and D, a Group C post of 5 vacancies gets ST at point 5
+    (floor(5 x 0.2) = 1); a Group B post of Thane keeps the State's 7%, no ST point in 5."""
+    thane = 'districts.Thane={shares={ST=0.2}, post_classes=["C", "D"], source="s.4(2), third proviso"}'
+    header = ("post", "category", "vacancies", "district", "post_class")
+    _, sol = one_year(tmp_path, "maharashtra-2001", [["Clerk-Thane", "TOTAL", 5, "Thane", "C"],
+                                                     ["Officer-Thane", "TOTAL", 5, "Thane", "B"]],
+                      header=header, sets=[thane, 'roster.small_cadre="none"', "ceiling.share=1.0"])
+    assert split(sol, "Clerk-Thane").get("ST") == 1
+    assert "ST" not in split(sol, "Officer-Thane")
+
+
 def test_columns_and_modes_not_built_are_refused_naming_the_section(tmp_path):
-    """A district-level post (Bihar s.4(2) first proviso) and a caste to derive the category from (Bihar
-    Schedules I and II) are refused with exit 3, never silently solved as something else. (Promotion:
-    tests/test_promotion.py.)"""
-    with pytest.raises(Unsupported, match="s.4\\(2\\) first proviso"):
-        one_year(tmp_path, "bihar-1991", [["X", "UR", 2, "Patna"]], header=("post", "category", "vacancies",
-                                                                           "district"))
+    """A caste to derive the category from (Bihar Schedules I and II) is refused with exit 3, never silently
+    solved as something else. (Promotion: tests/test_promotion.py.)"""
     write_csv(tmp_path / "c2.csv", ["id", "rank", "category", "caste"], [["A", 1, "EBC", "Kahar"]])
     with pytest.raises(Unsupported, match="Schedules I and II"):
         read_problem(load_policy("bihar-1991"), tmp_path / "c2.csv", tmp_path / "v.csv")

@@ -200,10 +200,6 @@ MAX_COUNT = 10**9
 def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tuple[VacancyRow, ...]]:
     t = read_table(path, ["post", "category", "vacancies"], [*TRAITS, "cadre", "roster_start", "exempt",
                                                              "district", "direct_share", "post_class"], warn)
-    if t.has("district") and (k := _first_bad(t["district"] != "")) is not None:
-        raise Unsupported(f"{path}, line {t.line[k]}: district- and division-level cadres are not implemented: "
-                          "their own percentages, rosters and register (Bihar Act 1991 s.4(2) first proviso, s.6(1); "
-                          "Maharashtra Act 2001 s.4(2)) would be needed; give the post without a district")
     if len(t) == 0:
         raise InputError(path, None, None, "no vacancy rows")
     allowed = [policy.open, *policy.reserved_codes, "TOTAL"]
@@ -216,6 +212,8 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
     exempt = t["exempt"] if t.has("exempt") else np.full(len(t), "", dtype=object)
     direct = _direct_shares(t, policy)
     _one_per_post(t, "post_class", "a post has one class")
+    _one_per_post(t, "district", "a district-level cadre is a post of its own, with its own roster and register "
+                  "(Bihar s.6(1); Maharashtra s.4(4)): name each district's cadre apart, e.g. Clerk-Patna")
     mins = {trait: np.maximum(_optional_counts(t, trait, least=0), 0) for trait in TRAITS if t.has(trait)}
     posts: list[str] = []
     rows: list[VacancyRow] = []
@@ -255,7 +253,8 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
                                int(cadre[k]) if cadre[k] > 0 else None,
                                int(roster_start[k]) if roster_start[k] > 0 else None, str(exempt[k]),
                                None if np.isnan(direct[k]) else float(direct[k]),
-                               str(t["post_class"][k]) if t.has("post_class") else ""))
+                               str(t["post_class"][k]) if t.has("post_class") else "",
+                               str(t["district"][k]) if t.has("district") else ""))
     return tuple(posts), tuple(rows)
 
 

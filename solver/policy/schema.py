@@ -192,6 +192,19 @@ class Probation(Strict):
     source: str = ""
 
 
+class District(Strict):
+    """A district's own percentages for its district-level posts (Bihar Act 1991 s.4(2), first proviso:
+    "different percentage for different districts in accordance with the percentage of population ... in such
+    districts"; Maharashtra Act 2001 s.4(2), first proviso (ii): "concerned district, in the case of district
+    cadre posts", and its third proviso: the additional ST reservation kept in named districts for Groups C and
+    D). `shares` replaces the State's share of each category it names; `post_classes`, where given, limits it
+    to posts of those classes (vacancies.csv `post_class`, e.g. "C", "D")."""
+
+    shares: dict[str, float]
+    post_classes: list[str] | None = None
+    source: str = ""
+
+
 class SurrenderRule(Strict):
     """Bill 2004 s.12: when posts of a cadre are abolished, no employee of a `protected` category is surrendered
     if that lowers the category's representation below its percentage (`solver.surrender`)."""
@@ -231,6 +244,7 @@ class Policy(Strict):
     year: RecruitmentYear = RecruitmentYear()
     probation: Probation | None = None
     surrender: SurrenderRule | None = None
+    districts: dict[str, District] = {}
     # "promotion": the policy as `solver.policy.promotion.promotion_policy` derived it from `promotion`.
     recruitment: Literal["direct", "promotion"] = "direct"
     promotion: Promotion | None = None
@@ -280,6 +294,13 @@ class Policy(Strict):
                 raise ValueError(f"promotion names a category twice: {named}")
             if any(not 0 <= v <= 1 for v in self.promotion.direct_share_limit.values()):
                 raise ValueError("promotion.direct_share_limit values must lie in [0, 1]")
+        for name, d in self.districts.items():
+            if set(d.shares) - known:
+                raise ValueError(f"districts.{name} names unknown categories {sorted(set(d.shares) - known)}")
+            if any(not 0 <= v <= 1 for v in d.shares.values()):
+                raise ValueError(f"districts.{name}: each share must lie in [0, 1]")
+            if sum(d.shares.get(c.code, c.share) for c in self.categories) > 1 + 1e-9:
+                raise ValueError(f"districts.{name}: the shares add up to more than 1")
         if self.surrender is not None and set(self.surrender.protected) - known:
             raise ValueError(f"surrender names unknown categories {sorted(set(self.surrender.protected) - known)}")
         if self.probation is not None and set(self.probation.categories) - known:
@@ -339,6 +360,16 @@ class Policy(Strict):
         c = self.ceiling
         return not c.backlog_counts and self.category(code).in_ceiling and \
             (c.backlog_excluded is None or code in c.backlog_excluded)
+
+    def for_row(self, district: str, post_class: str = "") -> "Policy":
+        """The policy whose shares split a district-level row's vacancies: the district's own where the policy
+        gives them (`districts`) for the post's class, the State's otherwise."""
+        d = self.districts.get(district) if district else None
+        if d is None or (d.post_classes is not None and post_class not in d.post_classes):
+            return self
+        cats = [c.model_copy(update={"share": d.shares[c.code], "source": d.source or c.source})
+                if c.code in d.shares else c for c in self.categories]
+        return self.model_copy(update={"categories": cats})
 
     def category(self, code: str) -> Category:
         for c in self.categories:

@@ -129,10 +129,16 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
                          f"{policy.open}; the ceiling does not count them")
             continue
         if row.category == "TOTAL":
-            start, cadre = _roster_position(policy, problem, row, state)
-            split = Counter(running(policy, start, row.vacancies))
+            local = policy.for_row(row.district, row.post_class)
+            start, cadre = _roster_position(local, problem, row, state)
+            split = Counter(running(local, start, row.vacancies))
             if row.vacancies == 2 and policy.roster.two_vacancies == "carry_over":
-                split = _carried_over(policy, problem, row, state, notes)
+                split = _carried_over(local, problem, row, state, notes)
+            if row.district:
+                notes.append(f"{row.post}: a district-level post of {row.district}, split by "
+                             + (f"the district's percentages ({local.districts[row.district].source or 'districts'})"
+                                if local is not policy else "the State's percentages (the policy gives the district "
+                                "none of its own)"))
             roster_used[row.post] = (start, row.vacancies, cadre)
             for c in [policy.open, *policy.reserved_codes]:
                 seats[(row.post, c)] = split.get(c, 0)
