@@ -417,10 +417,3 @@ def test_district_percentages_may_be_limited_to_classes_of_posts(tmp_path):
     assert "ST" not in split(sol, "Officer-Thane")
 
 
-def test_columns_and_modes_not_built_are_refused_naming_the_section(tmp_path):
-    """A caste to derive the category from (Bihar Schedules I and II) is refused with exit 3, never silently
-    solved as something else. (Promotion: tests/test_promotion.py.)"""
-    write_csv(tmp_path / "c2.csv", ["id", "rank", "category", "caste"], [["A", 1, "EBC", "Kahar"]])
-    with pytest.raises(Unsupported, match="Schedules I and II"):
-        read_problem(load_policy("bihar-1991"), tmp_path / "c2.csv", tmp_path / "v.csv")
-

@@ -79,12 +79,8 @@ def _is_date(text: str) -> bool:
 
 def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]:
     optional = ["rank", "score", "gender", "creamy_layer", "relaxed", "pwbd", "ex_serviceman",
-                "district", "birth_date", "caste", "fit", "failed_test"]
+                "district", "block", "birth_date", "caste", "fit", "failed_test"]
     t = read_table(path, ["id", "category"], optional, warn)
-    if t.has("caste") and (k := _first_bad(t["caste"] != "")) is not None:
-        raise Unsupported(f"{path}, line {t.line[k]}: the caste column is not read yet: deriving or checking a "
-                          "category from the caste schedules (Bihar Act 1991 Schedules I and II, s.2(j) and its "
-                          "explanation) is not implemented; give the category and leave caste empty")
     n = len(t)
     if n == 0:
         raise InputError(path, None, None, "no candidates")
@@ -96,10 +92,11 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
     if len(dup):
         first, second = sorted((order[dup[0]], order[dup[0] + 1]))
         raise t.error(second, "id", f"duplicate id {str(ids[second])!r} (first on line {t.line[first]})")
-    cats = t["category"].astype(str)
+    cats = _categories(t, policy)
     bad = ~np.isin(cats, policy.member_codes)
     if (k := _first_bad(bad)) is not None:
-        raise t.error(k, "category", f"unknown category {str(cats[k])!r}; this policy knows {policy.member_codes}")
+        raise t.error(k, "category", "empty category: give it (or a caste the policy's schedules place)" if not cats[k]
+                      else f"unknown category {str(cats[k])!r}; this policy knows {policy.member_codes}")
     has_rank, has_score = t.has("rank"), t.has("score")
     if has_rank == has_score:
         raise InputError(path, 1, None, "give exactly one of the columns 'rank' (1 = best) or 'score' (higher = better)")
@@ -160,6 +157,38 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
         failed_test=_bools(t, "failed_test")[merit] if t.has("failed_test") else None,
     )
     return c, t
+
+
+def _categories(t: Table, policy: Policy) -> np.ndarray:
+    """The `category` column, where empty derived from `caste` and `district` by the policy's schedules, and a
+    given backward class the schedules contradict refused (Bihar Act 1991 s.2(j)); SC, ST and the open code are
+    kept as given (the Constitution orders, not the schedules, make SC and ST)."""
+    cats = t["category"].astype(str).astype(object)
+    if not t.has("caste") or not (t["caste"] != "").any():
+        return cats
+    if policy.castes is None:
+        k = _first_bad(t["caste"] != "")
+        raise Unsupported(f"{t.path}, line {t.line[k]}: a caste is given, but {policy.name} has no caste schedules "
+                          "([castes]); give the category and leave caste empty")
+    from pathlib import Path
+
+    from ..castes import load, resolve
+    entries = load(str(Path(policy.folder or ".") / policy.castes.file))
+    district = t["district"].astype(str) if t.has("district") else np.full(len(t), "", dtype=object)
+    block = t["block"].astype(str) if t.has("block") else np.full(len(t), "", dtype=object)
+    schedule_codes = {e.category for e in entries}
+    for k in np.flatnonzero(t["caste"] != ""):
+        given = cats[k]
+        if given and given not in schedule_codes:
+            continue   # SC, ST, the open code: not the schedules' to decide
+        code, why = resolve(entries, str(t["caste"][k]), str(district[k]), str(block[k]))
+        if code is None:
+            raise t.error(int(k), "caste", f"{why} ({policy.castes.source or 'castes'})"
+                          + ("; give the category" if not given else ""))
+        if given and given != code:
+            raise t.error(int(k), "category", f"{given}, but {why} ({policy.castes.source or 'castes'})")
+        cats[k] = code
+    return cats
 
 
 def _tied(score: np.ndarray, keys: list[np.ndarray]) -> np.ndarray | None:

@@ -105,7 +105,8 @@ def load_policy(path: str | Path, overrides: list[str] | tuple[str, ...] = ()) -
     """The policy file with `overrides` (``KEY=VALUE``) applied and validated; with ``recruitment =
     "promotion"`` (``--recruitment promotion``), the promotion's policy (`solver.policy.promotion`)."""
     policy = _load(path, overrides)
-    return promotion_policy(policy) if policy.recruitment == "promotion" else policy
+    policy = promotion_policy(policy) if policy.recruitment == "promotion" else policy
+    return policy.model_copy(update={"folder": str(resolve_policy_path(path).parent)})
 
 
 def _load(path: str | Path, overrides: list[str] | tuple[str, ...]) -> Policy:

@@ -205,6 +205,14 @@ class District(Strict):
     source: str = ""
 
 
+class CasteSchedules(Strict):
+    """The schedules of backward classes a candidate's `caste` is read against (`solver.castes`): a CSV beside
+    the policy file (Bihar Act 1991 Schedules I and II, s.2(j))."""
+
+    file: str
+    source: str = ""
+
+
 class SurrenderRule(Strict):
     """Bill 2004 s.12: when posts of a cadre are abolished, no employee of a `protected` category is surrendered
     if that lowers the category's representation below its percentage (`solver.surrender`)."""
@@ -245,6 +253,9 @@ class Policy(Strict):
     probation: Probation | None = None
     surrender: SurrenderRule | None = None
     districts: dict[str, District] = {}
+    castes: CasteSchedules | None = None
+    # The folder of the policy file, which `castes.file` is read from (set by `load_policy`).
+    folder: str = Field("", exclude=True)
     # "promotion": the policy as `solver.policy.promotion.promotion_policy` derived it from `promotion`.
     recruitment: Literal["direct", "promotion"] = "direct"
     promotion: Promotion | None = None
