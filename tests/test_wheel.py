@@ -44,7 +44,19 @@ def test_wheel_carries_the_models(installed):
     wheel, _ = installed
     names = zipfile.ZipFile(wheel).namelist()
     shipped = {Path(n).name for n in names if n.startswith("solver/models/")}
-    assert shipped == {p.name for p in (ROOT / "models").glob("*.toml")}
+    assert shipped == {p.name for p in (ROOT / "models").glob("*.toml")} | \
+        {p.name for p in (ROOT / "models").glob("*.csv")}   # (the caste schedules beside bihar-1991.toml)
+
+
+def test_the_caste_schedules_are_read_from_the_installed_package(installed, tmp_path):
+    """A caste is placed by the schedules the wheel carries, not by a file of this checkout."""
+    _, bindir = installed
+    (tmp_path / "c.csv").write_text("id,rank,category,caste\nU0,1,UR,\nK1,2,,Kahar\n")
+    (tmp_path / "v.csv").write_text("post,category,vacancies\nX,EBC,1\nX,UR,1\n")
+    r = _run(bindir, "solve", "--policy", "bihar-1991", "--candidates", "c.csv", "--vacancies", "v.csv", "--out",
+             "o", "--engine", "greedy", "--quiet", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "K1,X,EBC,EBC" in (tmp_path / "o" / "allocation.csv").read_text()
 
 
 def test_wheel_carries_every_module(installed):
