@@ -205,3 +205,12 @@ def _alloc(tmp_path, sol, pol, prob):
     write_csv(tmp_path / "alloc.csv", ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route"],
               rows)
     return read_allocation(tmp_path / "alloc.csv", prob, pol)
+
+
+def test_a_senior_group_a_selection_is_refused_naming_s3_3(tmp_path):
+    """Bill 2004 s.3(3) (SC/ST officers within the number of vacancies by seniority included unless unfit) is
+    not modelled: a post of that class is refused with exit 3, not solved as an ordinary selection."""
+    pol, prob = promotion(tmp_path, rows=[["X", "UR", 3, 0.5, "A-senior"], ["X", "SC", 1, 0.5, "A-senior"]],
+                          header=("post", "category", "vacancies", "direct_share", "post_class"))
+    with pytest.raises(Unsupported, match=r"s\.3\(3\)"):
+        solve(pol, prob, "greedy")

@@ -175,6 +175,10 @@ class Promotion(Strict):
     # None: as `unfilled.dereserve`; false where reserved promotion vacancies go to SC and ST only (Bill 2004
     # s.11(2)).
     dereserve: bool | None = None
+    # Post classes (vacancies.csv `post_class`) where SC/ST officers senior enough to be within the number of
+    # vacancies are included in the select list unless unfit (Bill 2004 s.3(3): selection from one Group A post
+    # to another up to Director's pay). Not modelled: such a post is refused (exit 3).
+    senior_included_classes: list[str] = []
     source: str = ""
 
 

@@ -89,6 +89,10 @@ def _reserved_in_promotion(policy: Policy, problem: Problem, row: VacancyRow) ->
             row.category not in {p.code for p in prom.categories}:
         raise InputError(path, row.line, "category", f"{row.category} is not reserved in promotion "
                          f"({prom.source or 'promotion.categories'}); give its vacancies as {policy.open} or TOTAL")
+    if row.post_class and row.post_class in prom.senior_included_classes and prom.method == "selection":
+        raise Unsupported(f"{path}, line {row.line}: post {row.post} is of class {row.post_class}, where SC and ST "
+                          "officers senior enough to be within the number of vacancies are included in the select "
+                          "list unless found unfit (Bill 2004 s.3(3)); that inclusion is not implemented")
     if row.minimums:
         raise Unsupported(f"{path}, line {row.line}: horizontal minimums in promotion: the four Acts reserve "
                           "horizontally at direct recruitment only, and reservation for persons with disabilities in "
