@@ -6,6 +6,7 @@ The chain (each stage a module): policy + inputs (`policy`, `io`) -> vacancy det
 """
 from .policy import Policy, load_policy
 from .solve import Solution, solve
+from .sweep import sweep
 
-__all__ = ["Policy", "Solution", "load_policy", "solve"]
+__all__ = ["Policy", "Solution", "load_policy", "solve", "sweep"]
 __version__ = "0.1.0"

@@ -413,6 +413,77 @@ def surrender_cmd(
         raise typer.Exit(1)
 
 
+@app.command("sweep")
+def sweep_cmd(
+    policy: str = PolicyOpt,
+    out: Path = typer.Option(..., "--out", help="output folder: scenarios.csv, results.csv, results.parquet, "
+                             "changes.csv"),
+    grid_: list[str] = typer.Option([], "--grid", help="KEY=V1,V2,...: repeatable, the product of the grids"),
+    scenarios: Optional[Path] = typer.Option(None, "--scenarios", help="TOML file of [scenarios.NAME] tables, each "
+                                             "with set = [\"KEY=VALUE\", ...]"),
+    candidates: Optional[Path] = typer.Option(None, "--candidates"),
+    vacancies: Optional[Path] = typer.Option(None, "--vacancies"),
+    preferences: Optional[Path] = typer.Option(None, "--preferences"),
+    years: Optional[Path] = typer.Option(None, "--years", help="a folder of year folders (as simulate takes): "
+                                         "each scenario runs every year against a register of its own"),
+    baseline: Optional[str] = typer.Option(None, "--baseline", help="the scenario changes.csv compares against"),
+    engine: str = typer.Option("greedy", "--engine", help="greedy | cpsat"),
+    workers: int = typer.Option(1, "--workers", min=1, help="local worker processes; the output is the same "
+                                "bytes for any number"),
+    dask: Optional[str] = typer.Option(None, "--dask", help="local (a LocalCluster of --workers processes) or "
+                                       "a scheduler address tcp://HOST:8786"),
+    recruitment: str = RecruitmentOpt,
+    set_: list[str] = SetOpt,
+):
+    """Solve one recruitment (or a run of years) under many policies: a tidy table per scenario, year, post and
+    category, and the changes against a baseline."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .reports import stage
+    from .sweep import Inputs, Scenario, grid, read_scenarios, sweep, write
+
+    if engine not in ("greedy", "cpsat"):
+        err.print(f"[bold red]error[/]: --engine must be greedy or cpsat, not {engine!r}")
+        raise typer.Exit(2)
+    common = _with_recruitment(set_, recruitment)
+    try:
+        if bool(grid_) == (scenarios is not None):
+            raise InputError("--grid", None, None, "give --grid KEY=V1,V2 (repeatable) or --scenarios FILE, one of them")
+        found = grid(grid_) if grid_ else read_scenarios(scenarios)
+        found = [Scenario(sc.name, (*common, *sc.overrides)) for sc in found]
+        if baseline is not None and baseline not in {sc.name for sc in found}:
+            raise InputError("--baseline", None, None, f"no scenario named {baseline!r}; there are "
+                             + ", ".join(sc.name for sc in found[:10]))
+        if years is not None:
+            if candidates or vacancies or preferences:
+                raise InputError("--years", None, None, "give --years or --candidates/--vacancies, not both")
+            folders = sorted((d for d in years.iterdir() if d.is_dir() and d.name.isdigit()),
+                             key=lambda d: int(d.name)) if years.is_dir() else []
+            if not folders:
+                raise InputError(years, None, None, "no year folders (named like 2021) found")
+            special = [d for d in folders if (d / "special").is_dir()]
+            if special:
+                from .errors import Unsupported
+                raise Unsupported(f"{special[0] / 'special'}: special rounds are not run in a sweep; use simulate")
+            inputs = [Inputs(int(d.name), *_year_inputs(d)) for d in folders]
+        elif candidates is None or vacancies is None:
+            raise InputError("--candidates", None, None, "give --candidates and --vacancies, or --years")
+        else:
+            inputs = [Inputs(None, candidates, vacancies, preferences)]
+        columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
+        with Progress(*columns, console=err) as bar:
+            task = bar.add_task("scenarios", total=len(found))
+            rows = sweep(policy, found, inputs, engine, workers, dask,
+                         progress=lambda done: bar.update(task, completed=done))
+        stage(out, lambda tmp: write(tmp, found, rows, baseline),
+              ("scenarios.csv", "results.csv", "results.parquet", "changes.csv")).publish()
+    except AarakshanError as e:
+        _fail(e)
+    Console().print(f"{len(found)} scenarios x {len(inputs)} year(s): {len(rows)} rows written to {out}/ "
+                    "(scenarios.csv, results.csv, results.parquet" + (", changes.csv)" if baseline else ")"),
+                    highlight=False)
+
+
 @app.command()
 def audit(
     policy: str = PolicyOpt,

@@ -1,0 +1,293 @@
+"""Scenario sweeps (issue 18, items 3, 4, 6): one recruitment, or a run of recruitment years, solved under many
+policies, as one tidy table.
+
+A scenario is a name and a list of `--set` overrides (a reform as data, after PSLmodels Tax-Calculator and
+OpenFisca): `grid` makes the product of `KEY=V1,V2` grids, `read_scenarios` reads named ones from a TOML file.
+The inputs are read and validated once per distinct reading (a scenario that changes what the readers depend on,
+such as the category codes or the merit tie-breaks, gets its own), and shipped to each worker once: a process
+pool's initializer, or a Dask cluster's `scatter`. Rows come back in scenario order whatever the executor or the
+number of workers, so the outputs are the same bytes.
+
+Each row of the table is one (scenario, year, post, category): vacancies, filled, unfilled by disposition,
+carried in and out (years only), the cutoff rank and score, and the selections by the candidates' own category.
+"""
+from __future__ import annotations
+
+import itertools
+import tempfile
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import InputError
+from .io.readers import read_problem
+from .policy import load_policy
+
+DISPOSITIONS = ["exchanged", "dereserved", "carried_forward", "backlog", "lapsed"]
+COLUMNS = ["scenario", "year", "post", "category", "vacancies", "filled",
+           *[f"unfilled_{d}" for d in DISPOSITIONS], "carried_in", "carried_out", "cutoff_rank", "cutoff_score",
+           "selected_own_category"]
+CHANGE_COLUMNS = ["scenario", "year", "post", "category", "column", "baseline", "value", "change"]
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    overrides: tuple[str, ...] = ()
+
+
+def grid(specs: list[str]) -> list[Scenario]:
+    """The product of `KEY=V1,V2,...` grids, named by their values (``categories.OBC.share=0.27;ceiling.share=0.6``).
+
+    Example
+    -------
+    >>> [s.name for s in grid(["ceiling.share=0.5,0.6", "categories.OBC.share=0.27"])]
+    ['ceiling.share=0.5;categories.OBC.share=0.27', 'ceiling.share=0.6;categories.OBC.share=0.27']
+    """
+    axes = []
+    for spec in specs:
+        key, eq, values = spec.partition("=")
+        if not eq or not key.strip() or not values.strip():
+            raise InputError("--grid", None, None, f"{spec!r}: expected KEY=V1,V2 (e.g. ceiling.share=0.5,0.6)")
+        axes.append([f"{key.strip()}={v.strip()}" for v in values.split(",")])
+    return [Scenario(";".join(combo), combo) for combo in itertools.product(*axes)]
+
+
+def read_scenarios(path: str | Path) -> list[Scenario]:
+    """Named scenarios from TOML: ``[scenarios.NAME]`` with ``set = ["KEY=VALUE", ...]`` (an empty list is the
+    policy as given)."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise InputError(path, None, None, f"cannot be read: {e.strerror or e}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise InputError(path, None, None, f"not valid TOML: {e}") from None
+    table = data.get("scenarios")
+    if not isinstance(table, dict) or not table:
+        raise InputError(path, None, None, "no [scenarios.NAME] tables")
+    out = []
+    for name, body in table.items():
+        sets = body.get("set", []) if isinstance(body, dict) else None
+        if not isinstance(sets, list) or not all(isinstance(x, str) for x in sets) or set(body) - {"set"}:
+            raise InputError(path, None, None, f"scenarios.{name}: expected only set = [\"KEY=VALUE\", ...]")
+        out.append(Scenario(name, tuple(sets)))
+    return out
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """One year's input files; `year` None for a single recruitment."""
+
+    year: int | None
+    candidates: Path
+    vacancies: Path
+    preferences: Path | None = None
+
+
+def _reading_key(policy) -> tuple:
+    """What the readers take from a policy: a scenario that changes none of it shares the problem read once."""
+    return (tuple(policy.member_codes), tuple(policy.reserved_codes), tuple(policy.merit.tie_breaks),
+            policy.recruitment, policy.castes, policy.open)
+
+
+@dataclass(frozen=True)
+class _Task:
+    index: int
+    scenario: Scenario
+    reading: int
+
+
+def sweep(policy: str | Path, scenarios: list[Scenario], inputs: list[Inputs], engine: str = "greedy",
+          workers: int = 1, dask: str | None = None, progress=None) -> list[dict]:
+    """Solve every scenario (every year in order, each scenario with a register of its own) and return the tidy
+    rows (`COLUMNS`), scenarios in the order given.
+
+    Parameters
+    ----------
+    policy : the policy file or bundled model every scenario's overrides apply to.
+    scenarios : `grid` or `read_scenarios`; names must differ.
+    inputs : one `Inputs` (year None), or one per year in order.
+    engine : "greedy" (the default for sweeps) or "cpsat".
+    workers : processes of the local pool (1: in this process).
+    dask : None, "local" (a LocalCluster of `workers` processes) or a scheduler address (tcp://HOST:8786).
+    progress : called with the number of scenarios done after each.
+
+    Example
+    -------
+    >>> import tempfile
+    >>> from solver.instances import generate, write_instance
+    >>> d = write_instance(tempfile.mkdtemp(), *generate(load_policy("central-dopt"), n=200, vacancies=40, posts=2))
+    >>> rows = sweep("central-dopt", grid(["migration.relaxed_may_take_open=true,false"]),
+    ...              [Inputs(None, d / "candidates.csv", d / "vacancies.csv")])
+    >>> sorted({r["scenario"] for r in rows})
+    ['migration.relaxed_may_take_open=false', 'migration.relaxed_may_take_open=true']
+    """
+    names = [s.name for s in scenarios]
+    if len(set(names)) != len(names):
+        dup = next(x for x in names if names.count(x) > 1)
+        raise InputError("--scenarios", None, None, f"scenario {dup!r} is given twice")
+    readings: dict[tuple, int] = {}
+    problems: list[list] = []
+    tasks = []
+    for k, sc in enumerate(scenarios):
+        pol = load_policy(policy, list(sc.overrides))          # a bad override is refused before any solve
+        key = _reading_key(pol)
+        if key not in readings:
+            readings[key] = len(problems)
+            problems.append([(x.year, read_problem(pol, x.candidates, x.vacancies, x.preferences)) for x in inputs])
+        tasks.append(_Task(k, sc, readings[key]))
+    job = (str(policy), engine)
+    if dask is not None:
+        results = _on_dask(dask, workers, job, problems, tasks, progress)
+    elif workers > 1 and len(tasks) > 1:
+        results = _on_pool(workers, job, problems, tasks, progress)
+    else:
+        results = []
+        for t in tasks:
+            results.append(_solve_scenario(job, problems[t.reading], t))
+            if progress:
+                progress(len(results))
+    return [row for _, rows in sorted(results, key=lambda r: r[0]) for row in rows]
+
+
+_SHIPPED: dict = {}
+
+
+def _init_worker(job, problems) -> None:
+    _SHIPPED["job"], _SHIPPED["problems"] = job, problems
+
+
+def _pool_task(t: _Task):
+    return _solve_scenario(_SHIPPED["job"], _SHIPPED["problems"][t.reading], t)
+
+
+def _on_pool(workers, job, problems, tasks, progress):
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    out = []
+    with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(job, problems)) as ex:
+        for f in as_completed([ex.submit(_pool_task, t) for t in tasks]):
+            out.append(f.result())
+            if progress:
+                progress(len(out))
+    return out
+
+
+def _dask_task(t: _Task, job, problems):
+    return _solve_scenario(job, problems[t.reading], t)
+
+
+def _on_dask(address, workers, job, problems, tasks, progress):
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise InputError("--dask", None, None, "Dask is not installed: pip install 'aarakshan[dask]'") from None
+    cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
+                           dashboard_address=None) if address == "local" else None
+    try:
+        with Client(cluster if cluster is not None else address) as client:
+            shipped = client.scatter(problems, broadcast=True)   # once, not per task
+            futures = client.map(_dask_task, tasks, job=job, problems=shipped, pure=False)
+            out = []
+            for f in as_completed(futures):
+                out.append(f.result())
+                if progress:
+                    progress(len(out))
+            return out
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+
+def _solve_scenario(job, problems, t: _Task):
+    """(scenario index, rows) of one scenario: each year in order against a register of its own."""
+    from .register import Register, year_record
+    from .solve import solve
+    policy, engine = job
+    pol = load_policy(policy, list(t.scenario.overrides))
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        reg = Register(Path(tmp) / "register.sqlite") if problems[0][0] is not None else None
+        try:
+            for year, problem in problems:
+                state = reg.state(year) if reg is not None else None
+                result = solve(pol, problem, engine, state=state).result
+                rec = year_record(result, year if year is not None else 0)
+                if reg is not None:
+                    reg.record(rec, pol.name, engine)
+                rows += _rows(t.scenario.name, year, result, rec)
+        finally:
+            if reg is not None:
+                reg.close()
+    return t.index, rows
+
+
+def _rows(name: str, year, result, rec) -> list[dict]:
+    from .result import fill_by_post
+    policy, c = result.policy, result.problem.candidates
+    cut = {(p, code): (rank, score) for p, code, _, rank, score in result.cutoffs()}
+    own: dict[tuple[str, str], int] = {}
+    for _, post, _, _, _, _, rank in result.allocation_rows():
+        key = (post, str(c.category[rank - 1]))
+        own[key] = own.get(key, 0) + 1
+    fill = fill_by_post(result.dispositions)
+    codes = {policy.open, *policy.reserved_codes}
+    keys = list(dict.fromkeys([*fill, *own, *(k for k, v in rec.by_post.items() if k[1] in codes and
+                                               (v.get("carried_in") or v.get("carried_out")))]))
+    out = []
+    for post, code in keys:
+        vac, filled, left = fill.get((post, code), (0, 0, {}))
+        tally = rec.by_post.get((post, code), {})
+        rank, score = cut.get((post, code), ("", ""))
+        out.append({"scenario": name, "year": "" if year is None else year, "post": post, "category": code,
+                    "vacancies": vac, "filled": filled,
+                    **{f"unfilled_{d}": left.get(d, 0) for d in DISPOSITIONS},
+                    "carried_in": tally.get("carried_in", 0), "carried_out": tally.get("carried_out", 0),
+                    "cutoff_rank": rank, "cutoff_score": score, "selected_own_category": own.get((post, code), 0)})
+    order = {code: k for k, code in enumerate([policy.open, *policy.reserved_codes])}
+    posts = {p: k for k, p in enumerate(result.problem.posts)}
+    return sorted(out, key=lambda r: (posts.get(r["post"], len(posts)), order.get(r["category"], len(order))))
+
+
+def changes(rows: list[dict], baseline: str) -> list[list]:
+    """Against the baseline scenario, each (scenario, year, post, category) value that differs."""
+    base = {(r["year"], r["post"], r["category"]): r for r in rows if r["scenario"] == baseline}
+    if not base:
+        raise InputError("--baseline", None, None, f"no scenario named {baseline!r}")
+    out = []
+    for r in rows:
+        if r["scenario"] == baseline:
+            continue
+        b = base.get((r["year"], r["post"], r["category"]), {})
+        for col in COLUMNS[4:]:
+            x, y = b.get(col, 0 if col != "cutoff_rank" and col != "cutoff_score" else ""), r[col]
+            if x != y:
+                delta = y - x if isinstance(x, int) and isinstance(y, int) else ""
+                out.append([r["scenario"], r["year"], r["post"], r["category"], col, x, y, delta])
+    return out
+
+
+def write(folder: Path, scenarios: list[Scenario], rows: list[dict], baseline: str | None) -> None:
+    """scenarios.csv, results.csv, results.parquet (Arrow) and, with a baseline, changes.csv into `folder`."""
+    import csv
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    with open(folder / "scenarios.csv", "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(["scenario", "overrides"])
+        w.writerows([s.name, "; ".join(s.overrides)] for s in scenarios)
+    with open(folder / "results.csv", "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(COLUMNS)
+        w.writerows([r[c] for c in COLUMNS] for r in rows)
+    table = pa.table({c: pa.array([str(r[c]) if c in ("year", "cutoff_rank", "cutoff_score") else r[c]
+                                   for r in rows], type=pa.string() if c in ("scenario", "post", "category", "year",
+                                                                             "cutoff_rank", "cutoff_score")
+                                   else pa.int64()) for c in COLUMNS})
+    pq.write_table(table, folder / "results.parquet", compression="zstd")
+    if baseline is not None:
+        with open(folder / "changes.csv", "w", newline="", encoding="utf-8") as fh:
+            w = csv.writer(fh, lineterminator="\n")
+            w.writerow(CHANGE_COLUMNS)
+            w.writerows(changes(rows, baseline))
