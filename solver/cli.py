@@ -81,6 +81,8 @@ def solve(
                                      "default CP-SAT certifies the greedy's answer"),
     quiet: bool = typer.Option(False, "--quiet", help="print nothing but warnings and errors"),
     json_: bool = typer.Option(False, "--json", help="print summary.json to stdout instead of the tables"),
+    report: bool = typer.Option(False, "--report", help="also write report.html: charts of cutoffs, selections by "
+                                "own category, fill and dispositions (needs plotly: aarakshan[report])"),
     set_: list[str] = SetOpt,
 ):
     """Allocate vacancies and write allocation, decisions, unfilled, cutoffs and summary to OUT."""
@@ -98,7 +100,7 @@ def solve(
         _fail(e)
     with err.status("reading inputs...") as status:
         opts = RunOptions(pol, engine, time_limit, workers, hint=not independent, overrides=tuple(set_),
-                          quiet=quiet or json_)
+                          quiet=quiet or json_, report=report)
         sol, _ = _solve_year(opts, Round(candidates, vacancies, preferences, out, reg, year, replace, special), status)
     if json_:
         typer.echo((out / "summary.json").read_text(encoding="utf-8"), nl=False)
@@ -181,6 +183,7 @@ class RunOptions:
     hint: bool = True                  # CP-SAT certifies the greedy's answer (False: --independent)
     overrides: tuple[str, ...] = ()    # the --set options, for the summary's provenance
     quiet: bool = False                # no line per step (simulate shows a progress bar instead)
+    report: bool = False               # report.html beside the other outputs
 
 
 @dataclass(frozen=True)
@@ -239,6 +242,10 @@ def _solve_year(opts: RunOptions, rnd: Round, status):
     staged = None
     try:
         staged = stage_outputs(out, sol.result, timings, diff, extra, rec)
+        if opts.report:
+            from .charts import page, solve_charts
+            page(staged.folder / "report.html", f"{pol.name}: allocation", f"{problem.n:,} candidates, engine "
+                 f"{engine}" + (f", year {year}" if year is not None else ""), solve_charts(sol.result))
         if reg is not None:
             # The year and its outputs go together: named in the register's transaction, published after it
             # (a run killed in between is completed when the register is next opened).
@@ -313,9 +320,14 @@ def compare(
         rows, doc = run_compare(a, b, candidates)
 
         def write(tmp: Path) -> None:
+            from .charts import available, compare_charts, page
             _write_csv(tmp / "changes.csv", CHANGE_COLUMNS, rows)
             write_json(tmp / "compare.json", doc)
-        stage(out, write, ("changes.csv", "compare.json")).publish()
+            if available():
+                page(tmp / "report.html", "Comparison of two allocations", f"A: {a}; B: {b}", compare_charts(doc))
+            else:
+                _warn("report.html not written: it needs plotly (pip install 'aarakshan[report]')")
+        stage(out, write, ("changes.csv", "compare.json", "report.html")).publish()
     except AarakshanError as e:
         _fail(e)
     Console().print(f"{doc['candidates_changed']} candidates fare otherwise ({', '.join(f'{k}: {v}' for k, v in doc['changes'].items()) or 'none'}); "
@@ -475,8 +487,15 @@ def sweep_cmd(
             task = bar.add_task("scenarios", total=len(found))
             rows = sweep(policy, found, inputs, engine, workers, dask,
                          progress=lambda done: bar.update(task, completed=done))
-        stage(out, lambda tmp: write(tmp, found, rows, baseline),
-              ("scenarios.csv", "results.csv", "results.parquet", "changes.csv")).publish()
+        def write_all(tmp: Path) -> None:
+            from .charts import available, page, sweep_charts
+            write(tmp, found, rows, baseline)
+            if available():
+                page(tmp / "report.html", f"Sweep: {len(found)} scenarios", f"policy {policy}", sweep_charts(rows))
+            else:
+                _warn("report.html not written: it needs plotly (pip install 'aarakshan[report]')")
+        stage(out, write_all, ("scenarios.csv", "results.csv", "results.parquet", "changes.csv",
+                               "report.html")).publish()
     except AarakshanError as e:
         _fail(e)
     Console().print(f"{len(found)} scenarios x {len(inputs)} year(s): {len(rows)} rows written to {out}/ "

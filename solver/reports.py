@@ -125,7 +125,7 @@ def write_simulation(path: Path, rows: list[dict]) -> None:
 
 
 OUTPUT_FILES = ("allocation.csv", "decisions.csv", "unfilled.csv", "cutoffs.csv", "summary.json", "diff.csv",
-                "carried.csv")
+                "carried.csv", "report.html")
 STAGING_PREFIX = ".aarakshan-"
 
 

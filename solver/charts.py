@@ -1,0 +1,126 @@
+"""`report.html`: one self-contained page of charts (plotly, its script inlined once, so the page opens with no
+network) for `solve --report`, `compare` and `sweep` (issue 18, item 5).
+
+Charts are built from the same rows the CSV outputs hold, so a chart never says what the files do not. Div ids
+are numbered, not random, so the same input gives the same bytes.
+"""
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from .errors import InputError
+
+
+def _plotly():
+    try:
+        import plotly.graph_objects as go
+        import plotly.offline
+    except ImportError:
+        raise InputError("--report", None, None, "the report needs plotly: pip install 'aarakshan[report]'") from None
+    return go, plotly.offline
+
+
+def available() -> bool:
+    """Whether plotly is installed (an optional extra: compare and sweep then write report.html)."""
+    import importlib.util
+    return importlib.util.find_spec("plotly") is not None
+
+
+def page(path: Path, title: str, subtitle: str, charts: list) -> None:
+    """Write `charts` ((heading, figure) pairs) as one HTML page."""
+    go, offline = _plotly()
+    parts = [f"<!doctype html><html lang=en><meta charset=utf-8><title>{html.escape(title)}</title>",
+             "<style>body{font-family:sans-serif;margin:2em;max-width:1100px}h2{margin-top:2em}</style>",
+             f"<script>{offline.get_plotlyjs()}</script>",
+             f"<h1>{html.escape(title)}</h1><p>{html.escape(subtitle)}</p>"]
+    for k, (heading, fig) in enumerate(charts):
+        fig.update_layout(template="plotly_white", height=420, margin=dict(t=30, l=60, r=20, b=60))
+        parts.append(f"<h2>{html.escape(heading)}</h2>")
+        parts.append(fig.to_html(full_html=False, include_plotlyjs=False, div_id=f"chart{k}",
+                                 config={"displaylogo": False, "responsive": True}))
+    if not charts:
+        parts.append("<p>Nothing to chart.</p>")
+    parts.append("</html>\n")
+    path.write_text("".join(parts), encoding="utf-8")
+
+
+def _bars(groups: dict[str, dict[str, float]], x_title: str, y_title: str, stacked: bool = False):
+    """One bar series per group, over the same categories (x)."""
+    go, _ = _plotly()
+    fig = go.Figure()
+    for name, values in groups.items():
+        fig.add_bar(name=name, x=list(values), y=list(values.values()))
+    fig.update_layout(barmode="stack" if stacked else "group", xaxis_title=x_title, yaxis_title=y_title)
+    return fig
+
+
+def solve_charts(result) -> list:
+    """Cutoffs by category and post, selections by own category, fill and the dispositions of unfilled
+    vacancies, horizontal minimums met."""
+    from .result import fill_by_post
+    policy, c = result.policy, result.problem.candidates
+    codes = [policy.open, *policy.reserved_codes]
+    cut: dict[str, dict[str, float]] = {}
+    for post, code, _, rank, _ in result.cutoffs():
+        if rank != "":
+            cut.setdefault(post, {})[code] = rank
+    own: dict[str, float] = {code: 0 for code in policy.member_codes}
+    for *_, rank in result.allocation_rows():
+        own[str(c.category[rank - 1])] = own.get(str(c.category[rank - 1]), 0) + 1
+    fill: dict[str, dict[str, float]] = {"filled": dict.fromkeys(codes, 0)}
+    for (_, code), (_, filled, left) in fill_by_post(result.dispositions).items():
+        fill["filled"][code] = fill["filled"].get(code, 0) + filled
+        for d, k in left.items():
+            fill.setdefault(f"unfilled: {d}", dict.fromkeys(codes, 0))[code] += k
+    charts = [("Last rank admitted, by post and seat category", _bars(cut, "seat category", "last rank admitted")),
+              ("Selections by the candidates' own category (open merit included)",
+               _bars({"selected": own}, "own category", "candidates selected")),
+              ("Vacancies filled and unfilled, by seat category", _bars(fill, "seat category", "vacancies", True))]
+    rows = result.horizontal_report()
+    if rows:
+        met = {"served": {f"{r['post']} {r['category']} {r['trait']}": r["minimum"] - r["short"] for r in rows},
+               "short": {f"{r['post']} {r['category']} {r['trait']}": r["short"] for r in rows}}
+        charts.append(("Horizontal minimums met", _bars(met, "compartment and trait", "seats", True)))
+    return charts
+
+
+def sweep_charts(rows: list[dict]) -> list:
+    """Per scenario: selections by own category, last rank admitted per category, unfilled vacancies, and the
+    backlog carried out over the years."""
+    def by(value, key=lambda r: r["category"], agg=sum):
+        out: dict[str, dict[str, list]] = {}
+        for r in rows:
+            out.setdefault(r["scenario"], {}).setdefault(key(r), []).append(value(r))
+        return {s: {k: agg(v) for k, v in d.items()} for s, d in out.items()}
+    unfilled = by(lambda r: sum(v for k, v in r.items() if k.startswith("unfilled_")))
+    worst = by(lambda r: r["cutoff_rank"] if r["cutoff_rank"] != "" else 0, agg=max)
+    charts = [("Selections by the candidates' own category, per scenario",
+               _bars(by(lambda r: r["selected_own_category"]), "own category", "candidates selected")),
+              ("Last rank admitted (worst over posts), per scenario", _bars(worst, "seat category", "rank")),
+              ("Unfilled vacancies, per scenario", _bars(unfilled, "seat category", "vacancies"))]
+    if any(r["year"] != "" for r in rows):
+        go, _ = _plotly()
+        fig = go.Figure()
+        for s, d in by(lambda r: r["carried_out"], key=lambda r: str(r["year"])).items():
+            fig.add_scatter(name=s, x=list(d), y=list(d.values()), mode="lines+markers")
+        fig.update_layout(xaxis_title="year", yaxis_title="vacancies and reservations carried out")
+        charts.append(("Backlog carried out, over the years", fig))
+    return charts
+
+
+def compare_charts(doc: dict) -> list:
+    """A against B: selections by own category (where the candidates' categories are known), and the last rank
+    admitted and the vacancies filled, per post and category that changed."""
+    charts = []
+    own = doc.get("selected_by_own_category") or {}
+    if own:
+        groups = {side.upper(): {code: v[side] for code, v in own.items()} for side in ("a", "b")}
+        charts.append(("Selections by the candidates' own category, A and B", _bars(groups, "own category",
+                                                                                  "selected")))
+    rows = doc.get("posts", [])
+    for what, title in (("last_rank", "Last rank admitted"), ("filled", "Vacancies filled")):
+        groups = {side: {f"{r['post']} {r['category']}": float(r[what][k]) for r in rows if r[what][k] != ""}
+                  for k, side in enumerate(("A", "B"))}
+        charts.append((f"{title}, where the post and category changed", _bars(groups, "post and category", what)))
+    return charts
