@@ -485,22 +485,26 @@ def sweep_cmd(
         columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
         with Progress(*columns, console=err) as bar:
             task = bar.add_task("scenarios", total=len(found))
-            rows = sweep(policy, found, inputs, engine, workers, dask,
-                         progress=lambda done: bar.update(task, completed=done))
+            result = sweep(policy, found, inputs, engine, workers, dask,
+                           progress=lambda done: bar.update(task, completed=done))
         def write_all(tmp: Path) -> None:
             from .charts import available, page, sweep_charts
-            write(tmp, found, rows, baseline)
+            write(tmp, result, baseline)
             if available():
-                page(tmp / "report.html", f"Sweep: {len(found)} scenarios", f"policy {policy}", sweep_charts(rows))
+                page(tmp / "report.html", f"Sweep: {len(found)} scenarios", f"policy {policy}",
+                     sweep_charts(list(result.rows)))
             else:
                 _warn("report.html not written: it needs plotly (pip install 'aarakshan[report]')")
         stage(out, write_all, ("scenarios.csv", "results.csv", "results.parquet", "changes.csv",
                                "report.html")).publish()
     except AarakshanError as e:
         _fail(e)
-    Console().print(f"{len(found)} scenarios x {len(inputs)} year(s): {len(rows)} rows written to {out}/ "
-                    "(scenarios.csv, results.csv, results.parquet" + (", changes.csv)" if baseline else ")"),
-                    highlight=False)
+    refused = [(sc.name, status) for sc, status in result.status if status != "solved"]
+    Console().print(f"{len(found)} scenarios x {len(inputs)} year(s): {len(result.rows)} rows written to {out}/ "
+                    "(scenarios.csv, results.csv, results.parquet" + (", changes.csv" if baseline else "")
+                    + ", report.html)", highlight=False)
+    for name, status in refused[:10]:
+        _warn(f"scenario {name}: {status}")
 
 
 @app.command()

@@ -92,6 +92,15 @@ def _reading_key(policy) -> tuple:
 
 
 @dataclass(frozen=True)
+class Sweep:
+    """The tidy rows (`COLUMNS`, scenarios in order) and each scenario's status: "solved", or "refused ..." with
+    the reason its policy could not be applied (e.g. the ceiling broken with `ceiling.excess = "refuse"`)."""
+
+    rows: tuple[dict, ...]
+    status: tuple[tuple[Scenario, str], ...]
+
+
+@dataclass(frozen=True)
 class _Task:
     index: int
     scenario: Scenario
@@ -99,9 +108,10 @@ class _Task:
 
 
 def sweep(policy: str | Path, scenarios: list[Scenario], inputs: list[Inputs], engine: str = "greedy",
-          workers: int = 1, dask: str | None = None, progress=None) -> list[dict]:
+          workers: int = 1, dask: str | None = None, progress=None) -> Sweep:
     """Solve every scenario (every year in order, each scenario with a register of its own) and return the tidy
-    rows (`COLUMNS`), scenarios in the order given.
+    rows (`COLUMNS`), scenarios in the order given, with each scenario's status. A scenario whose policy cannot
+    be applied is refused with its reason and the sweep goes on.
 
     Parameters
     ----------
@@ -118,9 +128,9 @@ def sweep(policy: str | Path, scenarios: list[Scenario], inputs: list[Inputs], e
     >>> import tempfile
     >>> from solver.instances import generate, write_instance
     >>> d = write_instance(tempfile.mkdtemp(), *generate(load_policy("central-dopt"), n=200, vacancies=40, posts=2))
-    >>> rows = sweep("central-dopt", grid(["migration.relaxed_may_take_open=true,false"]),
-    ...              [Inputs(None, d / "candidates.csv", d / "vacancies.csv")])
-    >>> sorted({r["scenario"] for r in rows})
+    >>> out = sweep("central-dopt", grid(["migration.relaxed_may_take_open=true,false"]),
+    ...             [Inputs(None, d / "candidates.csv", d / "vacancies.csv")])
+    >>> sorted({r["scenario"] for r in out.rows})
     ['migration.relaxed_may_take_open=false', 'migration.relaxed_may_take_open=true']
     """
     names = [s.name for s in scenarios]
@@ -148,7 +158,9 @@ def sweep(policy: str | Path, scenarios: list[Scenario], inputs: list[Inputs], e
             results.append(_solve_scenario(job, problems[t.reading], t))
             if progress:
                 progress(len(results))
-    return [row for _, rows in sorted(results, key=lambda r: r[0]) for row in rows]
+    results.sort(key=lambda r: r[0])
+    return Sweep(tuple(row for _, rows, _ in results for row in rows),
+                 tuple((scenarios[k], status) for k, _, status in results))
 
 
 _SHIPPED: dict = {}
@@ -203,15 +215,22 @@ def _solve_scenario(job, problems, t: _Task):
     """(scenario index, rows) of one scenario: each year in order against a register of its own."""
     from .register import Register, year_record
     from .solve import solve
+    from .errors import PolicyConflict, Unsupported
     policy, engine = job
     pol = load_policy(policy, list(t.scenario.overrides))
-    rows = []
+    rows: list[dict] = []
     with tempfile.TemporaryDirectory() as tmp:
         reg = Register(Path(tmp) / "register.sqlite") if problems[0][0] is not None else None
         try:
             for year, problem in problems:
                 state = reg.state(year) if reg is not None else None
-                result = solve(pol, problem, engine, state=state).result
+                try:
+                    result = solve(pol, problem, engine, state=state).result
+                except (PolicyConflict, Unsupported) as e:
+                    # The scenario's policy cannot be applied: its reason is the scenario's outcome, and the
+                    # sweep goes on (a refused year ends the scenario: later years depend on it).
+                    where = f" in {year}" if year is not None else ""
+                    return t.index, rows, f"refused{where} (exit {e.exit_code}): {e}"
                 rec = year_record(result, year if year is not None else 0)
                 if reg is not None:
                     reg.record(rec, pol.name, engine)
@@ -219,7 +238,7 @@ def _solve_scenario(job, problems, t: _Task):
         finally:
             if reg is not None:
                 reg.close()
-    return t.index, rows
+    return t.index, rows, "solved"
 
 
 def _rows(name: str, year, result, rec) -> list[dict]:
@@ -253,7 +272,8 @@ def changes(rows: list[dict], baseline: str) -> list[list]:
     """Against the baseline scenario, each (scenario, year, post, category) value that differs."""
     base = {(r["year"], r["post"], r["category"]): r for r in rows if r["scenario"] == baseline}
     if not base:
-        raise InputError("--baseline", None, None, f"no scenario named {baseline!r}")
+        raise InputError("--baseline", None, None, f"the baseline {baseline!r} has no rows (refused, or not a "
+                         "scenario: see scenarios.csv)")
     out = []
     for r in rows:
         if r["scenario"] == baseline:
@@ -267,16 +287,18 @@ def changes(rows: list[dict], baseline: str) -> list[list]:
     return out
 
 
-def write(folder: Path, scenarios: list[Scenario], rows: list[dict], baseline: str | None) -> None:
-    """scenarios.csv, results.csv, results.parquet (Arrow) and, with a baseline, changes.csv into `folder`."""
+def write(folder: Path, out: Sweep, baseline: str | None) -> None:
+    """scenarios.csv (each scenario's overrides and status), results.csv, results.parquet (Arrow) and, with a
+    baseline, changes.csv into `folder`."""
     import csv
 
     import pyarrow as pa
     import pyarrow.parquet as pq
+    rows = out.rows
     with open(folder / "scenarios.csv", "w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh, lineterminator="\n")
-        w.writerow(["scenario", "overrides"])
-        w.writerows([s.name, "; ".join(s.overrides)] for s in scenarios)
+        w.writerow(["scenario", "overrides", "status"])
+        w.writerows([s.name, "; ".join(s.overrides), status] for s, status in out.status)
     with open(folder / "results.csv", "w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh, lineterminator="\n")
         w.writerow(COLUMNS)

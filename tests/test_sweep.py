@@ -73,7 +73,7 @@ def test_years_run_each_scenario_against_its_own_register(tmp_path):
         write_csv(d / "vacancies.csv", ["post", "category", "vacancies"], rows)
     inputs = [Inputs(y, tmp_path / "years" / str(y) / "candidates.csv", tmp_path / "years" / str(y) / "vacancies.csv")
               for y in (2021, 2022)]
-    rows = sweep("manipur-1976", grid(["unfilled.dereserve=true,false"]), inputs)
+    rows = sweep("manipur-1976", grid(["unfilled.dereserve=true,false"]), inputs).rows
     st = {(r["scenario"], r["year"]): r for r in rows if r["category"] == "ST"}
     on, off = "unfilled.dereserve=true", "unfilled.dereserve=false"
     assert (st[(on, 2021)]["filled"], st[(on, 2021)]["unfilled_dereserved"], st[(on, 2021)]["carried_out"]) == (0, 1, 1)
@@ -93,3 +93,39 @@ def test_bad_sweeps_are_input_errors_and_write_nothing(tmp_path, args, message):
     r = CliRunner().invoke(app, ["sweep", "--policy", "central-dopt", *_inputs(tmp_path), *args, "--out",
                                  str(tmp_path / "o")])
     assert r.exit_code == 2 and message in r.output and not (tmp_path / "o").exists()
+
+
+def test_a_refused_scenario_is_a_row_with_its_reason_and_the_sweep_goes_on(tmp_path):
+    """Central-dopt refuses a ceiling broken by the reserved rows (ceiling.excess = "refuse", exit 3): with
+    the ceiling at 40%, X's 1 OBC vacancy of 2 is 50% reserved, so that scenario is refused with its reason in
+    scenarios.csv and has no rows; the 50% one is solved."""
+    r = CliRunner().invoke(app, ["sweep", "--policy", "central-dopt", *_inputs(tmp_path), "--grid",
+                                 "ceiling.share=0.5,0.4", "--out", str(tmp_path / "o")])
+    assert r.exit_code == 0, r.output
+    status = {s["scenario"]: s["status"] for s in read_csv(tmp_path / "o" / "scenarios.csv")}
+    assert status["ceiling.share=0.5"] == "solved"
+    assert status["ceiling.share=0.4"].startswith("refused (exit 3): post X: 1 of 2 vacancies are reserved")
+    assert {row["scenario"] for row in read_csv(tmp_path / "o" / "results.csv")} == {"ceiling.share=0.5"}
+
+
+def test_a_sweep_s_rows_are_the_separate_solves_outputs(tmp_path):
+    """Each scenario's rows say what a separate `solve --set ...` writes: its cutoffs.csv and unfilled.csv."""
+    args = _inputs(tmp_path)
+    r = CliRunner().invoke(app, ["sweep", "--policy", "central-dopt", *args, "--grid", f"{RELAXED}=true,false",
+                                 "--out", str(tmp_path / "sw")])
+    assert r.exit_code == 0, r.output
+    rows = read_csv(tmp_path / "sw" / "results.csv")
+    for value in ("true", "false"):
+        out = tmp_path / f"solve-{value}"
+        r = CliRunner().invoke(app, ["solve", "--policy", "central-dopt", *args, "--out", str(out), "--engine",
+                                     "greedy", "--quiet", "--set", f"{RELAXED}={value}"])
+        assert r.exit_code == 0, r.output
+        mine = {(x["post"], x["category"]): x for x in rows if x["scenario"] == f"{RELAXED}={value}"}
+        for c in read_csv(out / "cutoffs.csv"):
+            m = mine[(c["post"], c["category"])]
+            assert (m["filled"], m["cutoff_rank"], m["cutoff_score"]) == (c["filled"], c["last_rank"], c["last_score"])
+        for u in read_csv(out / "unfilled.csv"):
+            m = mine[(u["post"], u["category"])]
+            assert m["vacancies"] == u["vacancies"]
+            if u["disposition"]:
+                assert m[f"unfilled_{u['disposition']}"] == u["unfilled"]
