@@ -237,3 +237,22 @@ def test_console_totals_a_screenful_quiet_and_json(tmp_path):
     assert q.returncode == 0 and q.stdout == ""
     j = subprocess.run([*base, "--out", str(tmp_path / "c"), "--json"], capture_output=True, text=True)
     assert j.returncode == 0 and json.loads(j.stdout)["selected"] == 120
+
+
+def test_a_run_is_repeated_from_its_own_summary(tmp_path):
+    """Issue 18: provenance round-trips. `--policy out/summary.json` solves under the policy the run resolved
+    (after its --set and --recruitment), and gives the same allocation; Bihar's caste schedules are found
+    though the summary is not beside them."""
+    inp = instance(tmp_path)
+    r = CliRunner().invoke(app, solve_args(inp, tmp_path / "a", "--engine", "greedy",
+                                           "--set", "categories.BC.share=0.1", "--set", "ceiling.share=0.6"))
+    assert r.exit_code == 0, r.output
+    again = [a if a != "bihar-1991" else str(tmp_path / "a" / "summary.json") for a in solve_args(inp, tmp_path / "b")]
+    r = CliRunner().invoke(app, [*again, "--engine", "greedy"])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "a" / "allocation.csv").read_bytes() == (tmp_path / "b" / "allocation.csv").read_bytes()
+    from solver import load_policy
+    pol = load_policy(tmp_path / "a" / "summary.json")
+    assert pol.category("BC").share == 0.1 and pol.ceiling.share == 0.6 and pol.castes is not None
+    from solver.policy.load import data_file
+    assert data_file(pol, pol.castes.file).is_file()

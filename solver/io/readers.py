@@ -170,10 +170,9 @@ def _categories(t: Table, policy: Policy) -> np.ndarray:
         k = _first_bad(t["caste"] != "")
         raise Unsupported(f"{t.path}, line {t.line[k]}: a caste is given, but {policy.name} has no caste schedules "
                           "([castes]); give the category and leave caste empty")
-    from pathlib import Path
-
     from ..castes import load, resolve
-    entries = load(str(Path(policy.folder or ".") / policy.castes.file))
+    from ..policy.load import data_file
+    entries = load(str(data_file(policy, policy.castes.file)))
     district = t["district"].astype(str) if t.has("district") else np.full(len(t), "", dtype=object)
     block = t["block"].astype(str) if t.has("block") else np.full(len(t), "", dtype=object)
     schedule_codes = {e.category for e in entries}

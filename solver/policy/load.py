@@ -42,7 +42,7 @@ def resolve_policy_path(name: str | Path) -> Path:
     if p.is_file():
         return p
     if p.exists():
-        raise InputError(p, None, None, "is not a file (a policy is a TOML file)")
+        raise InputError(p, None, None, "is not a file (a policy is a TOML file, or a run's summary.json)")
     for cand in (MODELS_DIR / p.name, MODELS_DIR / f"{p.name}.toml"):
         if cand.is_file():
             return cand
@@ -101,6 +101,28 @@ def _locate(lines: list[str], loc: tuple) -> tuple[int | None, int | None]:
     return None, None
 
 
+def _resolved(path: Path, text: str) -> dict:
+    """The policy a run resolved, from its summary.json (`provenance.policy`) or a bare policy in JSON: a run
+    is repeated from its own outputs (`--policy out/summary.json`)."""
+    import json
+    try:
+        doc = json.loads(text)
+    except ValueError as e:
+        raise InputError(path, None, None, f"not valid JSON: {e}") from None
+    if isinstance(doc, dict) and "provenance" in doc:
+        doc = doc["provenance"].get("policy") if isinstance(doc["provenance"], dict) else None
+    if not isinstance(doc, dict):
+        raise InputError(path, None, None, "holds no policy (a summary.json's provenance.policy, or a policy)")
+    return doc
+
+
+def data_file(policy: Policy, name: str) -> Path:
+    """A data file a policy names (its caste schedules): beside the policy file, else among the bundled models
+    (a policy resolved into a summary.json names the bundled file)."""
+    p = Path(policy.folder or ".") / name
+    return p if p.exists() or not (MODELS_DIR / name).is_file() else MODELS_DIR / name
+
+
 def load_policy(path: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> Policy:
     """The policy file with `overrides` (``KEY=VALUE``) applied and validated; with ``recruitment =
     "promotion"`` (``--recruitment promotion``), the promotion's policy (`solver.policy.promotion`)."""
@@ -119,7 +141,7 @@ def _load(path: str | Path, overrides: list[str] | tuple[str, ...]) -> Policy:
     except OSError as e:
         raise InputError(path, None, None, f"cannot be read: {e.strerror}") from None
     try:
-        data = tomllib.loads(text)
+        data = _resolved(path, text) if path.suffix == ".json" else tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"line (\d+), column (\d+)", str(e))
         line, col = (int(m.group(1)), int(m.group(2))) if m else (None, None)
