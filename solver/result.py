@@ -147,6 +147,18 @@ class Result:
                             "rule_only": [ids[i] for i in np.setdiff1d(held, written)]})
         return out
 
+    def to_frames(self) -> dict:
+        """allocation, decisions, cutoffs and unfilled as pandas DataFrames, with the output files' columns."""
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError("Result.to_frames needs pandas: pip install pandas") from None
+        from .reasons import decision_rows
+        return {"allocation": pd.DataFrame(list(self.allocation_rows()), columns=ALLOCATION_COLUMNS),
+                "decisions": pd.DataFrame(list(decision_rows(self)), columns=DECISION_COLUMNS),
+                "cutoffs": pd.DataFrame(self.cutoffs(), columns=CUTOFF_COLUMNS),
+                "unfilled": pd.DataFrame(self.dispositions, columns=UNFILLED_COLUMNS)}
+
     def allocation_rows(self):
         posts = self.problem.posts
         ids = self.problem.candidates.ids

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from dataclasses import dataclass
 
 
@@ -31,14 +32,17 @@ class Solution:
         return int(((a.pool != b.pool) | (a.adjusted != b.adjusted)).sum())
 
 
-def solve(policy: Policy, problem: Problem, engine: str = "cpsat", time_limit: float | None = None,
-          workers: int = 1, hint: bool = True, state: YearState | None = None, progress=None) -> Solution:
+def solve(policy: Policy | str, problem: Problem | None = None, engine: str = "cpsat", time_limit: float | None = None,
+          workers: int = 1, hint: bool = True, state: YearState | None = None, progress=None, *,
+          candidates=None, vacancies=None, preferences=None) -> Solution:
     """The allocation the law requires: the chain of `solver.chain`, then an engine, then the result.
 
     Parameters
     ----------
-    policy : the policy (`load_policy`).
-    problem : candidates in merit order, vacancy rows, preferences (`solver.io.readers.read_problem`).
+    policy : the policy (`load_policy`), or a policy file or bundled model's name.
+    problem : candidates in merit order, vacancy rows, preferences (`solver.io.readers.read_problem`); or None
+        with `candidates` and `vacancies` (and `preferences`): each a path, a pandas DataFrame or an Arrow
+        table, read and validated as the files are.
     engine : "cpsat" (the default: CP-SAT certifies the greedy's answer), "greedy" (the reference procedure)
         or "both" (CP-SAT's answer, the greedy's beside it in `Solution.other`).
     time_limit : seconds CP-SAT may take, or None; on expiry the greedy's answer, with status "time_limit".
@@ -67,7 +71,22 @@ def solve(policy: Policy, problem: Problem, engine: str = "cpsat", time_limit: f
     >>> sol = solve(pol, prob, engine="both")
     >>> int(sol.result.selected.sum()), sol.differences, sol.result.assignment.status
     (20, 0, 'optimal')
+    >>> import pandas as pd
+    >>> c = pd.DataFrame({"id": ["A", "B", "C"], "rank": [1, 2, 3], "category": ["OBC", "UR", "OBC"]})
+    >>> v = pd.DataFrame({"post": ["X", "X"], "category": ["UR", "OBC"], "vacancies": [1, 1]})
+    >>> solve("central-dopt", candidates=c, vacancies=v, engine="greedy").result.to_frames()["allocation"]
+      candidate_id post seat_category counted_as horizontal       route  rank
+    0            A    X            UR         UR             open_merit     1
+    1            C    X           OBC        OBC               reserved     3
     """
+    if isinstance(policy, (str, Path)):
+        from .policy import load_policy
+        policy = load_policy(policy)
+    if problem is None:
+        if candidates is None or vacancies is None:
+            raise TypeError("solve() takes a problem, or candidates= and vacancies=")
+        from .io.readers import read_problem
+        problem = read_problem(policy, candidates, vacancies, preferences)
     t0 = time.perf_counter()
     data = DetermineVacancies()(Recruitment(policy, problem, state))
     if policy.migration.selection_list:

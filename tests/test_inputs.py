@@ -131,3 +131,26 @@ def test_cli_ceiling_exit_3(tmp_path):
     r = CliRunner().invoke(app, ["solve", "--policy", "central-2004", "--candidates", str(tmp_path / "c.csv"),
                                  "--vacancies", str(tmp_path / "v.csv"), "--out", str(tmp_path / "o")])
     assert r.exit_code == 3 and "s.10" in r.stderr and not (tmp_path / "o").exists()
+
+
+def test_dataframes_and_arrow_tables_are_read_as_files_are(tmp_path):
+    """Issue 18, item 6: solve() takes pandas DataFrames or Arrow tables as well as paths, validated as a file
+    is (a bad cell names its row as the line it would have in a CSV, and the column), and Result.to_frames()
+    gives the outputs with the files' columns."""
+    import pandas as pd
+    import pyarrow as pa
+
+    from solver import solve
+    from solver.errors import InputError
+    c = pd.DataFrame({"id": ["A", "B", "C"], "rank": [1, 2, 3], "category": ["OBC", "UR", "OBC"]})
+    v = pd.DataFrame({"post": ["X", "X"], "category": ["UR", "OBC"], "vacancies": [1, 1]})
+    frames = solve("central-dopt", candidates=c, vacancies=pa.Table.from_pandas(v), engine="greedy").result.to_frames()
+    assert frames["allocation"][["candidate_id", "seat_category"]].values.tolist() == [["A", "UR"], ["C", "OBC"]]
+    assert list(frames["decisions"].columns) == ["candidate_id", "selected", "post", "reason"]
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category"], c.values.tolist())
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], v.values.tolist())
+    from_files = solve("central-dopt", candidates=tmp_path / "c.csv", vacancies=tmp_path / "v.csv", engine="greedy")
+    assert list(from_files.result.allocation_rows()) == frames["allocation"].values.tolist()
+    bad = c.assign(category=["OBC", "XX", "OBC"])
+    with pytest.raises(InputError, match=r"<DataFrame>, line 3, column 3 \(category\): unknown category 'XX'"):
+        solve("central-dopt", candidates=bad, vacancies=v, engine="greedy")

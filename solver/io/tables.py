@@ -44,6 +44,8 @@ class Table:
 def read_table(path: str | Path, required: list[str], optional: list[str], warn=None, encode=()) -> Table:
     """Columns in `encode` come back dictionary-encoded in `Table.encoded` instead of as strings. Errors name
     the physical line (blank lines and quoted line breaks counted) and the 1-based column."""
+    if _is_frame(path):
+        return _from_frame(path, required, optional, warn, encode)
     path = Path(path)
     if not path.exists():
         raise InputError(path, None, None, "file not found")
@@ -78,6 +80,36 @@ def read_table(path: str | Path, required: list[str], optional: list[str], warn=
             _locate_bad_record(path, data)
         msg = str(e)
         raise InputError(path, None, None, f"cannot be read as a table: {msg.splitlines()[0][:300]}") from None
+    t = _columns(path, tbl, required, optional, warn, encode)
+    if data is not None:
+        lines = _record_lines(data)
+        if lines is not None and len(lines) == tbl.num_rows:
+            t.line = lines
+    return t
+
+
+def _is_frame(obj) -> bool:
+    return isinstance(obj, pa.Table) or type(obj).__module__.startswith("pandas")
+
+
+def _from_frame(frame, required, optional, warn, encode) -> Table:
+    """A pandas DataFrame or an Arrow table, validated as a file is; messages name it `<DataFrame>` and a row
+    by the line it would have in a CSV (row 0 is line 2)."""
+    label = Path("<DataFrame>" if not isinstance(frame, pa.Table) else "<Arrow table>")
+    try:
+        tbl = frame if isinstance(frame, pa.Table) else pa.Table.from_pandas(frame, preserve_index=False)
+        for f in tbl.schema:
+            if pa.types.is_nested(f.type) or pa.types.is_binary(f.type):
+                raise InputError(label, None, f"{tbl.schema.names.index(f.name) + 1} ({f.name})",
+                                 f"a column of type {f.type}; give text, numbers or booleans")
+        tbl = tbl.cast(pa.schema([(str(f.name), pa.string()) for f in tbl.schema]))
+    except (pa.ArrowException, TypeError, ValueError) as e:
+        raise InputError(label, None, None, f"cannot be read as a table: {str(e).splitlines()[0][:300]}") from None
+    return _columns(label, tbl, required, optional, warn, encode)
+
+
+def _columns(path: Path, tbl, required, optional, warn, encode) -> Table:
+    """The checked header and the wanted columns of an Arrow table, as strings (or dictionary-encoded)."""
     header = list(tbl.column_names)
     _check_header(path, header)
     for name in required:
@@ -97,10 +129,6 @@ def read_table(path: str | Path, required: list[str], optional: list[str], warn=
             else:
                 cols[name] = col.to_numpy(zero_copy_only=False).astype(str)
     t = Table(path, header, cols, tbl.num_rows)
-    if data is not None:
-        lines = _record_lines(data)
-        if lines is not None and len(lines) == tbl.num_rows:
-            t.line = lines
     t.encoded = coded
     return t
 
