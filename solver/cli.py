@@ -11,6 +11,7 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from .errors import AarakshanError, InputError
@@ -26,7 +27,8 @@ err = Console(stderr=True, soft_wrap=True)
 
 
 def _fail(e: AarakshanError) -> None:
-    err.print(f"[bold red]error[/]: {e}", highlight=False)
+    # (escaped: a message may quote a policy table such as [promotion], which is not markup)
+    err.print(f"[bold red]error[/]: {escape(str(e))}", highlight=False)
     raise typer.Exit(e.exit_code)
 
 
@@ -35,7 +37,7 @@ def _done(what: str, seconds: float) -> None:
 
 
 def _warn(msg: str) -> None:
-    err.print(f"[yellow]warning[/]: {msg}", highlight=False)
+    err.print(f"[yellow]warning[/]: {escape(msg)}", highlight=False)
 
 
 def _version(value: bool) -> None:
@@ -809,7 +811,8 @@ def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
     Console().print(f"inputs written to {inputs}/ (bundled policy bihar-1991; `aarakshan models` lists them)")
     solve(policy="bihar-1991", candidates=inputs / "candidates.csv", vacancies=inputs / "vacancies.csv",
           out=out, preferences=None, engine=engine, register=None, year=None, replace=False, time_limit=None,
-          workers=1, independent=False, set_=[], round_="main", recruitment="direct", quiet=False, json_=False)
+          workers=1, independent=False, set_=[], round_="main", recruitment="direct", quiet=False, json_=False,
+          report=False)
 
 
 def main():
@@ -826,3 +829,7 @@ def main():
     except KeyboardInterrupt:
         err.print("[yellow]interrupted[/]: nothing was written", highlight=False)
         raise SystemExit(130) from None
+
+
+if __name__ == "__main__":
+    main()

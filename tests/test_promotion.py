@@ -171,6 +171,7 @@ def test_a_policy_without_promotion_rules_is_refused_naming_the_section(tmp_path
                                  "--vacancies", str(tmp_path / "v.csv"), "--out", str(tmp_path / "o"),
                                  "--recruitment", "promotion"])
     assert r.exit_code == 3 and "direct recruitment" in r.output and not (tmp_path / "o").exists()
+    assert "([promotion] table)" in r.output   # (the message is not read as rich markup)
 
 
 def test_promotion_keeps_its_own_register(tmp_path):
