@@ -95,10 +95,11 @@ def sweep_charts(rows: list[dict]) -> list:
         return {s: {k: agg(v) for k, v in d.items()} for s, d in out.items()}
     unfilled = by(lambda r: sum(v for k, v in r.items() if k.startswith("unfilled_")))
     worst = by(lambda r: r["cutoff_rank"] if r["cutoff_rank"] != "" else 0, agg=max)
-    charts = [("Selections by the candidates' own category, per scenario",
+    years = " (summed over the years each scenario ran)" if any(r["year"] != "" for r in rows) else ""
+    charts = [(f"Selections by the candidates' own category, per scenario{years}",
                _bars(by(lambda r: r["selected_own_category"]), "own category", "candidates selected")),
               ("Last rank admitted (worst over posts), per scenario", _bars(worst, "seat category", "rank")),
-              ("Unfilled vacancies, per scenario", _bars(unfilled, "seat category", "vacancies"))]
+              (f"Unfilled vacancies, per scenario{years}", _bars(unfilled, "seat category", "vacancies"))]
     if any(r["year"] != "" for r in rows):
         go, _ = _plotly()
         fig = go.Figure()

@@ -493,8 +493,9 @@ def sweep_cmd(
             from .charts import available, page, sweep_charts
             write(tmp, result, baseline)
             if available():
-                page(tmp / "report.html", f"Sweep: {len(found)} scenarios", f"policy {policy}",
-                     sweep_charts(list(result.rows)))
+                refused = "; ".join(f"{sc.name} {status}" for sc, status in result.status if status != "solved")
+                page(tmp / "report.html", f"Sweep: {len(found)} scenarios", f"policy {policy}"
+                     + (f". Refused: {refused}" if refused else ""), sweep_charts(list(result.rows)))
             else:
                 _warn("report.html not written: it needs plotly (pip install 'aarakshan[report]')")
         stage(out, write_all, ("scenarios.csv", "results.csv", "results.parquet", "changes.csv",
