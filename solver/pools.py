@@ -30,6 +30,7 @@ OPEN_MERIT, RESERVED, EXCHANGE, FALLBACK, DERESERVED, PROBATION = (
     Route.OPEN_MERIT, Route.RESERVED, Route.EXCHANGE, Route.FALLBACK, Route.DERESERVED, Route.PROBATION)
 from .frozen import freeze_dicts
 from .eligibility import homes, horizontal_fields, member_mask, open_mask, probation_mask
+from .sorting import sorted_by
 
 
 @dataclass(frozen=True)
@@ -144,23 +145,6 @@ def group(pools: Pools, members: list[int], free: np.ndarray, filled: np.ndarray
         out.append(replace(p, index=j, eligible=p.eligible & free, base=max(0, p.base - taken),
                            minus=tuple(local[q] for q in p.minus if q in local)))
     return replace(pools, pools=tuple(out))
-
-
-def sorted_by(keys: list[np.ndarray]) -> np.ndarray:
-    """The stable order of rows by several integer keys, the first major: one packed int64 key and one argsort
-    where their ranges fit in 63 bits (a 5-key lexsort over 31 million pairs took 26 s; this, about 1 s), else
-    `np.lexsort`. Negative values are shifted by the key's minimum."""
-    if not len(keys[0]):
-        return np.zeros(0, np.int64)
-    lows = [int(k.min()) for k in keys]
-    widths = [max(1, int(int(k.max()) - lo).bit_length()) for k, lo in zip(keys, lows)]
-    if sum(widths) > 63:
-        return np.lexsort(tuple(reversed(keys)))
-    packed = np.zeros(len(keys[0]), dtype=np.int64)
-    for k, lo, w in zip(keys, lows, widths):
-        packed <<= w
-        packed |= (k.astype(np.int64) - lo)
-    return np.argsort(packed, kind="stable")
 
 
 def runs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

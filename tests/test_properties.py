@@ -230,9 +230,9 @@ def test_named_variables_read_as_the_law_and_change_nothing():
 @given(st.lists(st.integers(1, 40), min_size=1, max_size=5), st.integers(0, 300), st.integers(0, 2**32 - 1),
        st.booleans())
 def test_the_packed_sort_is_lexsort(highs, n, seed, wide):
-    """Issue 19: `pools.sorted_by` (one packed int64 key, one stable argsort) orders rows exactly as the
+    """Issue 19: `sorting.sorted_by` (one packed int64 key, one stable argsort) orders rows exactly as the
     5-key `np.lexsort` it replaced, ties in the original order; keys too wide to pack fall back to lexsort."""
-    from solver.pools import sorted_by
+    from solver.sorting import sorted_by
     rng = np.random.default_rng(seed)
     keys = [rng.integers(-3, (2**40 if wide else h), n) for h in highs]
     assert np.array_equal(sorted_by(keys), np.lexsort(tuple(reversed(keys))))
