@@ -145,13 +145,20 @@ class Staged:
             names = {f.name for f in self.folder.iterdir()}
             for name in self.outputs:
                 if name not in names and (self.out / name).is_file():
-                    (self.out / name).unlink()
+                    (self.out / name).unlink(missing_ok=True)
                 elif name not in names and (self.out / name).is_dir():
-                    shutil.rmtree(self.out / name)
-            for f in sorted(self.folder.iterdir()):
-                if f.is_dir() and (self.out / f.name).is_dir():
-                    shutil.rmtree(self.out / f.name)   # (a folder of outputs is replaced whole)
-                os.replace(f, self.out / f.name)
+                    shutil.rmtree(self.out / name, ignore_errors=True)
+            for f in sorted(names):
+                src = self.folder / f
+                try:
+                    if src.is_dir() and (self.out / f).is_dir():
+                        shutil.rmtree(self.out / f)   # (a folder of outputs is replaced whole)
+                    os.replace(src, self.out / f)
+                except FileNotFoundError:
+                    # Another run opening the register publishes the same pending folder (a year recorded by
+                    # this run): whichever moves a file first has published it.
+                    if src.exists():
+                        raise
         except OSError as e:
             raise InputError(self.out, None, None, f"cannot write the outputs here: {e.strerror or e}") from None
         shutil.rmtree(self.folder, ignore_errors=True)

@@ -388,3 +388,28 @@ def test_ctrl_c_during_start_up_is_a_clean_exit(tmp_path):
     assert (tmp_path / "out" / "2021" / "allocation.csv").exists() == recorded
     if not recorded:   # (a fast machine may have finished, the signal then landing at interpreter exit)
         assert p.returncode in (1, 130), e   # (typer turns an interrupt inside a command into exit 1, "Aborted")
+
+
+def test_a_pending_folder_published_by_two_runs_at_once_is_published_once(tmp_path, monkeypatch):
+    """Found by CI: a run that recorded a year and a second run opening the register both publish the year's
+    pending outputs. When the other run moves a file first, this one skips it instead of failing with "No such
+    file or directory" (exit 2)."""
+    import os
+
+    from solver import reports
+    staged = tmp_path / ".aarakshan-1-x"
+    staged.mkdir()
+    for name in ("allocation.csv", "summary.json"):
+        (staged / name).write_text(name)
+    real = os.replace
+    first = []
+
+    def other_run_first(src, dst):
+        if not first:
+            first.append(src)
+            real(src, dst)            # the other run publishes this file just before us
+        return real(src, dst)
+    monkeypatch.setattr(reports.os, "replace", other_run_first)
+    reports.Staged(staged, tmp_path / "out").publish()
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["allocation.csv", "summary.json"]
+    assert not staged.exists()
