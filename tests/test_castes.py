@@ -59,3 +59,14 @@ def test_a_policy_without_schedules_refuses_a_caste(tmp_path):
     """The central Bill has no schedules of its own (OBC lists are notified, s.2(g)): exit 3."""
     with pytest.raises(Unsupported, match="no caste schedules"):
         _read(tmp_path, [["A", 1, "OBC", "Kahar", "", ""]], policy="central-2004")
+
+
+def test_a_district_with_nothing_to_place_is_not_silently_dropped(tmp_path):
+    """Issue 16: a known column is used or said to be unused. A candidate's district places a caste; without
+    castes (or schedules) the reader warns that it is not used."""
+    warned = []
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category", "district"], [["A", 1, "SC", "Patna"]])
+    read_candidates(tmp_path / "c.csv", load_policy("central-2004"), warned.append)
+    read_candidates(tmp_path / "c.csv", load_policy("bihar-1991"), warned.append)
+    assert len(warned) == 2 and "district column" in warned[0] and "without schedules" in warned[0]
+    assert "no caste column" in warned[1]

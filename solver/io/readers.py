@@ -96,6 +96,11 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
         first, second = sorted((order[dup[0]], order[dup[0] + 1]))
         raise t.error(second, "id", f"duplicate id {str(ids[second])!r} (first on line {t.line[first]})")
     cats = _categories(t, policy)
+    placed = t.has("caste") and policy.castes is not None
+    for column in ("district", "block"):
+        if warn and t.has(column) and not placed and (t[column] != "").any():
+            warn(f"{path}: the {column} column places a caste by the policy's schedules ([castes]); with "
+                 f"{'no caste column' if policy.castes is not None else 'a policy without schedules'} it is not used")
     bad = ~np.isin(cats, policy.member_codes)
     if (k := _first_bad(bad)) is not None:
         raise t.error(k, "category", "empty category: give it (or a caste the policy's schedules place)" if not cats[k]
