@@ -99,11 +99,8 @@ def _empty(kind: str, round_: str, post: str, code: str) -> dict:
 def write_report(folder: Path, rep: AnnualReport) -> None:
     """report.csv (COLUMNS) and report.html (the same tables, one per recruitment and round, readable
     without a network) into `folder`."""
-    import csv
-    with open(folder / "report.csv", "w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh, lineterminator="\n")
-        w.writerow(COLUMNS)
-        w.writerows([r[c] for c in COLUMNS] for r in rep.rows)
+    from .reports import _write_csv
+    _write_csv(folder / "report.csv", COLUMNS, ([r[c] for c in COLUMNS] for r in rep.rows))
     (folder / "report.html").write_text(_html(rep), encoding="utf-8")
 
 

@@ -19,15 +19,16 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import InputError
+from .errors import InputError, PolicyConflict, Unsupported
 from .io.readers import read_problem
-from .policy import load_policy
+from .policy import Policy, load_policy
 
 DISPOSITIONS = ["exchanged", "dereserved", "carried_forward", "backlog", "lapsed"]
 COLUMNS = ["scenario", "year", "post", "category", "vacancies", "filled",
            *[f"unfilled_{d}" for d in DISPOSITIONS], "carried_in", "carried_out", "cutoff_rank", "cutoff_score",
            "selected_own_category"]
 CHANGE_COLUMNS = ["scenario", "year", "post", "category", "column", "baseline", "value", "change"]
+TEXT = {"scenario", "year", "post", "category", "cutoff_rank", "cutoff_score"}   # the rest are counts
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,7 @@ class Sweep:
 class _Task:
     index: int
     scenario: Scenario
+    policy: Policy        # the scenario's, loaded once (its overrides checked before any solve)
     reading: int
 
 
@@ -146,8 +148,8 @@ def sweep(policy: str | Path, scenarios: list[Scenario], inputs: list[Inputs], e
         if key not in readings:
             readings[key] = len(problems)
             problems.append([(x.year, read_problem(pol, x.candidates, x.vacancies, x.preferences)) for x in inputs])
-        tasks.append(_Task(k, sc, readings[key]))
-    job = (str(policy), engine)
+        tasks.append(_Task(k, sc, pol, readings[key]))
+    job = engine
     if dask is not None:
         results = _on_dask(dask, workers, job, problems, tasks, progress)
     elif workers > 1 and len(tasks) > 1:
@@ -211,13 +213,11 @@ def _on_dask(address, workers, job, problems, tasks, progress):
             cluster.close()
 
 
-def _solve_scenario(job, problems, t: _Task):
-    """(scenario index, rows) of one scenario: each year in order against a register of its own."""
+def _solve_scenario(engine: str, problems, t: _Task):
+    """(scenario index, rows, status) of one scenario: each year in order against a register of its own."""
     from .register import Register, year_record
     from .solve import solve
-    from .errors import PolicyConflict, Unsupported
-    policy, engine = job
-    pol = load_policy(policy, list(t.scenario.overrides))
+    pol = t.policy
     rows: list[dict] = []
     with tempfile.TemporaryDirectory() as tmp:
         reg = Register(Path(tmp) / "register.sqlite") if problems[0][0] is not None else None
@@ -280,7 +280,7 @@ def changes(rows: list[dict], baseline: str) -> list[list]:
             continue
         b = base.get((r["year"], r["post"], r["category"]), {})
         for col in COLUMNS[4:]:
-            x, y = b.get(col, 0 if col != "cutoff_rank" and col != "cutoff_score" else ""), r[col]
+            x, y = b.get(col, "" if col in TEXT else 0), r[col]
             if x != y:
                 delta = y - x if isinstance(x, int) and isinstance(y, int) else ""
                 out.append([r["scenario"], r["year"], r["post"], r["category"], col, x, y, delta])
@@ -290,26 +290,16 @@ def changes(rows: list[dict], baseline: str) -> list[list]:
 def write(folder: Path, out: Sweep, baseline: str | None) -> None:
     """scenarios.csv (each scenario's overrides and status), results.csv, results.parquet (Arrow) and, with a
     baseline, changes.csv into `folder`."""
-    import csv
-
     import pyarrow as pa
     import pyarrow.parquet as pq
+
+    from .reports import _write_csv
     rows = out.rows
-    with open(folder / "scenarios.csv", "w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh, lineterminator="\n")
-        w.writerow(["scenario", "overrides", "status"])
-        w.writerows([s.name, "; ".join(s.overrides), status] for s, status in out.status)
-    with open(folder / "results.csv", "w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh, lineterminator="\n")
-        w.writerow(COLUMNS)
-        w.writerows([r[c] for c in COLUMNS] for r in rows)
-    table = pa.table({c: pa.array([str(r[c]) if c in ("year", "cutoff_rank", "cutoff_score") else r[c]
-                                   for r in rows], type=pa.string() if c in ("scenario", "post", "category", "year",
-                                                                             "cutoff_rank", "cutoff_score")
-                                   else pa.int64()) for c in COLUMNS})
+    _write_csv(folder / "scenarios.csv", ["scenario", "overrides", "status"],
+               ([s.name, "; ".join(s.overrides), status] for s, status in out.status))
+    _write_csv(folder / "results.csv", COLUMNS, ([r[c] for c in COLUMNS] for r in rows))
+    table = pa.table({c: pa.array([str(r[c]) for r in rows], pa.string()) if c in TEXT else
+                      pa.array([r[c] for r in rows], pa.int64()) for c in COLUMNS})
     pq.write_table(table, folder / "results.parquet", compression="zstd")
     if baseline is not None:
-        with open(folder / "changes.csv", "w", newline="", encoding="utf-8") as fh:
-            w = csv.writer(fh, lineterminator="\n")
-            w.writerow(CHANGE_COLUMNS)
-            w.writerows(changes(rows, baseline))
+        _write_csv(folder / "changes.csv", CHANGE_COLUMNS, changes(rows, baseline))
