@@ -322,13 +322,10 @@ def compare(
         rows, doc = run_compare(a, b, candidates)
 
         def write(tmp: Path) -> None:
-            from .charts import available, compare_charts, page
+            from .charts import compare_charts
             _write_csv(tmp / "changes.csv", CHANGE_COLUMNS, rows)
             write_json(tmp / "compare.json", doc)
-            if available():
-                page(tmp / "report.html", "Comparison of two allocations", f"A: {a}; B: {b}", compare_charts(doc))
-            else:
-                _warn("report.html not written: it needs plotly (pip install 'aarakshan[report]')")
+            _optional_report(tmp, "Comparison of two allocations", f"A: {a}; B: {b}", lambda: compare_charts(doc))
         stage(out, write, ("changes.csv", "compare.json", "report.html")).publish()
     except AarakshanError as e:
         _fail(e)
@@ -367,6 +364,15 @@ def annual_report(
     Console().print(f"annual report on appointments, recruitment year {rep.period}: "
                     f"{sum(r['appointed'] for r in rep.rows if r['post'] == 'ALL')} appointments; written to "
                     f"{out}/ (report.csv, report.html)", highlight=False)
+
+
+def _optional_report(folder: Path, title: str, subtitle: str, charts) -> None:
+    """report.html into `folder` where plotly is installed (an optional extra), else a warning saying so."""
+    from .charts import available, page
+    if available():
+        page(folder / "report.html", title, subtitle, charts())
+    else:
+        _warn("report.html not written: it needs plotly (pip install 'aarakshan[report]')")
 
 
 def _recorded_policy(regs, year: int) -> str:
@@ -471,10 +477,7 @@ def sweep_cmd(
         if years is not None:
             if candidates or vacancies or preferences:
                 raise InputError("--years", None, None, "give --years or --candidates/--vacancies, not both")
-            folders = sorted((d for d in years.iterdir() if d.is_dir() and d.name.isdigit()),
-                             key=lambda d: int(d.name)) if years.is_dir() else []
-            if not folders:
-                raise InputError(years, None, None, "no year folders (named like 2021) found")
+            folders = _year_folders(years)
             special = [d for d in folders if (d / "special").is_dir()]
             if special:
                 from .errors import Unsupported
@@ -489,20 +492,18 @@ def sweep_cmd(
             task = bar.add_task("scenarios", total=len(found))
             result = sweep(policy, found, inputs, engine, workers, dask,
                            progress=lambda done: bar.update(task, completed=done))
+        refused = [(sc.name, status) for sc, status in result.status if status != "solved"]
+
         def write_all(tmp: Path) -> None:
-            from .charts import available, page, sweep_charts
+            from .charts import sweep_charts
             write(tmp, result, baseline)
-            if available():
-                refused = "; ".join(f"{sc.name} {status}" for sc, status in result.status if status != "solved")
-                page(tmp / "report.html", f"Sweep: {len(found)} scenarios", f"policy {policy}"
-                     + (f". Refused: {refused}" if refused else ""), sweep_charts(list(result.rows)))
-            else:
-                _warn("report.html not written: it needs plotly (pip install 'aarakshan[report]')")
+            _optional_report(tmp, f"Sweep: {len(found)} scenarios", f"policy {policy}" + (
+                ". Refused: " + "; ".join(f"{name} {status}" for name, status in refused) if refused else ""),
+                lambda: sweep_charts(list(result.rows)))
         stage(out, write_all, ("scenarios.csv", "results.csv", "results.parquet", "changes.csv",
                                "report.html")).publish()
     except AarakshanError as e:
         _fail(e)
-    refused = [(sc.name, status) for sc, status in result.status if status != "solved"]
     Console().print(f"{len(found)} scenarios x {len(inputs)} year(s): {len(result.rows)} rows written to {out}/ "
                     "(scenarios.csv, results.csv, results.parquet" + (", changes.csv" if baseline else "")
                     + ", report.html)", highlight=False)
@@ -687,12 +688,8 @@ def simulate(
 
     workers = _check_engine(engine, time_limit, workers)
     set_ = _with_recruitment(set_, recruitment)
-    folders = sorted((d for d in years.iterdir() if d.is_dir() and d.name.isdigit()), key=lambda d: int(d.name)) \
-        if years.is_dir() else []
-    if not folders:
-        err.print(f"[bold red]error[/]: {years}: no year folders (named like 2021) found")
-        raise typer.Exit(2)
     try:
+        folders = _year_folders(years)
         pol = load_policy(policy, set_)
         inputs = [(int(d.name), *_year_inputs(d)) for d in folders]
         # Every year's files are checked before the first is solved: a bad file in year five must not leave
@@ -776,6 +773,15 @@ class _Stage:
 
     def stop(self) -> None:
         self.progress.stop()
+
+
+def _year_folders(years: Path) -> list[Path]:
+    """The year folders (named like 2021) of a years folder, in order."""
+    folders = sorted((d for d in years.iterdir() if d.is_dir() and d.name.isdigit()), key=lambda d: int(d.name)) \
+        if years.is_dir() else []
+    if not folders:
+        raise InputError(years, None, None, "no year folders (named like 2021) found")
+    return folders
 
 
 def _year_inputs(d: Path):
