@@ -59,15 +59,15 @@ def solve_charts(result) -> list:
     """Cutoffs by category and post, selections by own category, fill and the dispositions of unfilled
     vacancies, horizontal minimums met."""
     from .result import fill_by_post
-    policy, c = result.policy, result.problem.candidates
+    policy = result.policy
     codes = [policy.open, *policy.reserved_codes]
     cut: dict[str, dict[str, float]] = {}
     for post, code, _, rank, _ in result.cutoffs():
         if rank != "":
             cut.setdefault(post, {})[code] = rank
     own: dict[str, float] = {code: 0 for code in policy.member_codes}
-    for *_, rank in result.allocation_rows():
-        own[str(c.category[rank - 1])] = own.get(str(c.category[rank - 1]), 0) + 1
+    for (_, code), k in result.selected_by_own_category().items():
+        own[code] = own.get(code, 0) + k
     fill: dict[str, dict[str, float]] = {"filled": dict.fromkeys(codes, 0)}
     for (_, code), (_, filled, left) in fill_by_post(result.dispositions).items():
         fill["filled"][code] = fill["filled"].get(code, 0) + filled

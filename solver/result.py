@@ -147,6 +147,16 @@ class Result:
                             "rule_only": [ids[i] for i in np.setdiff1d(held, written)]})
         return out
 
+    def selected_by_own_category(self) -> dict[tuple[str, str], int]:
+        """(post, the appointees' own category) -> appointees, open merit included."""
+        posts, cat = self.problem.posts, self.problem.candidates.category
+        post_of = np.array([p.post for p in self.pools.pools])
+        out: dict[tuple[str, str], int] = {}
+        for i in np.flatnonzero(self.selected):
+            key = (posts[post_of[self.assignment.pool[i]]], str(cat[i]))
+            out[key] = out.get(key, 0) + 1
+        return out
+
     def to_frames(self) -> dict:
         """allocation, decisions, cutoffs and unfilled as pandas DataFrames, with the output files' columns."""
         try:

@@ -243,12 +243,9 @@ def _solve_scenario(engine: str, problems, t: _Task):
 
 def _rows(name: str, year, result, rec) -> list[dict]:
     from .result import fill_by_post
-    policy, c = result.policy, result.problem.candidates
+    policy = result.policy
     cut = {(p, code): (rank, score) for p, code, _, rank, score in result.cutoffs()}
-    own: dict[tuple[str, str], int] = {}
-    for _, post, _, _, _, _, rank in result.allocation_rows():
-        key = (post, str(c.category[rank - 1]))
-        own[key] = own.get(key, 0) + 1
+    own = result.selected_by_own_category()
     fill = fill_by_post(result.dispositions)
     codes = {policy.open, *policy.reserved_codes}
     keys = list(dict.fromkeys([*fill, *own, *(k for k, v in rec.by_post.items() if k[1] in codes and

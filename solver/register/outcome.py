@@ -122,9 +122,10 @@ def _appointments(rec: YearRecord, result: Result) -> None:
     for post in posts:
         rec.note(post, policy.open, "vacancies", result.seats.cap(post, policy.open))
         rec.note(post, policy.open, "exempt", result.seats.exempt.get(post, 0))
-    for _, post, seat, _, _, route, rank in result.allocation_rows():
+    for _, post, seat, _, _, route, _ in result.allocation_rows():
         rec.note(post, seat, f"appointed:{route}")
-        rec.note(post, str(result.problem.candidates.category[rank - 1]), "appointees")
+    for (post, code), k in result.selected_by_own_category().items():
+        rec.note(post, code, "appointees", k)
 
 
 def _settle(rec: YearRecord, policy, post, code, slots, events, year) -> None:
