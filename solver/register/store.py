@@ -222,11 +222,11 @@ class Register:
                 "('vacancies', 'carried_in', 'exempt')", (year,)):
             row = own.setdefault((y, post), {})
             row[code] = row.get(code, 0) + (k if what == "vacancies" else -k)
+        tallied = {y for (y,) in self.db.execute("SELECT DISTINCT year FROM tally WHERE year < ?", (year,))}
         out: dict[str, list] = {}
         for y, post in self.db.execute("SELECT year, post FROM recruitments WHERE year < ? ORDER BY year", (year,)):
-            tallied = self.db.execute("SELECT 1 FROM tally WHERE year = ? LIMIT 1", (y,)).fetchone()
             out.setdefault(post, []).append((y, {c: k for c, k in own.get((y, post), {}).items() if k}
-                                             if tallied else None))
+                                             if y in tallied else None))
         return {post: tuple(v) for post, v in out.items()}
 
     def discard_if_new(self) -> None:
