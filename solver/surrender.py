@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import InputError, PolicyConflict, Unsupported
-from .io.readers import _first_bad, _numbers
+from .io.readers import _first_bad, ordinals, unique_ids
 from .io.tables import read_table
 from .policy import Policy
 from .vacancy.roster import roster
@@ -58,25 +58,15 @@ def read_employees(path: str | Path, policy: Policy, warn=None) -> Employees:
     t = read_table(path, ["id", "category"], ["seniority", "order"], warn)
     if len(t) == 0:
         raise InputError(path, None, None, "no employees")
-    ids, cats = t["id"].astype(str), t["category"].astype(str)
-    if (k := _first_bad(ids == "")) is not None:
-        raise t.error(k, "id", "empty id")
-    seen: dict[str, int] = {}
-    for k, x in enumerate(ids):
-        if x in seen:
-            raise t.error(k, "id", f"duplicate id {x!r} (first on line {t.line[seen[x]]})")
-        seen[x] = k
+    ids, cats = unique_ids(t), t["category"].astype(str)
     if (k := _first_bad(~np.isin(cats, policy.member_codes))) is not None:
         raise t.error(k, "category", f"unknown category {cats[k]!r}; this policy knows {policy.member_codes}")
     if t.has("order") == t.has("seniority"):
         raise InputError(path, 1, None, "give exactly one of the columns 'seniority' (1 = most senior) or 'order' "
                          "(the service's order of surrender, 1 = first)")
     name = "order" if t.has("order") else "seniority"
-    v = _numbers(t, name, integer=True).astype(np.int64)
-    srt = np.sort(v)
-    if (k := _first_bad(srt != np.arange(1, len(t) + 1))) is not None:
-        raise t.error(int(np.flatnonzero(v == srt[k])[-1]) if (v == srt[k]).sum() > 1 else None, name,
-                      f"{name} must run 1..{len(t)}, each once")
+    v = ordinals(t, name, "1 = first to be surrendered" if name == "order" else "1 = most senior",
+                 "orders" if name == "order" else "seniorities")
     position = v if name == "order" else len(t) + 1 - v       # juniors first
     by = np.argsort(position, kind="stable")
     return Employees(ids[by].astype(object), cats[by].astype(object), position[by], str(path))

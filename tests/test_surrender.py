@@ -91,3 +91,14 @@ def test_cpsat_and_the_order_agree_and_check_accepts_them(cats, data):
     b = surrender(pol, emp, abolish, strength, engine="cpsat")
     assert np.array_equal(a.surrendered, b.surrendered)
     assert check(pol, emp, a.surrendered, abolish, strength) == []
+
+
+@pytest.mark.parametrize("rows, where", [
+    ([["A", "UR", 1], ["B", "SC", 1]], "line 3, column 3 (seniority): seniority 1 given twice (also line 2)"),
+    ([["A", "UR", 1], ["A", "SC", 2]], "line 3, column 1 (id): duplicate id 'A' (first on line 2)"),
+    ([["A", "UR", 1], ["B", "OBC", 3]], "line 3, column 3 (seniority): seniority 3 is outside 1..2"),
+])
+def test_a_bad_employees_file_names_line_and_column(tmp_path, rows, where):
+    from solver.errors import InputError
+    with pytest.raises(InputError, match=where.replace("(", r"\(").replace(")", r"\)")):
+        read_employees(_write(tmp_path, rows), load_policy("central-2004"))

@@ -87,14 +87,7 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
     n = len(t)
     if n == 0:
         raise InputError(path, None, None, "no candidates")
-    ids = t["id"].astype(str)
-    if (k := _first_bad(ids == "")) is not None:
-        raise t.error(k, "id", "empty id")
-    order = np.argsort(ids, kind="stable")
-    dup = np.flatnonzero(ids[order][1:] == ids[order][:-1])
-    if len(dup):
-        first, second = sorted((order[dup[0]], order[dup[0] + 1]))
-        raise t.error(second, "id", f"duplicate id {str(ids[second])!r} (first on line {t.line[first]})")
+    ids = unique_ids(t)
     cats = _categories(t, policy)
     placed = t.has("caste") and policy.castes is not None
     for column in ("district", "block"):
@@ -115,19 +108,7 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
             raise t.error(k, "birth_date", f"{str(birth[k])!r} is not a date YYYY-MM-DD (a day of the calendar)")
     score, tied = None, None
     if has_rank:
-        rank = _numbers(t, "rank", integer=True)
-        if (k := _first_bad((rank < 1) | (rank > n))) is not None:
-            raise t.error(k, "rank", f"rank {t['rank'][k]} is outside 1..{n} (1 = best, one rank per candidate)")
-        rank = rank.astype(np.int64)
-        srt = np.sort(rank)
-        if (k := _first_bad(srt != np.arange(1, n + 1))) is not None:
-            missing_or_dup = srt[k]
-            dups = np.flatnonzero(rank == missing_or_dup)
-            if len(dups) > 1:
-                raise t.error(int(dups[1]), "rank", f"rank {missing_or_dup} given twice (also line {t.line[dups[0]]})")
-            raise t.error(int(np.argmin(np.where(rank > k + 1, rank, np.iinfo(np.int64).max))), "rank",
-                          f"ranks must run 1..{n} without gaps; rank {k + 1} is missing")
-        merit = np.argsort(rank, kind="stable")
+        merit = np.argsort(ordinals(t, "rank", "1 = best, one rank per candidate"), kind="stable")
     else:
         score = _numbers(t, "score", integer=False)
         keys = [ids] if "id" in policy.merit.tie_breaks else []
@@ -196,6 +177,38 @@ def _categories(t: Table, policy: Policy) -> np.ndarray:
             raise t.error(int(k), "category", f"{given}, but {why} ({policy.castes.source or 'castes'})")
         cats[k] = code
     return cats
+
+
+def unique_ids(t: Table, column: str = "id") -> np.ndarray:
+    """The `column` of ids, none empty and none twice (the second named with the line of the first)."""
+    ids = t[column].astype(str)
+    if (k := _first_bad(ids == "")) is not None:
+        raise t.error(k, column, f"empty {column}")
+    order = np.argsort(ids, kind="stable")
+    dup = np.flatnonzero(ids[order][1:] == ids[order][:-1])
+    if len(dup):
+        first, second = sorted((order[dup[0]], order[dup[0] + 1]))
+        raise t.error(second, column, f"duplicate {column} {str(ids[second])!r} (first on line {t.line[first]})")
+    return ids
+
+
+def ordinals(t: Table, name: str, note: str, plural: str = "") -> np.ndarray:
+    """A column that numbers the rows 1..n, each number once (a rank, a seniority): outside 1..n, given twice,
+    or a gap is an error naming the row."""
+    n = len(t)
+    v = _numbers(t, name, integer=True)
+    if (k := _first_bad((v < 1) | (v > n))) is not None:
+        raise t.error(k, name, f"{name} {t[name][k]} is outside 1..{n} ({note})")
+    v = v.astype(np.int64)
+    srt = np.sort(v)
+    if (k := _first_bad(srt != np.arange(1, n + 1))) is not None:
+        missing_or_dup = srt[k]
+        dups = np.flatnonzero(v == missing_or_dup)
+        if len(dups) > 1:
+            raise t.error(int(dups[1]), name, f"{name} {missing_or_dup} given twice (also line {t.line[dups[0]]})")
+        raise t.error(int(np.argmin(np.where(v > k + 1, v, np.iinfo(np.int64).max))), name,
+                      f"{plural or name + 's'} must run 1..{n} without gaps; {name} {k + 1} is missing")
+    return v
 
 
 def _tied(score: np.ndarray, keys: list[np.ndarray]) -> np.ndarray | None:
