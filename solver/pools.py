@@ -207,7 +207,6 @@ class _Builder:
         self.chain_len = max((len(f.to) for f in policy.fallback), default=0)
         prob = policy.probation
         self.probation = {code: probation_mask(policy, problem, code) for code in prob.categories} if prob else {}
-        self.post_class = {row.post: row.post_class for row in problem.vacancy_rows}
 
     def add(self, post, route, phase, prec, sources, elig, base, minus=(), mins=None, ben=None, carried=False,
             inc=None) -> Pool:
@@ -279,7 +278,7 @@ def probation_pools(b: _Builder, seats: SeatTable, j: int, phase0: dict, used_by
     vacancies still unfilled, to its own members who failed the prescribed test (Manipur Act 1976 s.8(3),
     second proviso: "recruited on probation against the remaining reserved vacancies"), in merit order."""
     prob, post = b.policy.probation, b.problem.posts[j]
-    if prob is None or b.post_class.get(post, "") not in prob.post_classes:
+    if prob is None or b.problem.post_classes.get(post, "") not in prob.post_classes:
         return
     for k, code in enumerate(prob.categories):
         taken = [q.index for q in phase0[code]] + used_by[code]

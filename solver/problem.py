@@ -119,6 +119,11 @@ class Problem:
         return out
 
     @cached_property
+    def post_classes(self) -> dict[str, str]:
+        """post -> its class (vacancies.csv `post_class`, one per post; "" where not given)."""
+        return {row.post: row.post_class for row in self.vacancy_rows}
+
+    @cached_property
     def ranked(self) -> np.ndarray:
         """n x P bool: whether candidate i ranked post p (everyone ranks every post without preferences)."""
         return self.post_rank < NOT_RANKED

@@ -70,9 +70,8 @@ class Reading:
 
     def probation_post(self, j: int) -> bool:
         """Whether post j's class admits recruitment on probation (`probation.post_classes`)."""
-        prob, post = self.policy.probation, self.problem.posts[j]
-        classes = {row.post_class for row in self.problem.vacancy_rows if row.post == post}
-        return prob is not None and bool(classes & set(prob.post_classes))
+        prob = self.policy.probation
+        return prob is not None and self.problem.post_classes.get(self.problem.posts[j], "") in prob.post_classes
 
     @cached_property
     def precedence(self) -> dict[str, int]:
