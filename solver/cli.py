@@ -523,7 +523,13 @@ def audit(
                                   "POST?) or '!ID' (leave ID out?); repeatable"),
     reading: list[str] = typer.Option([], "--reading", help="KEY=V1,V2: an option the law leaves open, every "
                                       "value solved and compared (e.g. horizontal.open_compartment_for_all="
-                                      "true,false); repeatable"),
+                                      "true,false); adds to the model file's open_questions, or narrows one of "
+                                      "them; repeatable"),
+    declared: bool = typer.Option(True, "--declared/--no-declared", help="solve the model file's "
+                                  "open_questions (--no-declared: only --reading's)"),
+    register: Optional[Path] = typer.Option(None, "--register", help="the register the year is solved against "
+                                            "(read only): its backlog and roster position"),
+    year: Optional[int] = typer.Option(None, "--year", help="recruitment year (with --register)"),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="seconds per CP-SAT solve"),
     workers: int = typer.Option(1, "--workers"),
     prove_unique: bool = typer.Option(False, "--prove-unique", help="prove uniqueness with CP-SAT even where "
@@ -535,28 +541,29 @@ def audit(
     """Is the allocation the only lawful one, who is contested, and could a named candidate have been selected
     (or left out) under any lawful allocation, and if not, which rules and whose rights stand in the way."""
     from .audit import audit as run_audit, parse
+    from .audit.readings import open_options, parse_readings
     from .audit.report import stage_audit
+    from .register import Register
 
     workers = _check_engine("cpsat", time_limit, workers)
+    _check_register_args(register, year)
     set_ = _with_recruitment(set_, recruitment)
-    readings = []
-    for r in reading:
-        key, eq, values = r.partition("=")
-        if not eq or not key or not values:
-            err.print(f"[bold red]error[/]: --reading {r!r}: expected KEY=V1,V2 (e.g. "
-                      "horizontal.open_compartment_for_all=true,false)")
-            raise typer.Exit(2)
-        readings.append((key.strip(), [v.strip() for v in values.split(",")]))
     try:
         pol = load_policy(policy, set_)
-        for key, values in readings:
-            for v in values:
-                load_policy(policy, [*set_, f"{key}={v}"])   # a bad reading is refused before any solve
+        readings = open_options(pol, parse_readings(reading), declared)
+        for o in readings:
+            for v in o.values:
+                load_policy(policy, [*set_, f"{o.key}={v}"])   # a bad reading is refused before any solve
         problem = read_problem(pol, candidates, vacancies, preferences, warn=_warn)
         questions = [parse(q, problem) for q in ask]
+        state = None
+        if register is not None:
+            with Register(register, readonly=True) as reg:
+                reg.check_recruitment(pol.recruitment)
+                state = reg.state(year)
         with err.status("auditing: uniqueness and the questions with CP-SAT..."):
             result = run_audit(pol, problem, questions, readings, lambda sets: load_policy(policy, [*set_, *sets]),
-                               time_limit, workers, prove_unique)
+                               time_limit, workers, prove_unique, state)
         stage_audit(out, result).publish()
     except AarakshanError as e:
         _fail(e)

@@ -22,6 +22,7 @@ from pathlib import Path
 from .errors import InputError, PolicyConflict, Unsupported
 from .io.readers import read_problem
 from .policy import Policy, load_policy
+from .policy.load import axis
 
 DISPOSITIONS = ["exchanged", "dereserved", "carried_forward", "backlog", "lapsed"]
 COLUMNS = ["scenario", "year", "post", "category", "vacancies", "filled",
@@ -47,10 +48,8 @@ def grid(specs: list[str]) -> list[Scenario]:
     """
     axes = []
     for spec in specs:
-        key, eq, values = spec.partition("=")
-        if not eq or not key.strip() or not values.strip():
-            raise InputError("--grid", None, None, f"{spec!r}: expected KEY=V1,V2 (e.g. ceiling.share=0.5,0.6)")
-        axes.append([f"{key.strip()}={v.strip()}" for v in values.split(",")])
+        key, values = axis(spec, "--grid", "ceiling.share=0.5,0.6")
+        axes.append([f"{key}={v}" for v in values])
     return [Scenario(";".join(combo), combo) for combo in itertools.product(*axes)]
 
 

@@ -7,11 +7,14 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver import load_policy
 from solver.audit import audit, official, outcome, parse
+from solver.audit.readings import open_options
+from solver.errors import InputError
 from solver.io.readers import read_problem
 from solver.verify import Allocation, verify
 
@@ -23,11 +26,11 @@ def _files(tmp_path, cands, vacs, cand_header="id,score,category,gender", vac_he
     return c, v
 
 
-def _audit(tmp_path, cands, vacs, asks=(), readings=(), policy="central-dopt", **headers):
+def _audit(tmp_path, cands, vacs, asks=(), readings=(), policy="central-dopt", declared=False, **headers):
     c, v = _files(tmp_path, cands, vacs, **headers)
     pol = load_policy(policy)
     prob = read_problem(pol, c, v)
-    return audit(pol, prob, [parse(a, prob) for a in asks], list(readings),
+    return audit(pol, prob, [parse(a, prob) for a in asks], open_options(pol, list(readings), declared),
                  lambda sets: load_policy(policy, sets)), prob
 
 
@@ -105,6 +108,84 @@ def test_an_ask_that_is_yes_only_under_one_reading(tmp_path):
     u4, u2 = a.answers
     assert (u4["answer"], u4["reading"]) == ("yes", "horizontal.open_compartment_for_all=false")
     assert u2["answer"] == "no"
+
+
+def test_the_model_files_open_questions_are_solved_with_their_authorities(tmp_path):
+    """central-dopt declares two open questions: open_compartment_for_all (Saurav Yadav 2020 against the
+    reading it rejected) and horizontal.mode (Anil Kumar Gupta 1995 on both sides). Overall, the post's one
+    women's seat is met by R3 in the OBC compartment on merit (open: U1, U2; OBC: R3), so nobody is adjusted:
+    U2 gains the open seat, R3 moves to OBC, R5 loses. The three readings other than the policy as given are
+    solved, and each row names the authority on both sides."""
+    a, _ = _audit(tmp_path, SAURAV, SAURAV_V, asks=["U2"], declared=True, vac_header="post,category,vacancies,women")
+    assert [r.name for r in a.readings] == [
+        "as given", "horizontal.open_compartment_for_all=true; horizontal.mode=overall",
+        "horizontal.open_compartment_for_all=false; horizontal.mode=compartmentalised",
+        "horizontal.open_compartment_for_all=false; horizontal.mode=overall"]
+    overall = {r[0]: (r[2], r[3]) for r in a.contested if r[1] == a.readings[1].name}
+    assert overall == {"U2": ("not selected", "X UR"), "R3": ("X UR", "X OBC"), "R5": ("X OBC", "not selected")}
+    row = next(r for r in a.contested if r[1] == a.readings[2].name)
+    assert row[4] == "horizontal.open_compartment_for_all"
+    assert "=false: the reading Saurav Yadav 2020 rejected" in row[5] and "as given (true): Saurav Yadav" in row[5]
+    assert (a.answers[0]["answer"], a.answers[0]["reading"]) == ("yes", a.readings[1].name)
+    # --reading narrows a declared question: only the overall reading is left
+    a, _ = _audit(tmp_path, SAURAV, SAURAV_V, declared=True, vac_header="post,category,vacancies,women",
+                  readings=[("horizontal.open_compartment_for_all", ["true"]), ("horizontal.mode", ["overall"])])
+    assert [r.name for r in a.readings] == ["as given", "horizontal.open_compartment_for_all=true; horizontal.mode=overall"]
+
+
+def test_every_bundled_models_open_questions_load_on_each_side():
+    """Each declared side is a value the policy takes, the policy as given is one of the sides, and each
+    side has its authority (the audit must not solve a reading no model can hold)."""
+    from solver.audit.readings import current
+    from solver.policy.load import bundled_models
+    declared = 0
+    for name in bundled_models():
+        pol = load_policy(name)
+        for o in open_options(pol):
+            declared += 1
+            assert current(pol, o.key) in o.values, (name, o.key)
+            for v in o.values:
+                assert current(load_policy(name, [f"{o.key}={v}"]), o.key) == v
+                assert o.source(v) and "RULES.md" not in o.source(v)
+    assert declared >= 6
+
+
+def test_a_model_file_may_not_declare_an_open_question_twice(tmp_path):
+    text = (load_policy.__globals__["resolve_policy_path"]("bihar-1991")).read_text()
+    bad = tmp_path / "p.toml"
+    bad.write_text(text + text[text.index("[[open_questions]]"):])
+    with pytest.raises(InputError, match="open_questions names an option twice"):
+        load_policy(bad)
+
+
+def test_an_audit_of_a_register_year_sees_its_backlog(tmp_path):
+    """2025: X has 1 open and 1 SC vacancy and no SC candidate; central-dopt does not de-reserve (DoPT OM
+    20.07.2000), so the SC vacancy is carried as backlog. 2026: 1 open and 1 SC vacancy again, with U1, S1,
+    S2 in merit order. With the register the SC compartment has 2 vacancies (1 + 1 carried): S2 is selected.
+    Without it she is not: S1 holds the one SC vacancy and U1 the open one, and both capacities stand in the
+    way (a second open vacancy would go to S1 on merit, freeing the SC one for her)."""
+    y1 = tmp_path / "2025"
+    y1.mkdir()
+    c1, v1 = _files(y1, [["U1", 90, "UR", "M"], ["U2", 80, "UR", "M"]], [["X", "UR", 1], ["X", "SC", 1]])
+    run = [sys.executable, "-c", "from solver.cli import main; main()"]
+    r = subprocess.run([*run, "solve", "--policy", "central-dopt", "--candidates", str(c1), "--vacancies", str(v1),
+                        "--out", str(tmp_path / "o1"), "--register", str(tmp_path / "reg.sqlite"), "--year", "2025"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    c2, v2 = _files(tmp_path, [["U1", 90, "UR", "M"], ["S1", 85, "SC", "M"], ["S2", 80, "SC", "F"]],
+                    [["X", "UR", 1], ["X", "SC", 1]])
+    cmd = [*run, "audit", "--policy", "central-dopt", "--candidates", str(c2), "--vacancies", str(v2), "--ask", "S2"]
+    r = subprocess.run([*cmd, "--out", str(tmp_path / "a1"), "--register", str(tmp_path / "reg.sqlite"),
+                        "--year", "2026"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert next(csv.DictReader(open(tmp_path / "a1" / "answers.csv")))["answer"] == "yes"
+    r = subprocess.run([*cmd, "--out", str(tmp_path / "a2")], capture_output=True, text=True)
+    row = next(csv.DictReader(open(tmp_path / "a2" / "answers.csv")))
+    assert (row["answer"], row["blocking"]) == ("no", "capacity[UR@X]; capacity[SC@X]")
+    assert "S1 (rank 2)" in row["detail"] and "U1 (rank 1)" in row["detail"]
+    bad = subprocess.run([*cmd, "--out", str(tmp_path / "a3"), "--register", str(tmp_path / "reg.sqlite")],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "--register and --year go together" in bad.stderr
 
 
 def test_an_ask_that_is_no_because_of_a_relaxed_standard(tmp_path):

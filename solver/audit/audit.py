@@ -3,7 +3,6 @@ open, and, for a named candidate, could any lawful allocation select her (or lea
 which rules and whose rights stand in the way."""
 from __future__ import annotations
 
-import itertools
 import time
 from dataclasses import dataclass, field
 
@@ -13,12 +12,13 @@ from ortools.sat.python import cp_model
 from ..chain import BuildPools, DetermineVacancies, PlaceOverallMinimums, Recruitment
 from ..engines.cpsat.model import Names, Rules
 from ..engines.greedy import solve_greedy
-from ..errors import Unsupported
+from ..errors import PolicyConflict, Unsupported
 from ..policy import Policy
 from ..problem import Problem
 from ..result import Result
 from .lawful import differs, lawful_model, relaxable, run, solution
 from .questions import Question
+from .readings import OpenOption, combinations, sources
 
 TIE = "merit tie settled only by id"
 SEVERAL = "horizontal minimums with preferences: several stable allocations (the official one is candidate-optimal)"
@@ -36,6 +36,8 @@ class Reading:
     sets: tuple[str, ...]          # the --set overrides it adds
     policy: Policy
     result: Result
+    rule: str = ""                 # the options it changes from the policy as given
+    source: str = ""               # the authority on each side
 
 
 @dataclass
@@ -47,14 +49,16 @@ class AuditResult:
     alternatives: dict[str, Result] = field(default_factory=dict)   # question name -> allocation
     status: dict[str, str] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
+    options: list[OpenOption] = field(default_factory=list)   # the open questions the readings combine
 
 
-def official(policy: Policy, problem: Problem) -> Result:
-    """The allocation the procedure gives (the greedy: with one merit list it is the model's solution)."""
+def official(policy: Policy, problem: Problem, state=None) -> Result:
+    """The allocation the procedure gives (the greedy: with one merit list it is the model's solution), for
+    the year after the register's `state` where one is given."""
     if policy.migration.selection_list:
         raise Unsupported("audit of a recommendation list (migration.selection_list) is not built yet: its two "
                           "stages are two models, and a question about one candidate spans both")
-    data = BuildPools()(PlaceOverallMinimums()(DetermineVacancies()(Recruitment(policy, problem))))
+    data = BuildPools()(PlaceOverallMinimums()(DetermineVacancies()(Recruitment(policy, problem, state))))
     return Result(policy, problem, data.seats, data.pools, solve_greedy(data.pools, problem.n), "greedy")
 
 
@@ -65,33 +69,44 @@ def outcome(result: Result, i: int) -> str:
     return f"{result.problem.posts[result.pools.pools[result.assignment.pool[i]].post]} {result.seat_category[i]}"
 
 
-def audit(policy: Policy, problem: Problem, questions: list[Question], readings: list[tuple[str, list[str]]] = (),
-          load=None, time_limit: float | None = None, workers: int = 1, prove: bool = False) -> AuditResult:
+def audit(policy: Policy, problem: Problem, questions: list[Question], readings: list[OpenOption] = (),
+          load=None, time_limit: float | None = None, workers: int = 1, prove: bool = False,
+          state=None) -> AuditResult:
     """Parameters
     ----------
     policy, problem : the recruitment as given.
     questions : the `--ask` questions.
-    readings : (key, values) of options the law leaves open, each combination solved and compared.
+    readings : the options the law leaves open (`readings.open_options`: the model file's open questions and
+        `--reading`'s), every combination of their values solved and compared with the policy as given.
     load : callable(sets) -> Policy, the policy with `--set` overrides added (for the readings).
     time_limit : seconds per CP-SAT solve.
     prove : prove uniqueness with CP-SAT even where the theorem settles it (strict merit, no minimums with
         preferences): status "optimal" instead of "theorem".
+    state : the register's view before the year (`Register.state`), or None: the year's vacancies are then
+        determined with its backlog and roster position, as `solve --register --year` determines them. The
+        earlier years stand as recorded: a reading is applied to this year only.
 
     Returns
     -------
-    AuditResult
+    AuditResult. A reading whose policy the chain refuses (exit 3 for `solve`) is not solved: its status
+    says why.
     """
     t0 = time.perf_counter()
-    base = Reading("as given", (), policy, official(policy, problem))
+    base = Reading("as given", (), policy, official(policy, problem, state))
     read = [base]
-    for combo in itertools.product(*[[(k, v) for v in vs] for k, vs in readings]) if readings else ():
-        sets = tuple(f"{k}={v}" for k, v in combo)
+    out = AuditResult(None, read, [], [], options=list(readings))
+    for sets in combinations(policy, list(readings)):
+        name = "; ".join(sets)
         pol = load(list(sets))
-        read.append(Reading("; ".join(sets), sets, pol, official(pol, problem)))
-    out = AuditResult(None, read, [], [])
+        try:
+            result = official(pol, problem, state)
+        except (Unsupported, PolicyConflict) as e:
+            out.status[f"reading {name}"] = f"refused: {e}"
+            continue
+        read.append(Reading(name, sets, pol, result, *sources(policy, list(readings), sets)))
     unique, rows, out.status["unique"] = _uniqueness(base.result, time_limit, workers, prove)
     out.unique = unique
-    out.contested = rows + _between_readings(base, read[1:], [k for k, _ in readings])
+    out.contested = rows + _between_readings(base, read[1:])
     out.timings["unique"] = round(time.perf_counter() - t0, 3)
     for q in questions:
         t = time.perf_counter()
@@ -146,16 +161,16 @@ def _rows(res: Result, contested: dict[int, str], ties: np.ndarray) -> list[list
     return rows
 
 
-def _between_readings(base: Reading, others: list[Reading], keys: list[str]) -> list[list[str]]:
-    """Candidates whose outcome differs between the policy as given and a reading."""
+def _between_readings(base: Reading, others: list[Reading]) -> list[list[str]]:
+    """Candidates whose outcome differs between the policy as given and a reading, with the options it
+    changes and the authority on each side."""
     rows = []
     ids = base.result.problem.candidates.ids
     for r in others:
-        rule = "; ".join(k for k in keys if any(s.startswith(k + "=") for s in r.sets))
         for i in range(base.result.problem.n):
             a, b = outcome(base.result, i), outcome(r.result, i)
             if a != b:
-                rows.append([ids[i], r.name, a, b, rule, "RULES.md (options the law leaves open)"])
+                rows.append([ids[i], r.name, a, b, r.rule, r.source])
     return rows
 
 

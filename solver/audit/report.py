@@ -26,7 +26,11 @@ def stage_audit(out: str | Path, a: AuditResult) -> Staged:
             _write_csv(folder / "allocation.csv", ALLOCATION_COLUMNS, alt.allocation_rows())
             _write_csv(folder / "diff.csv", ALTERNATIVE_DIFF, diff_rows(base, alt))
         write_json(tmp / "audit.json", {
-            "unique": a.unique, "readings": [{"reading": r.name, "sets": list(r.sets)} for r in a.readings],
+            "unique": a.unique,
+            "open_questions": [{"key": o.key, "question": o.question, "values": list(o.values),
+                                "authority": {v: o.source(v) for v in o.values}} for o in a.options],
+            "readings": [{"reading": r.name, "sets": list(r.sets), "changes": r.rule, "authority": r.source}
+                         for r in a.readings],
             "contested": len({row[0] for row in a.contested}), "questions": a.answers, "status": a.status,
             "timings": a.timings, "version": __version__})
     return stage(out, write, AUDIT_FILES)

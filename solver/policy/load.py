@@ -56,6 +56,27 @@ def _parse_value(text: str) -> Any:
         return text
 
 
+def axis(spec: str, option: str, example: str) -> tuple[str, list[str]]:
+    """``KEY=V1,V2``: one option and the values it takes in turn (`--grid`, `--reading`), each value as
+    `--set` takes it.
+
+    Example
+    -------
+    >>> axis("ceiling.share=0.5, 0.6", "--grid", "ceiling.share=0.5,0.6")
+    ('ceiling.share', ['0.5', '0.6'])
+    """
+    key, eq, values = spec.partition("=")
+    vs = [v.strip() for v in values.split(",")]
+    if not eq or not key.strip() or not all(vs):
+        raise InputError(option, None, None, f"{spec!r}: expected KEY=V1,V2 (e.g. {example})")
+    return key.strip(), vs
+
+
+def as_setting(value: bool | str | float | int) -> str:
+    """A policy value as `--set` writes it (TOML's spelling of true and false)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def apply_override(data: dict, assignment: str) -> None:
     """``ceiling.share=0.6`` or ``categories.OBC.share=0.27`` (list entries addressed by their code)."""
     if "=" not in assignment:

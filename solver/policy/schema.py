@@ -236,6 +236,23 @@ class RecruitmentYear(Strict):
     source: str = ""
 
 
+class Side(Strict):
+    """One answer to an open question: the option's value and the authority for it."""
+
+    value: bool | str | float | int
+    authority: str = Field(min_length=1)
+
+
+class OpenQuestion(Strict):
+    """An option the law leaves open under this Act (RULES.md, "Options the policy must expose"), with the
+    authority on each side. `aarakshan audit` solves every side (every combination, with the others) and
+    lists whose outcome turns on it; `--reading KEY=V1,V2` adds a question or narrows a declared one."""
+
+    key: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
+    question: str = ""
+    sides: list[Side] = Field(min_length=2)
+
+
 class Merit(Strict):
     tie_breaks: list[Literal["birth_date", "id"]] = ["birth_date", "id"]
 
@@ -263,6 +280,7 @@ class Policy(Strict):
     # "promotion": the policy as `solver.policy.promotion.promotion_policy` derived it from `promotion`.
     recruitment: Literal["direct", "promotion"] = "direct"
     promotion: Promotion | None = None
+    open_questions: list[OpenQuestion] = []
 
     @model_validator(mode="after")
     def _codes_known(self) -> "Policy":
@@ -322,6 +340,13 @@ class Policy(Strict):
             raise ValueError(f"probation names unknown categories {sorted(set(self.probation.categories) - known)}")
         if sum(c.share for c in self.categories) > 1 + 1e-9:
             raise ValueError("category shares add up to more than 1")
+        keys = [q.key for q in self.open_questions]
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"open_questions names an option twice: {keys}")
+        for q in self.open_questions:
+            values = [s.value for s in q.sides]
+            if len({(type(v), v) for v in values}) != len(values):
+                raise ValueError(f"open_questions {q.key}: a side is given twice: {values}")
         return self
 
     # Derived views used throughout the chain; kept here so every stage reads the same answer.

@@ -1,0 +1,92 @@
+"""The readings an audit solves: the options the law leaves open under the policy's Act, as its model file
+declares them (`open_questions`, with the authority on each side), narrowed or added to by `--reading`."""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from ..errors import InputError
+from ..policy import Policy
+from ..policy.load import as_setting, axis
+
+GIVEN = "given with --reading (RULES.md, options the law leaves open)"
+
+
+@dataclass(frozen=True)
+class OpenOption:
+    """One option the audit varies: its values as `--set` takes them, and the authority for each."""
+
+    key: str
+    values: tuple[str, ...]
+    sides: tuple[tuple[str, str], ...] = ()    # every declared side: (value, authority)
+    question: str = ""
+
+    def source(self, value: str | None) -> str:
+        return dict(self.sides).get(value, GIVEN)
+
+
+def parse_readings(specs: list[str]) -> list[tuple[str, list[str]]]:
+    """`--reading KEY=V1,V2`, each checked for its form (exit 2)."""
+    out = [axis(s, "--reading", "horizontal.open_compartment_for_all=true,false") for s in specs]
+    keys = [k for k, _ in out]
+    if len(set(keys)) != len(keys):
+        raise InputError("--reading", None, None, f"an option is given twice: {keys}")
+    return out
+
+
+def open_options(policy: Policy, given: list[tuple[str, list[str]]] = (), declared: bool = True) -> list[OpenOption]:
+    """The model file's open questions (unless `declared` is false), each narrowed to the values `--reading`
+    gives for it, then the options `--reading` adds.
+
+    Example
+    -------
+    >>> from solver.policy import load_policy
+    >>> [(o.key, o.values) for o in open_options(load_policy("central-dopt"), [("horizontal.mode", ["overall"])])]
+    [('horizontal.open_compartment_for_all', ('true', 'false')), ('horizontal.mode', ('overall',))]
+    """
+    narrowed = dict(given)
+    out = []
+    for q in policy.open_questions if declared else ():
+        sides = tuple((as_setting(s.value), s.authority) for s in q.sides)
+        values = narrowed.pop(q.key, [v for v, _ in sides])
+        out.append(OpenOption(q.key, tuple(values), sides, q.question))
+    for key, values in given:
+        if key in narrowed:
+            out.append(OpenOption(key, tuple(values)))
+    return out
+
+
+def current(policy: Policy, key: str) -> str | None:
+    """The option's value under the policy as given, as `--set` writes it (None: not found). List entries are
+    addressed by their code, as `--set` addresses them."""
+    node = policy.model_dump(by_alias=True)
+    for part in key.split("."):
+        if isinstance(node, list):
+            node = next((x for x in node if isinstance(x, dict) and x.get("code") == part), None)
+        elif isinstance(node, dict):
+            node = node.get(part)
+        else:
+            return None
+        if node is None:
+            return None
+    return as_setting(node) if isinstance(node, (bool, str, int, float)) else None
+
+
+def combinations(policy: Policy, options: list[OpenOption]) -> list[tuple[str, ...]]:
+    """Every combination of the options' values as `--set` overrides, but the policy as given itself."""
+    given = tuple(f"{o.key}={current(policy, o.key)}" for o in options)
+    return [sets for sets in itertools.product(*[[f"{o.key}={v}" for v in o.values] for o in options])
+            if sets != given]
+
+
+def sources(policy: Policy, options: list[OpenOption], sets: tuple[str, ...]) -> tuple[str, str]:
+    """What a reading changes from the policy as given (its rule) and the authority on each side."""
+    keys, texts = [], []
+    for o, s in zip(options, sets):
+        value = s.partition("=")[2]
+        was = current(policy, o.key)
+        if value == was:
+            continue
+        keys.append(o.key)
+        texts.append(f"{o.key}={value}: {o.source(value)}; as given ({was}): {o.source(was)}")
+    return "; ".join(keys), " | ".join(texts)
