@@ -127,7 +127,7 @@ def solve_pools(data: Recruitment, engine: str, time_limit, workers, hint, progr
     t = time.perf_counter()
     try:
         cp = solve_cpsat(pools, problem.n, hint=greedy if hint else None, time_limit=time_limit, workers=workers,
-                         progress=progress)
+                         progress=progress, posts=problem.posts)
     except TimeLimit:
         cp = Assignment(greedy.pool, greedy.adjusted, "time_limit", {"hinted": False})
     timings["cpsat"] = time.perf_counter() - t

@@ -309,3 +309,30 @@ def _permuted(prob, order):
                                               "ex_serviceman", "line")}
     cand = replace(c, **fields, score=None if c.score is None else c.score[idx], tied=None)
     return replace(prob, candidates=cand)
+
+
+def test_an_infeasible_model_names_the_rules_in_conflict(tmp_path):
+    """No input the readers accept makes the model infeasible (any input has a stable completion), so the
+    conflict is planted: X's open compartment of 2 vacancies given a women's minimum of 3, with three women
+    eligible. No two holders meet a minimum of 3, and the model's chains reach only as deep as the capacities
+    allow, so the minimum alone cannot hold: `solve` names it, its pool and its source (issue 17, part 4).
+    Capacity and non-wastefulness are not in the core: without the minimum the pool is satisfiable."""
+    from dataclasses import replace
+
+    from solver.chain import BuildPools, DetermineVacancies, PlaceOverallMinimums, Recruitment
+    from solver.engines.cpsat.solve import solve_cpsat
+    from solver.errors import PolicyConflict
+
+    c, v = _files(tmp_path, [["A", 90, "UR", "F"], ["B", 80, "UR", "F"], ["C", 70, "UR", "F"], ["D", 60, "UR", "M"]],
+                  [["X", "UR", 2, 1]], vac_header="post,category,vacancies,women")
+    pol = load_policy("central-dopt")
+    prob = read_problem(pol, c, v)
+    pools = BuildPools()(PlaceOverallMinimums()(DetermineVacancies()(Recruitment(pol, prob)))).pools
+    solve_cpsat(pools, prob.n, posts=prob.posts)   # as read: feasible
+    planted = replace(pools, pools=tuple(replace(p, minimums={"women": 3}) if p.minimums else p for p in pools))
+    with pytest.raises(PolicyConflict) as e:
+        solve_cpsat(planted, prob.n, posts=prob.posts)
+    text = str(e.value)
+    assert "the rule that cannot hold (a minimal core): minimum[UR@X]" in text
+    assert "capacity" not in text and "non_wastefulness" not in text
+    assert "Rajesh Kumar Daria 2007" in text

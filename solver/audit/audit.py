@@ -10,13 +10,14 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from ..chain import BuildPools, DetermineVacancies, PlaceOverallMinimums, Recruitment
+from ..engines.cpsat.conflict import core as named_core, deletion_filter, run
 from ..engines.cpsat.model import Names, Rules
 from ..engines.greedy import solve_greedy
 from ..errors import PolicyConflict, Unsupported
 from ..policy import Policy
 from ..problem import Problem
 from ..result import Result
-from .lawful import differs, lawful_model, relaxable, run, solution
+from .lawful import differs, lawful_model, relaxable, solution
 from .questions import Question
 from .readings import OpenOption, combinations, sources
 
@@ -204,31 +205,16 @@ def _ask_one(q: Question, res: Result, base: Result, time_limit, workers):
     model = lawful_model(pools, problem, rules)
     mine = [xs[i] for p, xs in enumerate(model.holds) if i in xs and (q.post is None or pools.pools[p].post == q.post)]
     model.m.add(cp_model.LinearExpr.sum(mine) == (1 if q.selected else 0))
-    keys = sorted(rules.lits, key=str)
-    lits = [rules.lits[k] for k in keys]
-    status, solver = run(model, lits, time_limit, workers)
+    status, solver, core = named_core(model, rules, time_limit, workers)
     if status == "time_limit":
         return "time_limit", None, None
     if status == "feasible":
         alt = Result(res.policy, problem, res.seats, res.pools, solution(model, solver, problem.n), "cpsat")
         return "yes", _yes_detail(q, base, alt), alt
-    index = {lit.index: k for k, lit in zip(keys, lits)}
-    core = [index[k] for k in solver.sufficient_assumptions_for_infeasibility() if k in index]
     minimal = problem.n <= MINIMAL_CORE_UP_TO
     if minimal:
-        core = _deletion_filter(model, rules, core, time_limit, workers)
+        core = deletion_filter(model, rules, core, time_limit, workers)
     return "no", _explain(q, res, pools, why, core, minimal), None
-
-
-def _deletion_filter(model, rules: Rules, core: list, time_limit, workers) -> list:
-    """Drop every rule of the core without which the question is still impossible: what is left is minimal."""
-    kept = list(core)
-    for k in list(core):
-        trial = [x for x in kept if x != k]
-        status, _ = run(model, [rules.lits[x] for x in trial], time_limit, workers)
-        if status == "infeasible":
-            kept = trial
-    return kept
 
 
 def _pool_name(res: Result, p) -> str:

@@ -17,7 +17,7 @@ from ..engines.assignment import Assignment
 from ..engines.cpsat.build import build
 from ..engines.cpsat.model import Model, Names, Rules
 from ..engines.cpsat.size import check_model_size
-from ..engines.cpsat.solve import decode, parameters
+from ..engines.cpsat.solve import decode
 from ..policy import Policy
 from ..pools import DERESERVED, OPEN_MERIT, RESERVED, Pools
 from ..problem import Problem
@@ -59,20 +59,6 @@ def lawful_model(pools: Pools, problem: Problem, rules: Rules) -> Model:
     model = build(pools, Names(problem.posts), rules)
     model.m.clear_objective()
     return model
-
-
-def run(model: Model, assumptions: list, time_limit: float | None, workers: int = 1):
-    """Solve under `assumptions` (literals); returns (status name, solver)."""
-    m = model.m
-    m.clear_assumptions()
-    m.add_assumptions(assumptions)
-    solver = parameters(False, False, time_limit, workers)
-    # Presolve may prove infeasibility before the search sees the assumptions, and then names no core.
-    solver.parameters.cp_model_presolve = not assumptions
-    status = solver.solve(m)
-    name = {cp_model.OPTIMAL: "feasible", cp_model.FEASIBLE: "feasible", cp_model.INFEASIBLE: "infeasible"}.get(
-        status, "time_limit")
-    return name, solver
 
 
 def solution(model: Model, solver: cp_model.CpSolver, n: int) -> Assignment:

@@ -6,7 +6,8 @@ from ortools.sat.python import cp_model
 
 from ...pools import Pools
 from .horizontal import minimums
-from .model import Chains, GroupChain, Model, Names, Rules, capacity, depth, link_preferences, overlaps, shared_bounds
+from .model import Chains, GroupChain, Model, Names, Rules, capacity, depth, guard, link_preferences, overlaps, \
+    shared_bounds
 
 
 def build(pools: Pools, names: Names | None = None, rules: Rules | None = None) -> Model:
@@ -25,7 +26,10 @@ def build(pools: Pools, names: Names | None = None, rules: Rules | None = None) 
     for p, ch in zip(pools, model.chains):
         capacity(model, p, ch, sums)
         if p.minimums:
+            start = len(m.proto.constraints)
             minimums(model, p, ch, p.base - sum(sums[q] for q in p.minus))
+            if rules is not None and rules.minimums:
+                guard(m, rules.lit(("minimum", p.index)), start)
     if model.objective:
         m.maximize(cp_model.LinearExpr.sum(model.gain))
     return model

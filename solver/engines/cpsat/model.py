@@ -168,13 +168,14 @@ class Rules:
         to a pool's eligible set (a relaxed standard, the creamy layer).
     capacity, waste : guard each pool's capacity ("no more appointees than vacancies") and its
         non-wastefulness ("an eligible candidate who wants it is left out only when it is full").
+    minimums : guard each pool's horizontal minimums (`guard`), for naming a conflict among the rules.
 
     Pools with horizontal minimums keep their chains strict (their constraints read merit positions)."""
 
     def __init__(self, m: cp_model.CpModel | None = None, ties=None, ineligible: dict | None = None,
-                 capacity: bool = False, waste: bool = False):
+                 capacity: bool = False, waste: bool = False, minimums: bool = False):
         self.m, self.ties, self.ineligible = m, ties, dict(ineligible or {})
-        self.capacity, self.waste = capacity, waste
+        self.capacity, self.waste, self.minimums = capacity, waste, minimums
         self.lits: dict[tuple, cp_model.IntVar] = {}
 
     def depth(self, pool: Pool, members: np.ndarray, depth: int) -> int:
@@ -190,10 +191,21 @@ class Rules:
         return depth
 
     def lit(self, key: tuple):
-        """The literal of rule instance `key`: ("capacity", pool), ("waste", pool), ("eligibility", pool, i)."""
+        """The literal of rule instance `key`: ("capacity", pool), ("waste", pool), ("minimum", pool),
+        ("eligibility", pool, i)."""
         if key not in self.lits:
             self.lits[key] = self.m.new_bool_var(f"rule[{key}]")
         return self.lits[key]
+
+
+def guard(m: cp_model.CpModel, lit, start: int) -> None:
+    """Enforce every constraint added since `start` only if `lit` holds, where CP-SAT allows it (linear and
+    clause constraints; the min/max definitions of auxiliary counts stay, as they constrain nothing else)."""
+    cts = m.proto.constraints
+    for k in range(start, len(cts)):
+        ct = cts[k]
+        if ct.has_linear() or ct.has_bool_or() or ct.has_bool_and():
+            ct.enforcement_literal.append(lit.index)
 
 
 def link_preferences(model: Model) -> None:

@@ -18,7 +18,8 @@ from .size import check_model_size
 
 
 def solve_cpsat(pools: Pools, n: int, hint: Assignment | None = None, time_limit: float | None = None,
-                workers: int = 1, progress=None, names: tuple[str, ...] | None = None) -> Assignment:
+                workers: int = 1, progress=None, names: tuple[str, ...] | None = None,
+                posts: tuple[str, ...] = ()) -> Assignment:
     """The stable assignment the model defines.
 
     Solved in the turn the pools are filled (`turns`): one group at a time with the earlier groups' result
@@ -39,6 +40,7 @@ def solve_cpsat(pools: Pools, n: int, hint: Assignment | None = None, time_limit
     progress : called with a short text per group, or None.
     names : post names, to give every variable a name that reads as the law (``admit[OBC@P01][rank 812]``);
         None (the default) leaves them unnamed, which is faster.
+    posts : post names, to name the rules in conflict should the model be infeasible.
 
     Returns
     -------
@@ -46,12 +48,13 @@ def solve_cpsat(pools: Pools, n: int, hint: Assignment | None = None, time_limit
 
     Raises
     ------
-    PolicyConflict : the model is infeasible (exit 3). TimeLimit : time ran out with no hint to fall back on.
+    PolicyConflict : the model is infeasible (exit 3), naming the rules in conflict (`conflict.conflict`).
+    TimeLimit : time ran out with no hint to fall back on.
     """
     check_supported(pools)
     turns = _turns(pools)
     if turns is None:
-        return solve_model(pools, n, hint, time_limit, workers, names=names)
+        return solve_model(pools, n, hint, time_limit, workers, names=names, posts=posts)
     t0 = time.perf_counter()
     assign = np.full(n, -1, dtype=np.int64)
     filled = np.zeros(len(pools), dtype=np.int64)
@@ -70,7 +73,7 @@ def solve_cpsat(pools: Pools, n: int, hint: Assignment | None = None, time_limit
             local[members] = np.arange(len(members))
             sub_hint = Assignment(local[hint.pool], hint.adjusted, "greedy")
         left = None if time_limit is None else max(0.01, time_limit - (time.perf_counter() - t0))
-        a = solve_model(sub, n, sub_hint, left, workers, adjust=False, names=names)
+        a = solve_model(sub, n, sub_hint, left, workers, adjust=False, names=names, posts=posts)
         for key in ("build_seconds", "solve_seconds", "variables", "constraints"):
             stats[key] += a.stats[key]
         if a.stats.get("hint_rejected"):
@@ -103,7 +106,7 @@ def _turns(pools: Pools) -> list[list[int]] | None:
 
 
 def solve_model(pools: Pools, n: int, hint: Assignment | None, time_limit: float | None, workers: int,
-                adjust: bool = True, names: tuple[str, ...] | None = None) -> Assignment:
+                adjust: bool = True, names: tuple[str, ...] | None = None, posts: tuple[str, ...] = ()) -> Assignment:
     """The model of `pools`, built and solved in one go. `adjust`: mark who came in by horizontal adjustment
     (a group solved in turn leaves that to the whole assignment)."""
     check_model_size(pools)
@@ -131,8 +134,9 @@ def solve_model(pools: Pools, n: int, hint: Assignment | None, time_limit: float
                           "Aarakshan's, not of the input or the law; --engine greedy gives the reference answer "
                           "(please report the inputs)")
     if status == cp_model.INFEASIBLE:
-        raise PolicyConflict("no allocation satisfies every rule at once (CP-SAT proved the stability, capacity "
-                             f"and horizontal constraints infeasible: {solver.status_name(status)})")
+        from .conflict import conflict
+        raise PolicyConflict("no allocation satisfies every rule at once (CP-SAT proved the model infeasible): "
+                             + conflict(pools, posts or names or (), time_limit, workers))
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         if hint is None:
             raise TimeLimit("time limit reached before CP-SAT found an allocation")
