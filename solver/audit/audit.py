@@ -10,7 +10,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from ..chain import BuildPools, DetermineVacancies, PlaceOverallMinimums, Recruitment
-from ..engines.cpsat.conflict import core as named_core, deletion_filter, run
+from ..engines.cpsat.conflict import core as named_core, deletion_filter, run, worth_filtering
 from ..engines.cpsat.model import Names, Rules
 from ..engines.greedy import solve_greedy
 from ..errors import PolicyConflict, Unsupported
@@ -25,8 +25,6 @@ TIE = "merit tie settled only by id"
 SEVERAL = "horizontal minimums with preferences: several stable allocations (the official one is candidate-optimal)"
 SRC_TIE = "SPEC.md merit.tie_breaks; an id is not a rule of law"
 SRC_SEVERAL = "Rajesh Kumar Daria 2007; Gale and Shapley 1962"
-# A deletion filter (one solve per rule of the core) runs where the instance is this small.
-MINIMAL_CORE_UP_TO = 5_000
 
 
 @dataclass
@@ -211,7 +209,7 @@ def _ask_one(q: Question, res: Result, base: Result, time_limit, workers):
     if status == "feasible":
         alt = Result(res.policy, problem, res.seats, res.pools, solution(model, solver, problem.n), "cpsat")
         return "yes", _yes_detail(q, base, alt), alt
-    minimal = problem.n <= MINIMAL_CORE_UP_TO
+    minimal = worth_filtering(model, core)
     if minimal:
         core = deletion_filter(model, rules, core, time_limit, workers)
     return "no", _explain(q, res, pools, why, core, minimal), None

@@ -19,8 +19,15 @@ SAYS = {
                 "Rajesh Kumar Daria 2007; Saurav Yadav 2020"),
 }
 KIND_NAME = {"capacity": "capacity", "waste": "non_wastefulness", "minimum": "minimum"}
-# A deletion filter (one solve per rule of the core) runs where a core is no longer than this.
-FILTER_UP_TO = 200
+# A deletion filter costs one solve per rule of the core, each about as long as the model is big: it runs
+# where rules x variables stay within this (single-10k's questions: ~0.5 M; UPSC-like, 24 posts: 7.8 M, 24
+# solves of 4 s each, where the core unfiltered already names one capacity per post she ranked).
+FILTER_BUDGET = 3_000_000
+
+
+def worth_filtering(model: Model, found: list) -> bool:
+    """Whether a deletion filter of the core `found` is cheap enough to run (`FILTER_BUDGET`)."""
+    return len(found) * len(model.m.proto.variables) <= FILTER_BUDGET
 
 
 def run(model: Model, assumptions: list, time_limit: float | None, workers: int = 1):
@@ -77,7 +84,7 @@ def conflict(pools: Pools, posts: tuple[str, ...], time_limit: float | None = No
     if not found:
         return ("the merit order within the pools and the candidates' preferences conflict by themselves, "
                 "which no input should cause: a defect of Aarakshan's (please report the inputs)")
-    minimal = len(found) <= FILTER_UP_TO
+    minimal = worth_filtering(model, found)
     if minimal:
         found = deletion_filter(model, rules, found, time_limit, workers)
     parts = []
