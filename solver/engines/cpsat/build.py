@@ -10,15 +10,17 @@ from .model import Chains, GroupChain, Model, Names, Rules, capacity, depth, gua
     shared_bounds
 
 
-def build(pools: Pools, names: Names | None = None, rules: Rules | None = None) -> Model:
+def build(pools: Pools, names: Names | None = None, rules: Rules | None = None, cut: bool = True) -> Model:
     """The whole model of `pools`: chains, preferences, shared bounds, capacities and minimums, objective.
-    `rules`: the rule instances an audit may switch off (None: every rule a hard constraint)."""
+    `rules`: the rule instances an audit may switch off (None: every rule a hard constraint). `cut`: cut each
+    chain at its sound depth (`model.depth`); the certificate's few members need no cut."""
     names = names or Names()
     m = cp_model.CpModel()
     if rules is not None:
         rules.m = m
-    overlap = overlaps(pools)
-    model = Model(m, pools, names, [Chains(m, p, depth(pools, p, overlap), names, rules) for p in pools],
+    overlap = overlaps(pools) if cut else None
+    deep = [depth(pools, p, overlap) if cut else int(p.eligible.sum()) for p in pools]
+    model = Model(m, pools, names, [Chains(m, p, d, names, rules) for p, d in zip(pools, deep)],
                   [GroupChain(m, pools, g, names) for g in pools.shared], rules=rules)
     link_preferences(model)
     sums = model.sums()

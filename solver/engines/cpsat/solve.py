@@ -13,6 +13,7 @@ from ..assignment import Assignment, mark_adjusted
 from ..support import check_supported
 from .hint import add_hint
 from .build import build
+from .certificate import certificate_pools
 from .model import Model, Names
 from .size import check_model_size
 
@@ -109,13 +110,13 @@ def solve_model(pools: Pools, n: int, hint: Assignment | None, time_limit: float
                 adjust: bool = True, names: tuple[str, ...] | None = None, posts: tuple[str, ...] = ()) -> Assignment:
     """The model of `pools`, built and solved in one go. `adjust`: mark who came in by horizontal adjustment
     (a group solved in turn leaves that to the whole assignment)."""
-    check_model_size(pools)
     t0 = time.perf_counter()
-    model = build(pools, Names(names) if names is not None else None)
-    if hint is not None:
-        add_hint(model, hint)
+    named = Names(names) if names is not None else None
+    certify = hint is not None and not pools.minimums_with_preferences
+    # (a recommendation list's shared bounds read every member's list: certified on the full model)
+    reduced = certify and not pools.shared
+    model = _built(certificate_pools(pools, hint.pool) if reduced else pools, named, hint, cut=not reduced)
     build_seconds = time.perf_counter() - t0
-    certify = hint is not None and not model.m.has_objective()
     solver = parameters(hint is not None, certify, time_limit, workers)
     if certify:
         assume(model, hint)
@@ -123,12 +124,17 @@ def solve_model(pools: Pools, n: int, hint: Assignment | None, time_limit: float
     wall = solver.wall_time
     rejected = certify and status == cp_model.INFEASIBLE
     if rejected:
+        # The greedy's assignment breaks a rule of the model: solve the full model for real, the hint kept.
+        t = time.perf_counter()
+        model = _built(pools, named, hint) if reduced else model
+        build_seconds += time.perf_counter() - t
         model.m.clear_assumptions()
         status = solver.solve(model.m)
         wall += solver.wall_time
     stats = {"build_seconds": build_seconds, "solve_seconds": wall,
              "variables": len(model.m.proto.variables), "constraints": len(model.m.proto.constraints),
-             "hinted": hint is not None, **({"hint_rejected": True} if rejected else {})}
+             "hinted": hint is not None, **({"hint_rejected": True} if rejected else {}),
+             **({"certificate": "reduced"} if reduced and not rejected else {})}
     if status == cp_model.MODEL_INVALID:
         raise Unsupported(f"CP-SAT rejected the model as invalid ({solver.status_name(status)}): a defect of "
                           "Aarakshan's, not of the input or the law; --engine greedy gives the reference answer "
@@ -144,6 +150,14 @@ def solve_model(pools: Pools, n: int, hint: Assignment | None, time_limit: float
     assign, adjusted = decode(model, solver, n, adjust)
     stats["seconds"] = time.perf_counter() - t0
     return Assignment(assign, adjusted, "optimal" if status == cp_model.OPTIMAL else "feasible", stats)
+
+
+def _built(pools: Pools, names: Names | None, hint: Assignment | None, cut: bool = True) -> Model:
+    check_model_size(pools)
+    model = build(pools, names, cut=cut)
+    if hint is not None:
+        add_hint(model, hint)
+    return model
 
 
 def parameters(hinted: bool, certify: bool, time_limit: float | None, workers: int) -> cp_model.CpSolver:

@@ -1,0 +1,68 @@
+"""The certificate model: the pairs of the model that can refute the greedy's assignment, and no others.
+
+With the assignment assumed, most of the full model does nothing. A pair after the pool a candidate holds is
+never reached, so it is empty. A pair before it (or any pair of one left out) only says "this pool does not
+admit her", and a pool's admissions are a merit prefix: where the best such candidate is not admitted, no
+worse one is. So a pool without horizontal minimums needs only its holders and its best candidate left out
+who wanted it. A pool with minimums keeps every candidate who wanted it, because its constraints count who
+was free to take it (Rajesh Kumar Daria 2007: the best remaining beneficiaries). The chains are not cut at a
+depth: they hold few members, and the cut is implied by the rest of the model anyway.
+
+The reduced model accepts an assignment exactly when the full one does (`tests/test_certificate.py` plants
+violations and compares the two); `--independent` still builds the full model, without the assignment.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from ...pools import Pools, runs
+
+
+def certificate_pools(pools: Pools, held: np.ndarray) -> Pools:
+    """The pools with each one's eligible candidates cut down to those that can refute `held` (per
+    candidate, the pool held, -1 for none): its holders and its best candidate who wanted it and was left
+    out, or, under horizontal minimums, every candidate who wanted it.
+
+    Parameters
+    ----------
+    pools : the seat pools (no shared bound: a recommendation list's bounds read every member's list).
+    held : the assignment to certify, a pool index per candidate (-1: not selected).
+
+    Returns
+    -------
+    Pools, the same pools in the same order with smaller `eligible` masks.
+
+    Example
+    -------
+    >>> import numpy as np
+    >>> from solver.pools import Pool, Pools
+    >>> one = Pool(0, 0, "open_merit", 0, 0, ("UR",), np.ones(4, bool), 2)
+    >>> pools = Pools((one,), np.zeros((4, 1), np.int64), True)
+    >>> certificate_pools(pools, np.array([0, 0, -1, -1])).pools[0].eligible.tolist()
+    [True, True, True, False]
+    """
+    ci, pi = pools.preference_lists()
+    holds = held[ci] == pi
+    seen = np.cumsum(holds)
+    start, end = runs(ci)
+    before = np.repeat(np.r_[0, seen][start], end - start)   # holds counted before each candidate's list
+    wanted = ~holds & (seen - holds - before == 0)            # a pool she ranks above the one she holds
+    keep = holds.copy()
+    minimums = np.array([bool(p.minimums) for p in pools.pools])
+    keep |= wanted & minimums[pi]
+    # the best candidate who wanted each pool without minimums (pairs of a pool come in merit order of ci
+    # within it after a stable sort by pool)
+    w = np.flatnonzero(wanted & ~minimums[pi])
+    if len(w):
+        order = w[np.lexsort((ci[w], pi[w]))]
+        first = order[np.r_[True, pi[order][1:] != pi[order][:-1]]]
+        keep[first] = True
+    kp, kc = pi[keep], ci[keep]
+    order = np.argsort(kp, kind="stable")
+    kp, kc = kp[order], kc[order]
+    masks = [np.zeros(len(held), dtype=bool) for _ in pools.pools]
+    for s, e in zip(*runs(kp)):
+        masks[int(kp[s])][kc[s:e]] = True
+    return replace(pools, pools=tuple(replace(p, eligible=m) for p, m in zip(pools.pools, masks)))
