@@ -10,10 +10,12 @@ from .model import Chains, GroupChain, Model, Names, Rules, capacity, depth, gua
     shared_bounds
 
 
-def build(pools: Pools, names: Names | None = None, rules: Rules | None = None, cut: bool = True) -> Model:
+def build(pools: Pools, names: Names | None = None, rules: Rules | None = None, cut: bool = True,
+          objective: bool = True) -> Model:
     """The whole model of `pools`: chains, preferences, shared bounds, capacities and minimums, objective.
     `rules`: the rule instances an audit may switch off (None: every rule a hard constraint). `cut`: cut each
-    chain at its sound depth (`model.depth`); the certificate's few members need no cut."""
+    chain at its sound depth (`model.depth`); the certificate's few members need no cut. `objective`: False
+    leaves it out (a certificate, which states candidate-optimality as feasibility)."""
     names = names or Names()
     m = cp_model.CpModel()
     if rules is not None:
@@ -32,6 +34,6 @@ def build(pools: Pools, names: Names | None = None, rules: Rules | None = None, 
             minimums(model, p, ch, p.base - sum(sums[q] for q in p.minus))
             if rules is not None and rules.minimums:
                 guard(m, rules.lit(("minimum", p.index)), start)
-    if model.objective:
+    if model.objective and objective:
         m.maximize(cp_model.LinearExpr.sum(model.gain))
     return model

@@ -20,6 +20,28 @@ import numpy as np
 from ...pools import Pools, runs
 
 
+def _wanted(pools: Pools, held: np.ndarray):
+    """The eligibility pairs in preference order, which of them a candidate holds, and which she ranks above
+    the pool she holds (every pair of one not selected)."""
+    ci, pi = pools.preference_lists()
+    holds = held[ci] == pi
+    seen = np.cumsum(holds)
+    start, end = runs(ci)
+    before = np.repeat(np.r_[0, seen][start], end - start)   # holds counted before each candidate's list
+    return ci, pi, holds, ~holds & (seen - holds - before == 0)
+
+
+def _restricted(pools: Pools, n: int, ci: np.ndarray, pi: np.ndarray, keep: np.ndarray) -> Pools:
+    """The pools with eligibility cut down to the pairs `keep`."""
+    kp, kc = pi[keep], ci[keep]
+    order = np.argsort(kp, kind="stable")
+    kp, kc = kp[order], kc[order]
+    masks = [np.zeros(n, dtype=bool) for _ in pools.pools]
+    for s, e in zip(*runs(kp)):
+        masks[int(kp[s])][kc[s:e]] = True
+    return replace(pools, pools=tuple(replace(p, eligible=m) for p, m in zip(pools.pools, masks)))
+
+
 def certificate_pools(pools: Pools, held: np.ndarray) -> Pools:
     """The pools with each one's eligible candidates cut down to those that can refute `held` (per
     candidate, the pool held, -1 for none): its holders and its best candidate who wanted it and was left
@@ -43,12 +65,7 @@ def certificate_pools(pools: Pools, held: np.ndarray) -> Pools:
     >>> certificate_pools(pools, np.array([0, 0, -1, -1])).pools[0].eligible.tolist()
     [True, True, True, False]
     """
-    ci, pi = pools.preference_lists()
-    holds = held[ci] == pi
-    seen = np.cumsum(holds)
-    start, end = runs(ci)
-    before = np.repeat(np.r_[0, seen][start], end - start)   # holds counted before each candidate's list
-    wanted = ~holds & (seen - holds - before == 0)            # a pool she ranks above the one she holds
+    ci, pi, holds, wanted = _wanted(pools, held)
     keep = holds.copy()
     minimums = np.array([bool(p.minimums) for p in pools.pools])
     keep |= wanted & minimums[pi]
@@ -59,10 +76,37 @@ def certificate_pools(pools: Pools, held: np.ndarray) -> Pools:
         order = w[np.lexsort((ci[w], pi[w]))]
         first = order[np.r_[True, pi[order][1:] != pi[order][:-1]]]
         keep[first] = True
-    kp, kc = pi[keep], ci[keep]
-    order = np.argsort(kp, kind="stable")
-    kp, kc = kp[order], kc[order]
-    masks = [np.zeros(len(held), dtype=bool) for _ in pools.pools]
-    for s, e in zip(*runs(kp)):
-        masks[int(kp[s])][kc[s:e]] = True
-    return replace(pools, pools=tuple(replace(p, eligible=m) for p, m in zip(pools.pools, masks)))
+    return _restricted(pools, len(held), ci, pi, keep)
+
+
+def dominance_pools(pools: Pools, held: np.ndarray) -> Pools:
+    """The pools with each candidate's list cut after the pool she holds in `held`: where nobody may do worse
+    than there, a pair past it is never reached (`no_better`)."""
+    ci, pi, holds, wanted = _wanted(pools, held)
+    return _restricted(pools, len(held), ci, pi, holds | wanted)
+
+
+def no_better(model, held: np.ndarray) -> bool:
+    """Candidate-optimality as feasibility: nobody does worse than in `held` and someone does better. Where
+    horizontal minimums meet preferences, the candidate-optimal stable assignment is the one every candidate
+    weakly prefers to every other (Gale and Shapley 1962), so a stable `held` is it exactly when this is
+    infeasible. Built on `dominance_pools(pools, held)`, where every pair of a candidate is at least as good
+    as the pool she holds. Returns False (nothing added) where a holder's pair is not in the model (past a
+    chain's depth: `held` is then not stable, and the certificate has already said so)."""
+    m = model.m
+    placed = np.flatnonzero(held >= 0)
+    if any(int(i) not in model.holds[held[i]] for i in placed.tolist()):
+        return False
+    mine: dict[int, list] = {}
+    for p, xs in enumerate(model.holds):
+        for i, x in xs.items():
+            mine.setdefault(i, []).append((p, x))
+    better = []
+    for i, pairs in mine.items():
+        if held[i] >= 0:
+            m.add_bool_or([x for _, x in pairs])          # placed at least as well (her pool or a better one)
+            better += [x for p, x in pairs if p != held[i]]
+        else:
+            better += [x for _, x in pairs]
+    m.add_bool_or(better)
+    return True

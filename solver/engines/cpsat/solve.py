@@ -13,7 +13,7 @@ from ..assignment import Assignment, mark_adjusted
 from ..support import check_supported
 from .hint import add_hint
 from .build import build
-from .certificate import certificate_pools
+from .certificate import certificate_pools, dominance_pools, no_better
 from .model import Model, Names
 from .size import check_model_size
 
@@ -79,6 +79,9 @@ def solve_cpsat(pools: Pools, n: int, hint: Assignment | None = None, time_limit
             stats[key] += a.stats[key]
         if a.stats.get("hint_rejected"):
             stats["hint_rejected"] = True
+        for key in ("certificate", "candidate_optimal"):
+            if key in a.stats:
+                stats[key] = a.stats[key]
         if a.status == "time_limit":
             return Assignment(hint.pool, hint.adjusted, "time_limit", stats)
         if a.status == "feasible":
@@ -109,32 +112,41 @@ def _turns(pools: Pools) -> list[list[int]] | None:
 def solve_model(pools: Pools, n: int, hint: Assignment | None, time_limit: float | None, workers: int,
                 adjust: bool = True, names: tuple[str, ...] | None = None, posts: tuple[str, ...] = ()) -> Assignment:
     """The model of `pools`, built and solved in one go. `adjust`: mark who came in by horizontal adjustment
-    (a group solved in turn leaves that to the whole assignment)."""
+    (a group solved in turn leaves that to the whole assignment).
+
+    With a hint, CP-SAT first certifies it on the reduced model (`certificate`); only where that rejects it
+    (or a recommendation list's shared bounds need every pair) is the full model built and solved."""
     t0 = time.perf_counter()
     named = Names(names) if names is not None else None
-    certify = hint is not None and not pools.minimums_with_preferences
-    # (a recommendation list's shared bounds read every member's list: certified on the full model)
-    reduced = certify and not pools.shared
-    model = _built(certificate_pools(pools, hint.pool) if reduced else pools, named, hint, cut=not reduced)
-    build_seconds = time.perf_counter() - t0
+    stats = {"build_seconds": 0.0, "solve_seconds": 0.0, "variables": 0, "constraints": 0, "hinted": hint is not None}
+    if hint is not None and not pools.shared:
+        verdict = _certify(pools, hint, named, time_limit, workers, stats)
+        if verdict == "time_limit":
+            return Assignment(hint.pool, hint.adjusted, "time_limit", stats)
+        if verdict is not None:
+            adjusted = np.zeros(n, dtype=bool)
+            if adjust:
+                mark_adjusted(pools, hint.pool, adjusted)
+            stats["seconds"] = time.perf_counter() - t0
+            return Assignment(hint.pool.copy(), adjusted, verdict, stats)
+    t = time.perf_counter()
+    model = _built(pools, named, hint)
+    stats["build_seconds"] += time.perf_counter() - t
+    # (without an objective the model has one solution: with the hint assumed, a certificate; a recommendation
+    # list comes here, as does a hint the reduced certificate rejected, which is solved unaided)
+    certify = hint is not None and not model.m.has_objective() and not stats.get("hint_rejected")
     solver = parameters(hint is not None, certify, time_limit, workers)
     if certify:
         assume(model, hint)
     status = solver.solve(model.m)
-    wall = solver.wall_time
-    rejected = certify and status == cp_model.INFEASIBLE
-    if rejected:
-        # The greedy's assignment breaks a rule of the model: solve the full model for real, the hint kept.
-        t = time.perf_counter()
-        model = _built(pools, named, hint) if reduced else model
-        build_seconds += time.perf_counter() - t
+    stats["solve_seconds"] += solver.wall_time
+    if certify and status == cp_model.INFEASIBLE:
+        stats["hint_rejected"] = True
         model.m.clear_assumptions()
         status = solver.solve(model.m)
-        wall += solver.wall_time
-    stats = {"build_seconds": build_seconds, "solve_seconds": wall,
-             "variables": len(model.m.proto.variables), "constraints": len(model.m.proto.constraints),
-             "hinted": hint is not None, **({"hint_rejected": True} if rejected else {}),
-             **({"certificate": "reduced"} if reduced and not rejected else {})}
+        stats["solve_seconds"] += solver.wall_time
+    stats["variables"] += len(model.m.proto.variables)
+    stats["constraints"] += len(model.m.proto.constraints)
     if status == cp_model.MODEL_INVALID:
         raise Unsupported(f"CP-SAT rejected the model as invalid ({solver.status_name(status)}): a defect of "
                           "Aarakshan's, not of the input or the law; --engine greedy gives the reference answer "
@@ -152,9 +164,54 @@ def solve_model(pools: Pools, n: int, hint: Assignment | None, time_limit: float
     return Assignment(assign, adjusted, "optimal" if status == cp_model.OPTIMAL else "feasible", stats)
 
 
-def _built(pools: Pools, names: Names | None, hint: Assignment | None, cut: bool = True) -> Model:
+def _certify(pools: Pools, hint: Assignment, names: Names | None, time_limit: float | None, workers: int,
+             stats: dict) -> str | None:
+    """Certify the greedy's assignment: stable, on the reduced model (`certificate.certificate_pools`, the
+    assignment assumed), and where the model has an objective also candidate-optimal, as feasibility
+    (`certificate.no_better`: infeasible exactly when no stable assignment is better for someone and worse
+    for nobody). Returns "optimal" (certified), "time_limit", or None: rejected (stats["hint_rejected"]) or
+    not optimal, for the full model to solve."""
+    t0 = time.perf_counter()
+    model = _built(certificate_pools(pools, hint.pool), names, hint, cut=False, objective=False)
+    stats["build_seconds"] += time.perf_counter() - t0
+    solver = parameters(True, True, time_limit, workers)
+    assume(model, hint)
+    status = solver.solve(model.m)
+    stats["solve_seconds"] += solver.wall_time
+    stats["variables"] += len(model.m.proto.variables)
+    stats["constraints"] += len(model.m.proto.constraints)
+    if status == cp_model.INFEASIBLE:
+        stats["hint_rejected"] = True
+        return None
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return "time_limit"
+    stats["certificate"] = "reduced"
+    if not pools.minimums_with_preferences:
+        return "optimal"
+    t = time.perf_counter()
+    dominance = build(dominance_pools(pools, hint.pool), names, objective=False)
+    if not no_better(dominance, hint.pool):
+        return None
+    stats["build_seconds"] += time.perf_counter() - t
+    left = None if time_limit is None else max(0.01, time_limit - (time.perf_counter() - t0))
+    solver = parameters(False, False, left, workers)
+    status = solver.solve(dominance.m)
+    stats["solve_seconds"] += solver.wall_time
+    stats["variables"] += len(dominance.m.proto.variables)
+    stats["constraints"] += len(dominance.m.proto.constraints)
+    if status == cp_model.INFEASIBLE:
+        stats["candidate_optimal"] = "no stable assignment is better for someone and worse for nobody"
+        return "optimal"
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        stats.pop("certificate")
+        return None   # (a stable assignment better than the greedy's: a defect the full model settles)
+    return "time_limit"
+
+
+def _built(pools: Pools, names: Names | None, hint: Assignment | None, cut: bool = True,
+           objective: bool = True) -> Model:
     check_model_size(pools)
-    model = build(pools, names, cut=cut)
+    model = build(pools, names, cut=cut, objective=objective)
     if hint is not None:
         add_hint(model, hint)
     return model
