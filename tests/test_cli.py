@@ -2,6 +2,8 @@
 import importlib
 import json
 import re
+import subprocess
+import sys
 
 import numpy as np
 
@@ -256,3 +258,13 @@ def test_a_run_is_repeated_from_its_own_summary(tmp_path):
     assert pol.category("BC").share == 0.1 and pol.ceiling.share == 0.6 and pol.castes is not None
     from solver.policy.load import data_file
     assert data_file(pol, pol.castes.file).is_file()
+
+
+def test_help_starts_without_ortools_pandas_or_the_policy_schema():
+    """`aarakshan --help` (and a bad option) import only what the command line needs (issue 19: start-up)."""
+    code = ("import sys\nfrom solver.cli import main\nsys.argv = ['aarakshan', '--help']\ntry:\n    main()\n"
+            "except SystemExit:\n    pass\nprint(sorted(m for m in ('ortools', 'pandas', 'pyarrow', 'pydantic', "
+            "'solver.solve') if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "[]"
