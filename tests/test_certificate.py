@@ -12,7 +12,7 @@ from ortools.sat.python import cp_model
 
 from solver import solve
 from solver.engines.assignment import Assignment
-from solver.engines.cpsat.build import build
+from solver.engines.cpsat.build import build, chain_depths
 from solver.engines.cpsat.certificate import certificate_pools
 from solver.engines.cpsat.solve import assume, decode, parameters, solve_model
 from strategies import instances, materialise
@@ -23,9 +23,9 @@ PROFILE = settings(max_examples=int(__import__("os").environ.get("AARAKSHAN_EXAM
 
 def certifies(pools, held: np.ndarray, reduced: bool) -> bool:
     """Whether the (full or reduced) model, with `held` assumed, has a solution, and that solution is `held`.
-    (The full model's chains are cut at a depth, so a pair past it has no literal to assume: a candidate
-    planted there comes out unplaced, which is a rejection too.)"""
-    model = build(certificate_pools(pools, held) if reduced else pools, cut=not reduced)
+    (Chains are cut at a depth, so a pair past it has no literal to assume: a candidate planted there comes
+    out unplaced, which is a rejection too.)"""
+    model = build(certificate_pools(pools, held), depths=chain_depths(pools)) if reduced else build(pools)
     assume(model, Assignment(held, np.zeros(len(held), bool), "planted"))
     solver = parameters(True, True, None, 1)
     if solver.solve(model.m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

@@ -10,19 +10,26 @@ from .model import Chains, GroupChain, Model, Names, Rules, capacity, depth, gua
     shared_bounds
 
 
-def build(pools: Pools, names: Names | None = None, rules: Rules | None = None, cut: bool = True,
-          objective: bool = True) -> Model:
+def chain_depths(pools: Pools) -> list[int]:
+    """Each pool's sound depth (`model.depth`)."""
+    overlap = overlaps(pools)
+    return [depth(pools, p, overlap) for p in pools]
+
+
+def build(pools: Pools, names: Names | None = None, rules: Rules | None = None, objective: bool = True,
+          depths: list[int] | None = None) -> Model:
     """The whole model of `pools`: chains, preferences, shared bounds, capacities and minimums, objective.
-    `rules`: the rule instances an audit may switch off (None: every rule a hard constraint). `cut`: cut each
-    chain at its sound depth (`model.depth`); the certificate's few members need no cut. `objective`: False
-    leaves it out (a certificate, which states candidate-optimality as feasibility)."""
+    `rules`: the rule instances an audit may switch off (None: every rule a hard constraint). Each chain is
+    cut at its sound depth (`chain_depths`), or at `depths`: a certificate's, computed on the pools its own
+    were cut down from (a chain of fewer members admits no more of them). `objective`: False leaves it out (a
+    certificate, which states candidate-optimality as feasibility)."""
     names = names or Names()
     m = cp_model.CpModel()
     if rules is not None:
         rules.m = m
-    overlap = overlaps(pools) if cut else None
-    deep = [depth(pools, p, overlap) if cut else int(p.eligible.sum()) for p in pools]
-    model = Model(m, pools, names, [Chains(m, p, d, names, rules) for p, d in zip(pools, deep)],
+    if depths is None:
+        depths = chain_depths(pools)
+    model = Model(m, pools, names, [Chains(m, p, d, names, rules) for p, d in zip(pools, depths)],
                   [GroupChain(m, pools, g, names) for g in pools.shared], rules=rules)
     link_preferences(model)
     sums = model.sums()

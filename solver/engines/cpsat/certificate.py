@@ -5,8 +5,8 @@ never reached, so it is empty. A pair before it (or any pair of one left out) on
 admit her", and a pool's admissions are a merit prefix: where the best such candidate is not admitted, no
 worse one is. So a pool without horizontal minimums needs only its holders and its best candidate left out
 who wanted it. A pool with minimums keeps every candidate who wanted it, because its constraints count who
-was free to take it (Rajesh Kumar Daria 2007: the best remaining beneficiaries). The chains are not cut at a
-depth: they hold few members, and the cut is implied by the rest of the model anyway.
+was free to take it (Rajesh Kumar Daria 2007: the best remaining beneficiaries). Chains are cut at the full
+pools' depths (`build.chain_depths`): a chain of fewer members admits no more of them.
 
 The reduced model accepts an assignment exactly when the full one does (`tests/test_certificate.py` plants
 violations and compares the two); `--independent` still builds the full model, without the assignment.
