@@ -224,6 +224,13 @@ def test_audit_command_writes_its_files_and_refuses_bad_asks(tmp_path):
     answers = list(csv.DictReader(open(tmp_path / "out" / "answers.csv")))
     assert [(x["question"], x["answer"]) for x in answers] == [("C", "yes"), ("B@X", "yes")]
     assert (tmp_path / "out" / "alternatives" / "C" / "allocation.csv").exists()
+    # central-dopt's two declared open questions: three readings besides the policy as given
+    assert [q["key"] for q in doc["open_questions"]] == ["horizontal.open_compartment_for_all", "horizontal.mode"]
+    assert len(doc["readings"]) == 4 and "Saurav Yadav" in doc["open_questions"][0]["authority"]["true"]
+    r = subprocess.run([*cmd[:-1], str(tmp_path / "nd"), "--no-declared"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert json.loads((tmp_path / "nd" / "audit.json").read_text())["readings"] == [
+        {"reading": "as given", "sets": [], "changes": "", "authority": ""}]
     bad = subprocess.run([*cmd, "--ask", "Z"], capture_output=True, text=True)
     assert bad.returncode == 2 and "no candidate 'Z'" in bad.stderr
     bad = subprocess.run([*cmd, "--reading", "nonsense"], capture_output=True, text=True)
