@@ -277,8 +277,11 @@ def test_a_model_too_large_for_the_machine_is_refused_before_it_is_built(monkeyp
     prob = read_problem(pol, d / "candidates.csv", d / "vacancies.csv")
     monkeypatch.setattr(size, "available_memory", lambda: 2**20)
     with pytest.raises(Unsupported, match="--engine greedy"):
-        solve(pol, prob, "cpsat")
+        solve(pol, prob, "cpsat", hint=False)   # the full model (--independent)
     assert solve(pol, prob, "greedy").result.selected.sum() > 0
+    # The certificate of the greedy's answer has only the pairs that could refute it (issue 19): it fits.
+    cert = solve(pol, prob, "cpsat").result.assignment
+    assert cert.status == "optimal" and cert.stats["certificate"] == "reduced"
 
 
 @pytest.mark.parametrize("raw, line, column, text", [

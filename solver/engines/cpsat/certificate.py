@@ -17,18 +17,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ...pools import Pools, runs
-
-
-def _wanted(pools: Pools, held: np.ndarray):
-    """The eligibility pairs in preference order, which of them a candidate holds, and which she ranks above
-    the pool she holds (every pair of one not selected)."""
-    ci, pi = pools.preference_lists()
-    holds = held[ci] == pi
-    seen = np.cumsum(holds)
-    start, end = runs(ci)
-    before = np.repeat(np.r_[0, seen][start], end - start)   # holds counted before each candidate's list
-    return ci, pi, holds, ~holds & (seen - holds - before == 0)
+from ...pools import Pools, preferred_pairs, runs
 
 
 def _restricted(pools: Pools, n: int, ci: np.ndarray, pi: np.ndarray, keep: np.ndarray) -> Pools:
@@ -65,7 +54,7 @@ def certificate_pools(pools: Pools, held: np.ndarray) -> Pools:
     >>> certificate_pools(pools, np.array([0, 0, -1, -1])).pools[0].eligible.tolist()
     [True, True, True, False]
     """
-    ci, pi, holds, wanted = _wanted(pools, held)
+    ci, pi, holds, wanted = preferred_pairs(pools, held)
     keep = holds.copy()
     minimums = np.array([bool(p.minimums) for p in pools.pools])
     keep |= wanted & minimums[pi]
@@ -82,7 +71,7 @@ def certificate_pools(pools: Pools, held: np.ndarray) -> Pools:
 def dominance_pools(pools: Pools, held: np.ndarray) -> Pools:
     """The pools with each candidate's list cut after the pool she holds in `held`: where nobody may do worse
     than there, a pair past it is never reached (`no_better`)."""
-    ci, pi, holds, wanted = _wanted(pools, held)
+    ci, pi, holds, wanted = preferred_pairs(pools, held)
     return _restricted(pools, len(held), ci, pi, holds | wanted)
 
 
