@@ -154,3 +154,19 @@ def test_dataframes_and_arrow_tables_are_read_as_files_are(tmp_path):
     bad = c.assign(category=["OBC", "XX", "OBC"])
     with pytest.raises(InputError, match=r"<DataFrame>, line 3, column 3 \(category\): unknown category 'XX'"):
         solve("central-dopt", candidates=bad, vacancies=v, engine="greedy")
+
+
+def test_preferences_in_any_row_order_read_alike(tmp_path):
+    """A file written candidate by candidate takes the reader's fast path (no sort); the same rows shuffled
+    take the sort, and give the same lists."""
+    import random
+    cands = [["A", 90, "UR", "M"], ["B", 80, "SC", "F"], ["C", 70, "UR", "F"]]
+    vacs = [["X", "UR", 1, ""], ["Y", "SC", 1, ""]]
+    rows = [["A", 1, "Y"], ["A", 2, "X"], ["C", 1, "X"], ["B", 2, "Y"], ["B", 1, "X"]]
+    grouped = load(tmp_path, cands, vacs, prefs=rows[:3] + rows[4:] + rows[3:4]).preferences
+    assert [x.tolist() for x in grouped] == [[1, 0], [0, 1], [0]]
+    for seed in range(5):
+        shuffled = rows[:]
+        random.Random(seed).shuffle(shuffled)
+        assert [x.tolist() for x in load(tmp_path, cands, vacs, prefs=shuffled).preferences] == \
+            [x.tolist() for x in grouped]

@@ -380,16 +380,27 @@ def read_preferences(path, ids_by_input: dict[str, int], posts: tuple[str, ...],
     if (k := _first_bad(order < 1)) is not None:
         raise t.error(k, "order", f"order must be 1 or more, got {order[k]}")
     cand = np.asarray(list(ids_by_input.values()))[_lookup(t, "candidate_id", list(ids_by_input), "candidate")]
-    post = _lookup(t, "post", list(posts), "post", " (not in vacancies.csv)")
-    if (rep := _first_repeat(cand, order)) is not None:
+    post = _lookup(t, "post", list(posts), "post", " (not in vacancies.csv)").astype(np.int32)
+    # A file written candidate by candidate, each list in order, needs no sort (two checks, 0.2 s at JoSAA
+    # size, against two sorts of 19 million rows), and then no candidate gives an order twice.
+    same = cand[1:] == cand[:-1]
+    starts = np.flatnonzero(np.r_[True, ~same]) if len(cand) else np.zeros(0, np.int64)
+    grouped = len(starts) == np.count_nonzero(np.bincount(cand, minlength=n)) and \
+        bool((order[1:][same] > order[:-1][same]).all())
+    if not grouped and (rep := _first_repeat(cand, order)) is not None:
         raise t.error(rep[1], "order", f"order {order[rep[1]]} given twice for candidate "
                       f"{_cell(t, 'candidate_id', rep[1])!r} (also line {t.line[rep[0]]})")
     if (rep := _first_repeat(cand, post)) is not None:
         raise t.error(rep[1], "post", f"post {posts[post[rep[1]]]!r} ranked twice by "
                       f"{_cell(t, 'candidate_id', rep[1])!r} (also line {t.line[rep[0]]})")
+    if grouped:
+        lists = [post[:0]] * n
+        for s, e in zip(starts.tolist(), np.r_[starts[1:], len(cand)].tolist()):
+            lists[cand[s]] = post[s:e]
+        return tuple(lists)
     srt = sorted_by([cand, order])
     bounds = np.searchsorted(cand[srt], np.arange(n + 1))
-    ranked = post[srt].astype(np.int32)
+    ranked = post[srt]
     return tuple(ranked[bounds[i]:bounds[i + 1]] for i in range(n))
 
 
