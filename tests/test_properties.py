@@ -236,3 +236,20 @@ def test_the_packed_sort_is_lexsort(highs, n, seed, wide):
     rng = np.random.default_rng(seed)
     keys = [rng.integers(-3, (2**40 if wide else h), n) for h in highs]
     assert np.array_equal(sorted_by(keys), np.lexsort(tuple(reversed(keys))))
+
+
+@settings(PROFILE, max_examples=min(PROFILE.max_examples, 300))
+@given(st.one_of(instances(), instances(ranked=True), instances(traits=True)))
+def test_preference_lists_are_each_candidates_pools_in_order(inst):
+    """`Pools.preference_lists` (one packed key, sorted as values) against its definition: every eligible
+    (candidate, pool) pair, by candidate, phase, rank of the post in her list, post, precedence, then pool."""
+    _, pol, prob, g, _ = _solve_both(inst)
+    pools = g.result.pools
+    pairs = [(i, p.index) for p in pools for i in np.flatnonzero(p.eligible).tolist()]
+    ref = sorted(pairs, key=lambda x: (x[0], pools.pools[x[1]].phase, int(pools.post_rank[x[0], pools.pools[x[1]].post]),
+                                       pools.pools[x[1]].post, pools.pools[x[1]].precedence, x[1]))
+    ci, pi = pools.preference_lists()
+    assert list(zip(ci.tolist(), pi.tolist())) == ref
+    members = [p.index for p in pools if p.phase == 0]
+    ci0, pi0 = pools.preference_lists(members)
+    assert list(zip(ci0.tolist(), pi0.tolist())) == [x for x in ref if pools.pools[x[1]].phase == 0]

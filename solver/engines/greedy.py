@@ -57,31 +57,54 @@ def _deferred_acceptance(pools: Pools, members: list[int], assign: np.ndarray, f
     who = ci[start]                      # candidates, in merit order
     ptr = start.copy()                   # next pair each candidate will propose
     held = np.full(len(who), -1)         # pool each candidate holds (-1 none)
-    horizontal = [k for k in members if pools.pools[k].minimums]
+    horizontal = np.zeros(len(pools), dtype=bool)
+    horizontal[[k for k in members if pools.pools[k].minimums]] = True
+    touched = np.zeros(len(pools), dtype=bool)
+    # Per pool without minimums: how many it holds and its worst holder (position in `who`). A candidate worse
+    # than the worst holder of a full pool would be turned away, and cutoffs only rise, so she skips it
+    # without proposing: JoSAA's unplaced candidates walked their 112 choices one round each.
+    count = np.zeros(len(pools), dtype=np.int64)
+    worst = np.full(len(pools), -1, dtype=np.int64)
     while True:
         free = np.flatnonzero((held < 0) & (ptr < end))
+        while len(free):
+            k = pi[ptr[free]]
+            skip = ~horizontal[k] & (count[k] >= cap[k]) & (worst[k] < free)
+            if not skip.any():
+                break
+            ptr[free[skip]] += 1
+            free = free[ptr[free] < end[free]]
         if not len(free):
             break
-        holding = np.flatnonzero(held >= 0)
+        asked = pi[ptr[free]]
+        # Only the pools proposed to this round choose again, among their holders and proposers (a pool
+        # nobody proposed to keeps what it holds).
+        touched[:] = False
+        touched[asked] = True
+        holding = np.flatnonzero((held >= 0) & touched[np.maximum(held, 0)])
         cand = np.r_[holding, free]
-        pool = np.r_[held[holding], pi[ptr[free]]]
-        order = np.lexsort((cand, pool))            # by pool, then merit (smaller index = better)
+        pool = np.r_[held[holding], asked]
+        order = np.argsort(pool * len(who) + cand)   # by pool, then merit (smaller index = better)
         cand, pool = cand[order], pool[order]
         first = np.r_[0, np.flatnonzero(pool[1:] != pool[:-1]) + 1]
-        within = np.arange(len(pool)) - np.repeat(first, np.diff(np.r_[first, len(pool)]))
+        size = np.diff(np.r_[first, len(pool)])
+        within = np.arange(len(pool)) - np.repeat(first, size)
         kept = within < cap[pool]
-        for k in horizontal:
-            at = np.flatnonzero(pool == k)
-            if len(at):
-                chosen, _ = choose(pools.pools[k], who[cand[at]], int(cap[k]))
-                kept[at] = np.isin(who[cand[at]], chosen)
+        for g in np.flatnonzero(horizontal[pool[first]]).tolist():
+            at = slice(first[g], first[g] + size[g])
+            k = int(pool[first[g]])
+            chosen, _ = choose(pools.pools[k], who[cand[at]], int(cap[k]))
+            kept[at] = np.isin(who[cand[at]], chosen)
+        n_kept = np.minimum(cap[pool[first]], size)
+        count[pool[first]] = n_kept
+        worst[pool[first]] = np.where(n_kept > 0, cand[first + np.maximum(n_kept, 1) - 1], -1)
         held[cand[kept]] = pool[kept]
         out = cand[~kept]
         held[out] = -1
         ptr[out] += 1                # the rejected, and displaced holders, move on to their next pool
     got = held >= 0
     assign[who[got]] = held[got]
-    if horizontal:
+    if horizontal.any():
         mark_adjusted(pools, assign, adjusted)
     filled += np.bincount(held[got], minlength=len(filled))
 

@@ -9,6 +9,7 @@ import re
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..errors import InputError, Unsupported
 from ..policy import Policy
@@ -48,7 +49,17 @@ def _choice(t: Table, name: str, allowed: set[str]) -> np.ndarray:
 
 
 def _numbers(t: Table, name: str, integer: bool) -> np.ndarray:
-    raw = t[name].astype(str)
+    kept = t.arrow.get(name)
+    if kept is not None:
+        if (k := _first_bad(pc.equal(kept, "").to_numpy(zero_copy_only=False))) is not None:
+            raise t.error(k, name, f"missing {name}")
+        try:
+            vals = kept.cast(pa.float64()).to_numpy(zero_copy_only=False)
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            vals = None
+        if vals is not None and np.isfinite(vals).all() and (not integer or (vals == np.round(vals)).all()):
+            return vals
+    raw = t[name].astype(str)   # (a bad cell: found, and named, the slow way)
     empty = raw == ""
     if (k := _first_bad(empty)) is not None:
         raise t.error(k, name, f"missing {name}")
@@ -375,7 +386,7 @@ def _first_repeat(a: np.ndarray, b: np.ndarray) -> tuple[int, int] | None:
 
 def read_preferences(path, ids_by_input: dict[str, int], posts: tuple[str, ...], n: int, warn=None):
     """preferences.csv: candidate_id, order (1 = most wanted), post; vectorised for tens of millions of rows."""
-    t = read_table(path, ["candidate_id", "order", "post"], [], warn, encode=("candidate_id", "post"))
+    t = read_table(path, ["candidate_id", "order", "post"], [], warn, encode=("candidate_id", "post"), arrow=("order",))
     order = _numbers(t, "order", integer=True).astype(np.int64)
     if (k := _first_bad(order < 1)) is not None:
         raise t.error(k, "order", f"order must be 1 or more, got {order[k]}")
