@@ -114,8 +114,11 @@ class Problem:
         if self.preferences is None:
             return np.broadcast_to(np.arange(P, dtype=np.int32), (self.n, P))
         out = np.full((self.n, P), NOT_RANKED, dtype=np.int32)
-        for i, prefs in enumerate(self.preferences):
-            out[i, prefs] = np.arange(len(prefs), dtype=np.int32)
+        lens = np.fromiter((len(p) for p in self.preferences), dtype=np.int64, count=self.n)
+        if lens.sum():
+            firsts = np.repeat(np.cumsum(lens) - lens, lens)
+            out[np.repeat(np.arange(self.n), lens), np.concatenate(self.preferences)] = \
+                (np.arange(int(lens.sum())) - firsts).astype(np.int32)
         return out
 
     @cached_property
