@@ -14,7 +14,7 @@ import numpy as np
 from .errors import InputError
 from .reasons import decision_rows
 from .result import ALLOCATION_COLUMNS, CUTOFF_COLUMNS, DECISION_COLUMNS, UNFILLED_COLUMNS, Result
-from .vacancy.determine import ceiling_use
+from .vacancy.determine import ceiling_uses
 
 DIFF_COLUMNS = ["candidate_id", "greedy_post", "greedy_seat", "greedy_route", "cpsat_post", "cpsat_seat",
                 "cpsat_route", "rule"]
@@ -35,8 +35,9 @@ def summary(result: Result, timings: dict, extra: dict | None = None) -> dict:
         counted[row[3]] = counted.get(row[3], 0) + 1
         routes[row[5]] = routes.get(row[5], 0) + 1
     ceiling = {}
+    uses = ceiling_uses(result.policy, result.seats)
     for post in result.problem.posts:
-        used, total = ceiling_use(result.policy, result.seats, post)
+        used, total = uses[post]
         ceiling[post] = {"reserved_in_ceiling": used, "vacancies": total,
                          "share": round(used / total, 6) if total else 0.0,
                          "limit": result.policy.ceiling.share}

@@ -2,7 +2,9 @@
 (50%), central Bill 2004 s.10 (the backlog of SC and ST outside it)."""
 from __future__ import annotations
 
-from ..vacancy.determine import ceiling_use
+import numpy as np
+
+from ..vacancy.determine import ceiling_uses
 from .allocation import Violation
 from .reading import Reading
 
@@ -13,14 +15,19 @@ def ceiling(r: Reading) -> list[Violation]:
     ceiling (`ceiling.backlog_excluded`) and exempt vacancies are not counted (Art. 16(4B))."""
     policy, out = r.policy, []
     source = policy.ceiling.source or "Art. 16(4B)"
+    uses = ceiling_uses(policy, r.seats)
     for j, post in enumerate(r.problem.posts):
-        used, total = ceiling_use(policy, r.seats, post)
+        used, total = uses[post]
         if used > policy.ceiling.share * total + 1e-9:
             out.append(r.violation("ceiling broken", None, j, f"{used} of {total} vacancies reserved", source))
-    counted_in = {x.code for x in policy.categories if x.in_ceiling}
+    counted_in = sorted(x.code for x in policy.categories if x.in_ceiling)
+    rows = np.asarray(list(r.rows), dtype=np.int64)
+    counted = np.asarray(r.alloc.counted, dtype=str)
+    mine = rows[np.isin(counted[rows], counted_in)] if len(rows) else rows
+    per_post = np.bincount(np.asarray(r.alloc.post, dtype=np.int64)[mine], minlength=len(r.problem.posts))
     for j, post in enumerate(r.problem.posts):
-        k = sum(1 for row in r.rows if r.alloc.post[row] == j and r.alloc.counted[row] in counted_in)
-        _, total = ceiling_use(policy, r.seats, post)
+        k = int(per_post[j])
+        _, total = uses[post]
         outside, _ = r.seats.outside_ceiling(post, policy)  # appointees on backlog vacancies (Art. 16(4B))
         if k > policy.ceiling.share * total + outside + 1e-9:
             out.append(r.violation("ceiling broken", None, j, f"{k} of {total} appointments count as reserved", source))

@@ -10,14 +10,11 @@ from .allocation import Violation
 from .horizontal import homes, horizontal, trait_masks
 from .reading import SRC_OPEN, Reading
 
-# Routes that fill a compartment's own vacancies.
-COMPARTMENT_ROUTES = [Route.OPEN_MERIT, Route.RESERVED, Route.HORIZONTAL_ADJUSTMENT, Route.UPGRADE]
-
 
 def prefers(r: Reading, j: int, code: str) -> np.ndarray:
     """Who would rather hold post j's `code` compartment than what they hold: nothing, a later phase, a post
     they rank lower, or a later compartment at the same rank."""
-    keys, rank = r.keys, r.problem.post_rank[:, j]
+    keys, rank = r.keys, r.rank_by_post[j]
     prec = r.precedence[code]
     return (keys[:, 0] > 0) | ((keys[:, 0] == 0) & ((keys[:, 1] > rank) | ((keys[:, 1] == rank) & (keys[:, 2] > prec))))
 
@@ -45,11 +42,13 @@ def _post(r: Reading, j: int) -> list[Violation]:
         on_merit = np.flatnonzero(at & r.own_phase & (r.route != Route.HORIZONTAL_ADJUSTMENT))
         merit_seat[a.cand[on_merit]] = r.seat[on_merit]
     out = []
+    here = np.flatnonzero(at & r.compartment_route)
+    applied = r.applied(j)
     for code in r.precedence:
         cap = seats.cap(post, code)
-        rows = np.flatnonzero(at & (r.seat == code) & np.isin(r.route, COMPARTMENT_ROUTES))
+        rows = here[r.seat[here] == code]
         holders = a.cand[rows]
-        want = r.may[code] & prefers(r, j, code) & r.applied(j)
+        want = r.may[code] & prefers(r, j, code) & applied
         if len(holders) < cap and cap > 0:
             for i in np.flatnonzero(want)[:5]:
                 out.append(r.violation("vacancy left while an eligible candidate wanted it", i, j,
