@@ -3,6 +3,8 @@
 "rank 235: selected at P06 (ranked 1st) under Rule 16(2), against an EWS vacancy; the open cutoff there is rank 232"."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from .engines.assignment import natural_tops
@@ -18,6 +20,7 @@ def _article(code: str) -> str:
     return "an" if code[:1].upper() in "AEFHILMNORSX" else "a"
 
 
+@lru_cache(maxsize=None)
 def _ordinal(k: int) -> str:
     return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
 
@@ -129,6 +132,9 @@ def _missed(st: _Standing, i: int) -> list[str]:
     missed = []
     for k in st.missed_pool[st.missed_from[i]:st.missed_to[i]].tolist():
         p = st.pools[k]
+        if not p.minimums:
+            missed.append(f"the {_what(p)} cutoff {st.where(i, p)} (rank {st.last[k] + 1}{st.held_elsewhere(p)})")
+            continue
         ben = [t for t, mask in p.beneficiary.items() if mask[i]]
         took = _adjusted_for(p, st.a, st.took_cache)
         traits = " and ".join([t for t in took if t not in ben] or took)
@@ -154,7 +160,7 @@ def _notes(result: Result, i: int) -> list[str]:
     if c.failed_test is not None and c.failed_test[i]:
         notes.append("failed the prescribed test, so may hold only a reserved vacancy on probation where the "
                      "policy and the post's class allow it (Manipur Act 1976 s.8(3), second proviso)")
-    if not c.fit[i]:
+    if c.unfit is not None and c.unfit[i]:
         notes.append("found unfit (fit = false), so appointed to nothing (Bill 2004 s.8(2) proviso; Manipur Act "
                      "1976 s.9)")
     if c.relaxed[i] and not policy.migration.relaxed_may_take_open:
