@@ -139,7 +139,7 @@ class Pools:
         # size: 4.1 s against 0.5 s).
         found = [np.flatnonzero(self.pools[k].eligible) for k in members]
         counts = [len(f) for f in found]
-        ci = np.concatenate(found).astype(np.int64)
+        ci = np.concatenate(found).astype(np.int64, copy=False)
         m = np.array(members)
         phase_m, post_m, prec_m = (col[m] for col in self.columns)
         # A pool's place among pools at equal phase and rank: by post, precedence, then index (the order the
@@ -147,17 +147,22 @@ class Pools:
         by_place = np.lexsort((m, prec_m, post_m))
         place = np.empty(len(m), dtype=np.int64)
         place[by_place] = np.arange(len(m))
-        post = np.repeat(post_m, counts)
         # Unranked posts (offered only when the policy says so) come last, in file order.
-        rank = self.post_rank[ci, post].astype(np.int64)
-        phase = np.repeat(phase_m - phase_m.min(), counts).astype(np.int64)
-        wc, wr, wp = (max(1, int(x).bit_length()) for x in (len(m), rank.max(initial=0), phase.max(initial=0)))
+        ranks = self.post_rank
+        rank = ranks.reshape(-1)[ci * ranks.shape[1] + np.repeat(post_m, counts)] if ranks.flags.c_contiguous \
+            else ranks[ci, np.repeat(post_m, counts)]
+        rank = rank.astype(np.int64, copy=False)
+        phase_m = (phase_m - phase_m.min()).astype(np.int64)
+        wc, wr, wp = (max(1, int(x).bit_length()) for x in (len(m), rank.max(initial=0), phase_m.max(initial=0)))
         if int(ci.max(initial=0)).bit_length() + wp + wr + wc > 63:
-            order = sorted_by([ci, phase, rank, np.repeat(place, counts)])
+            order = sorted_by([ci, np.repeat(phase_m, counts), rank, np.repeat(place, counts)])
             ci, pi = ci[order], np.repeat(m, counts)[order]
         else:
-            # One packed key per pair, sorted as values and unpacked: no argsort, no gathers by it.
-            key = ((ci << wp | phase) << wr | rank) << wc | np.repeat(place, counts)
+            # One packed key per pair, sorted as values and unpacked: no argsort, no gathers by it. A pool's
+            # phase and place are one constant of it.
+            key = ci << (wp + wr + wc)
+            key |= rank << wc
+            key |= np.repeat(phase_m << (wr + wc) | place, counts)
             key.sort()
             ci, pi = key >> (wp + wr + wc), m[by_place][key & ((1 << wc) - 1)]
         ci.flags.writeable = pi.flags.writeable = False
