@@ -184,11 +184,11 @@ def group(pools: Pools, members: list[int], free: np.ndarray, filled: np.ndarray
     return replace(pools, pools=tuple(out))
 
 
-def preferred_pairs(pools: Pools, held: np.ndarray, lists: tuple[np.ndarray, np.ndarray] | None = None):
-    """The eligibility pairs in preference order (`Pools.preference_lists`, or `lists` where they are at
-    hand), which of them each candidate holds under `held` (a pool per candidate, -1 for none), and which she
-    ranks above the pool she holds (every pair of one not selected). Returns (ci, pi, holds, wanted)."""
-    ci, pi = pools.preference_lists() if lists is None else lists
+def preferred_pairs(pools: Pools, held: np.ndarray):
+    """The eligibility pairs in preference order (`Pools.preference_lists`), which of them each candidate holds
+    under `held` (a pool per candidate, -1 for none), and which she ranks above the pool she holds (every pair
+    of one not selected). Returns (ci, pi, holds, wanted)."""
+    ci, pi = pools.preference_lists()
     holds = held[ci] == pi
     seen = np.cumsum(holds)
     start, end = runs(ci)

@@ -10,7 +10,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from ..chain import BuildPools, DetermineVacancies, PlaceOverallMinimums, Recruitment
-from ..engines.cpsat.conflict import core as named_core, deletion_filter, run, worth_filtering
+from ..engines.cpsat.conflict import core as named_core, run, shrunk
 from ..engines.cpsat.model import Names, Rules
 from ..engines.greedy import solve_greedy
 from ..errors import PolicyConflict, Unsupported
@@ -209,9 +209,7 @@ def _ask_one(q: Question, res: Result, base: Result, time_limit, workers):
     if status == "feasible":
         alt = Result(res.policy, problem, res.seats, res.pools, solution(model, solver, problem.n), "cpsat")
         return "yes", _yes_detail(q, base, alt), alt
-    minimal = worth_filtering(model, core)
-    if minimal:
-        core = deletion_filter(model, rules, core, time_limit, workers)
+    core, minimal = shrunk(model, rules, core, time_limit, workers)
     return "no", _explain(q, res, pools, why, core, minimal), None
 
 

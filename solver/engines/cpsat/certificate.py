@@ -58,8 +58,7 @@ def certificate_pools(pools: Pools, held: np.ndarray) -> Pools:
     keep = holds.copy()
     minimums = np.array([bool(p.minimums) for p in pools.pools])
     keep |= wanted & minimums[pi]
-    # the best candidate who wanted each pool without minimums (pairs of a pool come in merit order of ci
-    # within it after a stable sort by pool)
+    # the best candidate who wanted each pool without minimums: the first of its pairs by (pool, merit)
     w = np.flatnonzero(wanted & ~minimums[pi])
     if len(w):
         order = w[np.lexsort((ci[w], pi[w]))]

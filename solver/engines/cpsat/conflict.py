@@ -56,6 +56,13 @@ def core(model: Model, rules: Rules, time_limit: float | None, workers: int):
     return status, solver, [index[x] for x in solver.sufficient_assumptions_for_infeasibility() if x in index]
 
 
+def shrunk(model: Model, rules: Rules, found: list, time_limit, workers) -> tuple[list, bool]:
+    """The core `found` shrunk to a minimal one where that is cheap (`worth_filtering`), and whether it was."""
+    if not worth_filtering(model, found):
+        return found, False
+    return deletion_filter(model, rules, found, time_limit, workers), True
+
+
 def deletion_filter(model: Model, rules: Rules, found: list, time_limit, workers) -> list:
     """Drop every rule of the core without which the model is still infeasible: what is left is minimal."""
     kept = list(found)
@@ -76,17 +83,13 @@ def conflict(pools: Pools, posts: tuple[str, ...], time_limit: float | None = No
     rules = Rules(capacity=True, waste=True, minimums=True)
     model = build(pools, names, rules)
     model.m.clear_objective()
-    for p in pools:   # every rule instance named, whether or not its constraint was built
-        rules.lit(("capacity", p.index)), rules.lit(("waste", p.index))
     _, _, found = core(model, rules, time_limit, workers)
     if found is None:
         return "CP-SAT proved the model infeasible, but not with its rules as assumptions (time limit?)"
     if not found:
         return ("the merit order within the pools and the candidates' preferences conflict by themselves, "
                 "which no input should cause: a defect of Aarakshan's (please report the inputs)")
-    minimal = worth_filtering(model, found)
-    if minimal:
-        found = deletion_filter(model, rules, found, time_limit, workers)
+    found, minimal = shrunk(model, rules, found, time_limit, workers)
     parts = []
     for kind, p in found:
         says, source = SAYS[kind]

@@ -177,33 +177,35 @@ def _certify(pools: Pools, hint: Assignment, names: Names | None, time_limit: fl
     cut = (dominance_pools if optimal else certificate_pools)(pools, hint.pool)
     model = _built(cut, names, hint, objective=False, depths=chain_depths(pools))
     stats["build_seconds"] += time.perf_counter() - t0
-    stats["variables"] += len(model.m.proto.variables)
-    solver = parameters(True, True, time_limit, workers)
-    assume(model, hint)
-    status = solver.solve(model.m)
-    stats["solve_seconds"] += solver.wall_time
-    if status == cp_model.INFEASIBLE:
-        stats["hint_rejected"] = True
-        return None
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return "time_limit"
-    if optimal:
-        model.m.clear_assumptions()
-        if not no_better(model, hint.pool):
-            return None
-        left = None if time_limit is None else max(0.01, time_limit - (time.perf_counter() - t0))
-        # (the proof is a search: presolve and the LP relaxation took 35 of bpsc-70-horizontal's 59 s)
-        solver = parameters(True, False, left, workers)
+    try:
+        solver = parameters(True, True, time_limit, workers)
+        assume(model, hint)
         status = solver.solve(model.m)
         stats["solve_seconds"] += solver.wall_time
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return None   # (a stable assignment better than the greedy's: a defect the full model settles)
-        if status != cp_model.INFEASIBLE:
+        if status == cp_model.INFEASIBLE:
+            stats["hint_rejected"] = True
+            return None
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return "time_limit"
-        stats["candidate_optimal"] = "no stable assignment is better for someone and worse for nobody"
-    stats["constraints"] += len(model.m.proto.constraints)
-    stats["certificate"] = "reduced"
-    return "optimal"
+        if optimal:
+            model.m.clear_assumptions()
+            if not no_better(model, hint.pool):
+                return None
+            left = None if time_limit is None else max(0.01, time_limit - (time.perf_counter() - t0))
+            # (the proof is a search: presolve and the LP relaxation took 35 of bpsc-70-horizontal's 59 s)
+            solver = parameters(True, False, left, workers)
+            status = solver.solve(model.m)
+            stats["solve_seconds"] += solver.wall_time
+            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                return None   # (a stable assignment better than the greedy's: a defect the full model settles)
+            if status != cp_model.INFEASIBLE:
+                return "time_limit"
+            stats["candidate_optimal"] = "no stable assignment is better for someone and worse for nobody"
+        stats["certificate"] = "reduced"
+        return "optimal"
+    finally:   # (the certificate's size, whatever its verdict)
+        stats["variables"] += len(model.m.proto.variables)
+        stats["constraints"] += len(model.m.proto.constraints)
 
 
 def _built(pools: Pools, names: Names | None, hint: Assignment | None, objective: bool = True,
