@@ -8,7 +8,7 @@ from functools import cached_property
 import numpy as np
 
 from .frozen import freeze_dicts
-from .routes import NOT_RANKED
+from .ranking import Ranking
 
 TRAITS = ("women", "pwbd", "ex_serviceman")
 
@@ -107,26 +107,23 @@ class Problem:
         return len(self.candidates)
 
     @cached_property
+    def ranking(self) -> Ranking:
+        """The preferences and their views (rows, rank matrix, who ranked each post), each made when first
+        asked for."""
+        return Ranking(self.preferences, self.n, len(self.posts))
+
+    @property
     def post_rank(self) -> np.ndarray:
         """n x P matrix: position of post p in candidate i's list (0 = first), large when not ranked.
-        Computed once per problem (it is n x P: 640 MB at JoSAA size)."""
-        P = len(self.posts)
-        if self.preferences is None:
-            return np.broadcast_to(np.arange(P, dtype=np.int32), (self.n, P))
-        out = np.full((self.n, P), NOT_RANKED, dtype=np.int32)
-        lens = np.fromiter((len(p) for p in self.preferences), dtype=np.int64, count=self.n)
-        if lens.sum():
-            firsts = np.repeat(np.cumsum(lens) - lens, lens)
-            out[np.repeat(np.arange(self.n), lens), np.concatenate(self.preferences)] = \
-                (np.arange(int(lens.sum())) - firsts).astype(np.int32)
-        return out
+        Made once per problem, when first asked for (it is n x P: 640 MB at JoSAA size)."""
+        return self.ranking.post_rank
 
     @cached_property
     def post_classes(self) -> dict[str, str]:
         """post -> its class (vacancies.csv `post_class`, one per post; "" where not given)."""
         return {row.post: row.post_class for row in self.vacancy_rows}
 
-    @cached_property
+    @property
     def ranked(self) -> np.ndarray:
         """n x P bool: whether candidate i ranked post p (everyone ranks every post without preferences)."""
-        return self.post_rank < NOT_RANKED
+        return self.ranking.ranked

@@ -93,7 +93,7 @@ class _Standing:
         post = self.posts[p.post]
         text = "in the recommendation list" if post == MERGED else f"at {post}"
         if not self.result.pools.common_order and post != MERGED:
-            r = int(self.result.pools.post_rank[i, p.post])
+            r = self.result.pools.ranking.rank(i, p.post)
             text += f" (ranked {_ordinal(r + 1)})" if r < NOT_RANKED else " (not ranked)"
         return text
 

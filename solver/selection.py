@@ -164,7 +164,7 @@ def allocation_pools(policy: Policy, problem: Problem, seats: SeatTable, sel: Se
     if seats.minimums:
         _reverts(policy, problem, sel, b, {key: sum(m.values()) for key, (m, _) in held.items()},
                  on_merit, ranked | extra)
-    return Pools(tuple(b.pools), problem.post_rank, problem.preferences is None, sel, tuple(b.shared))
+    return Pools(tuple(b.pools), problem.ranking, problem.preferences is None, sel, tuple(b.shared))
 
 
 def _reverts(policy: Policy, problem: Problem, sel: Selection, b: _Built, held: dict, on_merit, anywhere) -> None:

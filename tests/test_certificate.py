@@ -14,6 +14,7 @@ from solver import solve
 from solver.engines.assignment import Assignment
 from solver.engines.cpsat.build import build, chain_depths
 from solver.engines.cpsat.certificate import certificate_pools
+from solver.ranking import Ranking
 from solver.engines.cpsat.solve import assume, decode, parameters, solve_model
 from strategies import instances, materialise
 
@@ -56,7 +57,7 @@ def test_a_planted_violation_is_rejected_by_the_reduced_certificate_and_solved_f
     and A (the best left out) and rejects it; the full model is then solved, and gives the seat to A."""
     from solver.pools import Pool, Pools
     pool = Pool(0, 0, "open_merit", 0, 0, ("UR",), np.ones(2, bool), 1)
-    pools = Pools((pool,), np.zeros((2, 1), np.int64), True)
+    pools = Pools((pool,), Ranking(None, n=2, posts=1), True)
     planted = np.array([-1, 0])
     assert certificate_pools(pools, planted).pools[0].eligible.tolist() == [True, True]
     assert not certifies(pools, planted, True) and not certifies(pools, planted, False)

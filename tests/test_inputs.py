@@ -11,6 +11,7 @@ from solver.io.readers import read_problem
 CH = ["id", "score", "category", "gender"]
 OK_C = [["A", 90, "UR", "M"], ["B", 80, "SC", "F"]]
 OK_V = [["X", "UR", 1, ""], ["X", "SC", 1, ""]]
+VACS_XY = [["X", "UR", 1, ""], ["Y", "SC", 1, ""]]
 
 
 def load(tmp_path, cands=OK_C, vacs=OK_V, ch=CH, vh=("post", "category", "vacancies", "women"), prefs=None,
@@ -181,3 +182,20 @@ def test_a_post_ranked_twice_is_named_with_both_lines(tmp_path):
     with pytest.raises(InputError, match="post 'X' ranked twice by 'A'") as e:
         load(tmp_path, prefs=[["A", 2, "X"], ["B", 1, "X"], ["A", 1, "X"]])
     assert e.value.line == 4 and "also line 2" in e.value.problem
+
+
+@pytest.mark.parametrize("cell, line_text", [
+    ("", "missing order"), (" 2", None), ("2.0", None), ("x", "'x' is not a number"), ("2.5", "not a whole number"),
+    (" B ", None)])
+def test_preferences_read_typed_or_as_text_alike(tmp_path, cell, line_text):
+    """Arrow reads preferences.csv's orders as integers and ids as dictionaries when every cell allows; a cell
+    that does not (a blank, a space, a decimal) sends the file through the text reader, whose messages name
+    the line and column (SPEC: bad input names file, line, column)."""
+    rows = [["A", 1, "X"], ["B", cell, "X"] if cell.strip() != "B" else [cell, 2, "X"], ["B", 1, "Y"]]
+    if line_text is None:
+        prefs = load(tmp_path, vacs=VACS_XY, prefs=rows).preferences
+        assert [x.tolist() for x in prefs][:2] == [[0], [1, 0]]
+    else:
+        with pytest.raises(InputError, match=line_text) as e:
+            load(tmp_path, vacs=VACS_XY, prefs=rows)
+        assert e.value.line == 3 and e.value.column == "2 (order)"

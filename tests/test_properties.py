@@ -241,8 +241,10 @@ def test_the_packed_sort_is_lexsort(highs, n, seed, wide):
 @settings(PROFILE, max_examples=min(PROFILE.max_examples, 300))
 @given(st.one_of(instances(), instances(ranked=True), instances(traits=True)))
 def test_preference_lists_are_each_candidates_pools_in_order(inst):
-    """`Pools.preference_lists` (one packed key, sorted as values) against its definition: every eligible
-    (candidate, pool) pair, by candidate, phase, rank of the post in her list, post, precedence, then pool."""
+    """`Pools.preference_lists` against its definition: every eligible (candidate, pool) pair, by candidate,
+    phase, rank of the post in her list, post, precedence, then pool. Both ways of making them: read off the
+    ranked rows phase by phase (the default), and the packed-key sort (where a pool admits the unranked)."""
+    from solver.pools import _lists_by_rows, _lists_by_sort
     _, pol, prob, g, _ = _solve_both(inst)
     pools = g.result.pools
     pairs = [(i, p.index) for p in pools for i in np.flatnonzero(p.eligible).tolist()]
@@ -250,6 +252,26 @@ def test_preference_lists_are_each_candidates_pools_in_order(inst):
                                        pools.pools[x[1]].post, pools.pools[x[1]].precedence, x[1]))
     ci, pi = pools.preference_lists()
     assert list(zip(ci.tolist(), pi.tolist())) == ref
+    from solver.routes import NOT_RANKED
+    unranked = any(int(pools.post_rank[i, pools.pools[k].post]) >= NOT_RANKED for i, k in pairs)
+    rows = _lists_by_rows(pools)
+    assert (rows is None) == unranked
+    for made in (rows, _lists_by_sort(pools)) if rows is not None else (_lists_by_sort(pools),):
+        assert list(zip(*(a.tolist() for a in made))) == ref
     members = [p.index for p in pools if p.phase == 0]
     ci0, pi0 = pools.preference_lists(members)
     assert list(zip(ci0.tolist(), pi0.tolist())) == [x for x in ref if pools.pools[x[1]].phase == 0]
+
+
+def test_preference_lists_of_a_pool_open_to_the_unranked_come_from_the_sort():
+    """Where a pool admits a candidate who did not rank its post (a policy allocating unranked posts), the
+    ranked rows cannot offer that pair: `_lists_by_rows` says so (None) and the packed-key sort makes the
+    lists, the unranked post last."""
+    from solver.pools import Pool, Pools, _lists_by_rows
+    from solver.ranking import Ranking
+    ranking = Ranking((np.array([0, 1]), np.array([1])), n=2, posts=2)   # candidate 1 ranks only post 1
+    pools = Pools((Pool(0, 0, "open_merit", 0, 0, ("UR",), np.array([True, True]), 1),
+                   Pool(1, 1, "open_merit", 0, 0, ("UR",), np.array([True, True]), 1)), ranking, False)
+    assert _lists_by_rows(pools) is None
+    ci, pi = pools.preference_lists()
+    assert list(zip(ci.tolist(), pi.tolist())) == [(0, 0), (0, 1), (1, 1), (1, 0)]

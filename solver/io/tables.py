@@ -19,16 +19,28 @@ class Table:
 
     def __init__(self, path: Path, header: list[str], columns: dict[str, np.ndarray], n: int | None = None):
         self.path, self.header, self.columns = path, header, columns
-        n = (len(next(iter(columns.values()))) if columns else 0) if n is None else n
-        self.line = np.arange(2, n + 2)
+        self.n = (len(next(iter(columns.values()))) if columns else 0) if n is None else n
+        self._line: np.ndarray | None = None
         # Dictionary-encoded columns: name -> (codes per row, distinct values); cheap for long repetitive columns.
         self.encoded: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        # Columns kept as Arrow strings (`read_table(arrow=...)`), made numpy strings only if asked for: a number
-        # column Arrow parses itself (JoSAA's 19 million preference orders: 3 s of conversions spared).
+        # Number columns kept as Arrow arrays (`read_table(numbers=...)`): parsed by Arrow as integers where every
+        # cell is one, else Arrow strings; made numpy strings only if asked for (an error message). JoSAA's 19
+        # million preference orders: 3 s of conversions spared.
         self.arrow: dict[str, pa.ChunkedArray] = {}
 
+    @property
+    def line(self) -> np.ndarray:
+        """The file line of each row (header is line 1); made when first asked for, as most reads need none."""
+        if self._line is None:
+            self._line = np.arange(2, self.n + 2)
+        return self._line
+
+    @line.setter
+    def line(self, value: np.ndarray) -> None:
+        self._line = value
+
     def __len__(self) -> int:
-        return len(self.line)
+        return self.n
 
     def col_no(self, name: str) -> str:
         return f"{self.header.index(name) + 1} ({name})"
@@ -47,12 +59,13 @@ class Table:
 
 
 def read_table(path: str | Path, required: list[str], optional: list[str], warn=None, encode=(),
-               arrow=()) -> Table:
+               numbers=()) -> Table:
     """Columns in `encode` come back dictionary-encoded in `Table.encoded` instead of as strings, those in
-    `arrow` as Arrow strings in `Table.arrow`. Errors name the physical line (blank lines and quoted line
-    breaks counted) and the 1-based column."""
+    `numbers` as Arrow arrays in `Table.arrow` (integers where Arrow could parse every cell as one, else
+    strings). Errors name the physical line (blank lines and quoted line breaks counted) and the 1-based
+    column."""
     if _is_frame(path):
-        return _from_frame(path, required, optional, warn, encode, arrow)
+        return _from_frame(path, required, optional, warn, encode, numbers)
     path = Path(path)
     if not path.exists():
         raise InputError(path, None, None, "file not found")
@@ -61,33 +74,31 @@ def read_table(path: str | Path, required: list[str], optional: list[str], warn=
     data = None
     try:
         if path.suffix == ".parquet":
-            tbl = pq.read_table(path)
-            for f in tbl.schema:
-                if pa.types.is_nested(f.type) or pa.types.is_binary(f.type):
-                    raise InputError(path, None, f"{tbl.schema.names.index(f.name) + 1} ({f.name})",
-                                     f"a column of type {f.type}; give text, numbers or booleans")
-            tbl = tbl.cast(pa.schema([(f.name, pa.string()) for f in tbl.schema]))
+            names = pq.read_schema(path).names
+            # (string columns to be encoded come dictionary-encoded from the file: no 19-million-string column)
+            tbl = pq.read_table(path, read_dictionary=[n for n in encode if n in names])
+            _check_types(path, tbl)
         else:
             data = path.read_bytes()
-            _check_utf8(path, data)
-            first = data.split(b"\n", 1)[0].decode("utf-8-sig").rstrip("\r")
+            end = data.find(b"\n")
+            try:
+                first = data[:end if end >= 0 else len(data)].decode("utf-8-sig").rstrip("\r")
+            except UnicodeDecodeError:
+                _check_utf8(path, data)
+                raise
             names = next(iter(pacsv.read_csv(
                 pa.py_buffer((first + "\n").encode()),
                 read_options=pacsv.ReadOptions(autogenerate_column_names=True)).to_pylist()), {}).values()
             names = [str(x) for x in names]
             _check_header(path, names)
-            tbl = pacsv.read_csv(
-                pa.py_buffer(data),
-                read_options=pacsv.ReadOptions(use_threads=True),
-                convert_options=pacsv.ConvertOptions(
-                    column_types={n: pa.string() for n in names}, strings_can_be_null=False),
-            )
+            tbl = _read_csv(data, names, encode, numbers)
     except (pa.ArrowException, OSError) as e:
         if data is not None:
+            _check_utf8(path, data)   # (Arrow checks UTF-8 too, but names no line)
             _locate_bad_record(path, data)
         msg = str(e)
         raise InputError(path, None, None, f"cannot be read as a table: {msg.splitlines()[0][:300]}") from None
-    t = _columns(path, tbl, required, optional, warn, encode, arrow)
+    t = _columns(path, tbl, required, optional, warn, encode, numbers)
     if data is not None:
         lines = _record_lines(data, tbl.num_rows)
         if lines is not None and len(lines) == tbl.num_rows:
@@ -95,28 +106,77 @@ def read_table(path: str | Path, required: list[str], optional: list[str], warn=
     return t
 
 
+def _read_csv(data: bytes, names: list[str], encode, numbers) -> pa.Table:
+    """Every column as text, except that columns to be encoded are read dictionary-encoded and number columns
+    as integers, where the file allows (JoSAA's preferences: 1.5 s against 6 s as strings); a cell Arrow will not
+    read so (a blank, a decimal, a space) sends the whole file through as text, for the messages to name it."""
+    def read(types):
+        return pacsv.read_csv(pa.py_buffer(data), read_options=pacsv.ReadOptions(use_threads=True),
+                              convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False))
+    text = {n: pa.string() for n in names}
+    typed = dict(text) | {n: pa.dictionary(pa.int32(), pa.string()) for n in encode if n in text} | \
+        {n: pa.int64() for n in numbers if n in text}
+    if typed != text:
+        try:
+            tbl = read(typed)
+            if not any(tbl.column(n).null_count for n in numbers if n in text):
+                return tbl
+        except pa.ArrowInvalid:
+            pass
+    return read(text)
+
+
 def _is_frame(obj) -> bool:
     return isinstance(obj, pa.Table) or type(obj).__module__.startswith("pandas")
 
 
-def _from_frame(frame, required, optional, warn, encode, arrow=()) -> Table:
+def _from_frame(frame, required, optional, warn, encode, numbers=()) -> Table:
     """A pandas DataFrame or an Arrow table, validated as a file is; messages name it `<DataFrame>` and a row
     by the line it would have in a CSV (row 0 is line 2)."""
     label = Path("<DataFrame>" if not isinstance(frame, pa.Table) else "<Arrow table>")
     try:
         tbl = frame if isinstance(frame, pa.Table) else pa.Table.from_pandas(frame, preserve_index=False)
-        for f in tbl.schema:
-            if pa.types.is_nested(f.type) or pa.types.is_binary(f.type):
-                raise InputError(label, None, f"{tbl.schema.names.index(f.name) + 1} ({f.name})",
-                                 f"a column of type {f.type}; give text, numbers or booleans")
-        tbl = tbl.cast(pa.schema([(str(f.name), pa.string()) for f in tbl.schema]))
+        tbl = tbl.rename_columns([str(n) for n in tbl.column_names])
     except (pa.ArrowException, TypeError, ValueError) as e:
         raise InputError(label, None, None, f"cannot be read as a table: {str(e).splitlines()[0][:300]}") from None
-    return _columns(label, tbl, required, optional, warn, encode, arrow)
+    _check_types(label, tbl)
+    try:
+        return _columns(label, tbl, required, optional, warn, encode, numbers)
+    except pa.ArrowException as e:   # (a column Arrow cannot make text of)
+        raise InputError(label, None, None, f"cannot be read as a table: {str(e).splitlines()[0][:300]}") from None
 
 
-def _columns(path: Path, tbl, required, optional, warn, encode, arrow=()) -> Table:
-    """The checked header and the wanted columns of an Arrow table, as strings (or dictionary-encoded)."""
+def _check_types(path: Path, tbl: pa.Table) -> None:
+    for f in tbl.schema:
+        if pa.types.is_nested(f.type) or pa.types.is_binary(f.type) or (
+                pa.types.is_dictionary(f.type) and not pa.types.is_string(f.type.value_type)):
+            raise InputError(path, None, f"{tbl.schema.names.index(f.name) + 1} ({f.name})",
+                             f"a column of type {f.type}; give text, numbers or booleans")
+
+
+def _text(col: pa.ChunkedArray) -> pa.ChunkedArray:
+    """A column as trimmed text, a missing cell (Parquet, a DataFrame) empty."""
+    if not pa.types.is_string(col.type):
+        col = col.cast(pa.string())
+    return pc.utf8_trim_whitespace(pc.fill_null(col, ""))
+
+
+def _encoded(col: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
+    """(code of each row, the values coded). The trimming and the null fill are done on the dictionary, not on
+    each of millions of rows, so two codes may stand for one value once trimmed (map the values, then gather)."""
+    if not pa.types.is_dictionary(col.type):
+        col = pc.dictionary_encode(_text(col))
+    arr = pa.table({"c": col}).unify_dictionaries().column(0).combine_chunks() if col.num_chunks != 1 \
+        else col.chunk(0)
+    values = _text(pa.chunked_array([arr.dictionary])).to_numpy(zero_copy_only=False).astype(str)
+    if arr.null_count:
+        return arr.indices.fill_null(len(values)).to_numpy(), np.r_[values, np.array([""])]
+    return arr.indices.to_numpy(), values
+
+
+def _columns(path: Path, tbl, required, optional, warn, encode, numbers=()) -> Table:
+    """The checked header and the wanted columns of an Arrow table, as strings (or dictionary-encoded, or kept
+    as Arrow numbers)."""
     header = list(tbl.column_names)
     _check_header(path, header)
     for name in required:
@@ -128,15 +188,13 @@ def _columns(path: Path, tbl, required, optional, warn, encode, arrow=()) -> Tab
     cols, coded, kept = {}, {}, {}
     for name in header:
         if name in required or name in optional:
-            col = pc.utf8_trim_whitespace(pc.fill_null(tbl.column(name), ""))
-            if name in arrow:
-                kept[name] = col
-            elif name in encode:
-                enc = pc.dictionary_encode(col).combine_chunks()
-                coded[name] = (enc.indices.to_numpy(zero_copy_only=False).astype(np.int64),
-                               enc.dictionary.to_numpy(zero_copy_only=False).astype(str))
+            col = tbl.column(name)
+            if name in encode:
+                coded[name] = _encoded(col)
+            elif name in numbers:
+                kept[name] = col if pa.types.is_integer(col.type) or pa.types.is_floating(col.type) else _text(col)
             else:
-                cols[name] = col.to_numpy(zero_copy_only=False).astype(str)
+                cols[name] = _text(col).to_numpy(zero_copy_only=False).astype(str)
     t = Table(path, header, cols, tbl.num_rows)
     t.encoded, t.arrow = coded, kept
     return t

@@ -164,19 +164,19 @@ class Reading:
     def keys(self) -> np.ndarray:
         """Per candidate, where their seat stands in the procedure's order: (phase, the post's rank in their
         list, the compartment's precedence); (UNSELECTED, 0, 0) for one who holds nothing."""
-        a, rank = self.alloc, self.problem.post_rank
+        a, rank = self.alloc, self.rank_by_post
         out = np.zeros((self.problem.n, 3), dtype=np.int64)
         out[:, 0] = UNSELECTED
         for i in np.flatnonzero(self.selected):
             r = self.held[i]
-            out[i] = (ROUTE_PHASE[a.route[r]], rank[i, a.post[r]], self.precedence.get(a.seat[r], 0))
+            out[i] = (ROUTE_PHASE[a.route[r]], rank[a.post[r], i], self.precedence.get(a.seat[r], 0))
         return out
 
     @cached_property
     def rank_by_post(self) -> np.ndarray:
         """The post-rank matrix transposed: a post's column as a contiguous row (read per post and category, a
         strided column took 27 of a JoSAA-size verify's 80 s)."""
-        return np.ascontiguousarray(self.problem.post_rank.T)
+        return self.problem.ranking.rank_by_post
 
     def applied(self, j: int) -> np.ndarray:
         """Who ranked post j."""

@@ -49,8 +49,9 @@ def certificate_pools(pools: Pools, held: np.ndarray) -> Pools:
     -------
     >>> import numpy as np
     >>> from solver.pools import Pool, Pools
+    >>> from solver.ranking import Ranking
     >>> one = Pool(0, 0, "open_merit", 0, 0, ("UR",), np.ones(4, bool), 2)
-    >>> pools = Pools((one,), np.zeros((4, 1), np.int64), True)
+    >>> pools = Pools((one,), Ranking(None, n=4, posts=1), True)
     >>> certificate_pools(pools, np.array([0, 0, -1, -1])).pools[0].eligible.tolist()
     [True, True, True, False]
     """
