@@ -137,6 +137,11 @@ class Pools:
         return ci[keep], pi[keep]
 
     @cached_property
+    def runs(self) -> tuple[np.ndarray, np.ndarray]:
+        """Start and end of each candidate's pairs in `preference_lists()` (candidates with none skipped)."""
+        return runs(self._all_lists[0])
+
+    @cached_property
     def _all_lists(self) -> tuple[np.ndarray, np.ndarray]:
         if not self.pools:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
@@ -156,6 +161,8 @@ def _lists_by_rows(pools: Pools) -> tuple[np.ndarray, np.ndarray] | None:
     policy allocates unranked posts): then the sort decides."""
     n, P = pools.ranking.n, pools.ranking.posts
     cand_row, post_row = pools.ranking.rows
+    first, last = pools.ranking.bounds
+    listed = last > first   # (candidates with a list: reduceat's segments must not be empty)
     eligible = sum(int(np.count_nonzero(p.eligible)) for p in pools.pools)
     by_post = np.argsort(post_row.astype(np.uint16) if P < 1 << 16 else post_row, kind="stable")
     bounds = np.r_[0, np.cumsum(np.bincount(post_row, minlength=P))]
@@ -177,7 +184,9 @@ def _lists_by_rows(pools: Pools) -> tuple[np.ndarray, np.ndarray] | None:
         count = held[:, 0].astype(np.uint8 if slots < 256 else np.int64)   # (by column: a sum along rows is 6x slower)
         for s in range(1, slots):
             count += held[:, s]
-        out_c.append(np.repeat(cand_row, count))
+        # (each candidate's pairs counted, then her index repeated: int64 straight away, no 31-million copy)
+        per_cand = np.add.reduceat(count, first[listed], dtype=np.int64) if len(count) else np.zeros(0, np.int64)
+        out_c.append(np.repeat(np.flatnonzero(listed), per_cand))
         out_p.append(offered[held].astype(np.int64))
         del offered, held
     if sum(len(c) for c in out_c) != eligible:
@@ -251,11 +260,25 @@ def preferred_pairs(pools: Pools, held: np.ndarray):
     under `held` (a pool per candidate, -1 for none), and which she ranks above the pool she holds (every pair
     of one not selected). Returns (ci, pi, holds, wanted)."""
     ci, pi = pools.preference_lists()
-    holds = held[ci] == pi
-    seen = np.cumsum(holds)
-    start, end = runs(ci)
-    before = np.repeat(np.r_[0, seen][start], end - start)   # holds counted before each candidate's list
-    return ci, pi, holds, ~holds & (seen - holds - before == 0)
+    start, end = pools.runs
+    who = ci[start]
+    # Each holder's pair, found by walking her list from the top (held pools sit near it), not by comparing
+    # all 31 million pairs; then "before it" is one running count of +1 at the held pair, -1 at her list's end.
+    todo = np.flatnonzero(held[who] >= 0)
+    at, h = start[todo], []
+    while len(todo):
+        hit = pi[at] == held[who[todo]]
+        h.append(at[hit])
+        todo, at = todo[~hit], at[~hit] + 1
+        live = at < end[todo]
+        todo, at = todo[live], at[live]
+    h = np.sort(np.concatenate(h)) if h else np.zeros(0, np.int64)
+    holds = np.zeros(len(ci), dtype=bool)
+    holds[h] = True
+    step = np.zeros(len(ci) + 1, dtype=np.int8)
+    step[h] = 1
+    step[end[np.searchsorted(start, h, side="right") - 1]] -= 1   # (one held pair per list: no end twice)
+    return ci, pi, holds, np.cumsum(step[:-1], dtype=np.int8) == 0
 
 
 def runs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

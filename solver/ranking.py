@@ -20,6 +20,8 @@ class Ranking:
     Example
     -------
     >>> r = Ranking((np.array([1, 0]), np.array([1])), n=2, posts=2)
+    >>> r.ranks([0, 0, 1], [1, 0, 0]).tolist() == [0, 1, NOT_RANKED]   # read off the lists
+    True
     >>> r.post_rank.tolist() == [[1, 0], [NOT_RANKED, 0]], r.ranked_by_post.tolist()
     (True, [[True, False], [True, True]])
     """
@@ -30,12 +32,14 @@ class Ranking:
 
     @cached_property
     def rows(self) -> tuple[np.ndarray, np.ndarray]:
-        """(candidate, post) of every ranked post, candidate by candidate, each list in order (int64)."""
+        """(candidate, post) of every ranked post, candidate by candidate, each list in order (int32: JoSAA's
+        19.4 million rows, 155 MB)."""
         if self.preferences is None:
-            return np.repeat(np.arange(self.n), self.posts), np.tile(np.arange(self.posts), self.n)
-        lens = np.fromiter((len(x) for x in self.preferences), dtype=np.int64, count=self.n)
-        posts = np.concatenate(self.preferences).astype(np.int64) if self.n else np.zeros(0, np.int64)
-        return np.repeat(np.arange(self.n), lens), posts
+            return (np.repeat(np.arange(self.n, dtype=np.int32), self.posts),
+                    np.tile(np.arange(self.posts, dtype=np.int32), self.n))
+        start, end = self.bounds
+        posts = np.concatenate(self.preferences).astype(np.int32, copy=False) if self.n else np.zeros(0, np.int32)
+        return np.repeat(np.arange(self.n, dtype=np.int32), end - start), posts
 
     @cached_property
     def post_rank(self) -> np.ndarray:
@@ -78,14 +82,47 @@ class Ranking:
         out[post, cand] = True
         return out
 
+    def seed(self, **views: np.ndarray) -> None:
+        """Give views already made elsewhere (the reader's P x n who-ranked bitmap), so they are not made again.
+        They must be what the property would compute."""
+        for name, value in views.items():
+            if not isinstance(getattr(type(self), name, None), cached_property):
+                raise AttributeError(f"Ranking has no view {name!r}")
+            self.__dict__[name] = value
+
     def rank(self, i: int, post: int) -> int:
-        """Position of `post` in candidate i's list (0 = first), NOT_RANKED if she did not rank it; read from
-        her list where the matrix has not been made."""
+        """Position of `post` in candidate i's list (0 = first), NOT_RANKED if she did not rank it."""
+        return int(self.ranks(np.array([i]), np.array([post]))[0])
+
+    def ranks(self, cands: np.ndarray, posts: np.ndarray) -> np.ndarray:
+        """`rank` of many (candidate, post) pairs at once. Where the matrix has not been made, each pair walks its
+        candidate's list from the top, all pairs a step at a time: the pairs asked about (the reasons' missed
+        cutoffs, the posts held) sit near the top of the lists, so this costs far less than the matrix."""
+        cands, posts = np.asarray(cands, np.int64), np.asarray(posts, np.int64)
         if "post_rank" in self.__dict__ or self.preferences is None:
-            return int(self.post_rank[i, post])
-        at = np.flatnonzero(self.preferences[i] == post)
-        return int(at[0]) if len(at) else NOT_RANKED
+            return self.post_rank[cands, posts].astype(np.int64)
+        start, end = self.bounds
+        _, post_row = self.rows
+        out = np.full(len(cands), NOT_RANKED, dtype=np.int64)
+        todo, at = np.arange(len(cands)), start[cands]
+        k = 0
+        while len(todo):
+            live = at < end[cands[todo]]
+            todo, at = todo[live], at[live]
+            hit = post_row[at] == posts[todo]
+            out[todo[hit]] = k
+            todo, at = todo[~hit], at[~hit] + 1
+            k += 1
+        return out
+
+    @cached_property
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Where each candidate's rows start and end."""
+        lens = np.fromiter((len(x) for x in self.preferences), dtype=np.int64, count=self.n) \
+            if self.preferences is not None else np.full(self.n, self.posts, dtype=np.int64)
+        end = np.cumsum(lens)
+        return end - lens, end
 
     def _positions(self) -> np.ndarray:
-        lens = np.fromiter((len(x) for x in self.preferences), dtype=np.int64, count=self.n)
-        return (np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens)).astype(np.int32)
+        start, end = self.bounds
+        return (np.arange(int(end[-1]) if self.n else 0) - np.repeat(start, end - start)).astype(np.int32)

@@ -84,16 +84,22 @@ class _Standing:
         pos = np.arange(len(idx)) - np.maximum.accumulate(np.where(first, np.arange(len(idx)), 0))
         idx = idx[pos < 4]
         self.missed_pool = pi[idx]
+        # The rank in her list of each post named: the missed ones, and the one she holds.
+        self.post_of = np.array([p.post for p in pools], dtype=np.int64)
+        ranking = result.pools.ranking
+        self.missed_rank = ranking.ranks(ci[idx], self.post_of[pi[idx]]).tolist()
+        self.held_rank = np.full(n, -1, dtype=np.int64)
+        self.held_rank[placed] = ranking.ranks(placed, self.post_of[a.pool[placed]])
         self.missed_from = np.searchsorted(ci[idx], np.arange(n))
         self.missed_to = np.searchsorted(ci[idx], np.arange(n), side="right")
         self.took_cache: dict = {}
         self.held_cache: dict = {}
 
-    def where(self, i: int, p) -> str:
+    def where(self, p, r: int) -> str:
+        """At p's post, and where the candidate ranked it (r, from `missed_rank` or `held_rank`)."""
         post = self.posts[p.post]
         text = "in the recommendation list" if post == MERGED else f"at {post}"
         if not self.result.pools.common_order and post != MERGED:
-            r = self.result.pools.ranking.rank(i, p.post)
             text += f" (ranked {_ordinal(r + 1)})" if r < NOT_RANKED else " (not ranked)"
         return text
 
@@ -130,10 +136,11 @@ def _missed(st: _Standing, i: int) -> list[str]:
     """The full pools candidate i preferred to what they got: the cutoff of each (merit, or, under a minimum,
     the displacement by it), at most four."""
     missed = []
-    for k in st.missed_pool[st.missed_from[i]:st.missed_to[i]].tolist():
+    at = slice(st.missed_from[i], st.missed_to[i])
+    for k, r in zip(st.missed_pool[at].tolist(), st.missed_rank[at]):
         p = st.pools[k]
         if not p.minimums:
-            missed.append(f"the {_what(p)} cutoff {st.where(i, p)} (rank {st.last[k] + 1}{st.held_elsewhere(p)})")
+            missed.append(f"the {_what(p)} cutoff {st.where(p, r)} (rank {st.last[k] + 1}{st.held_elsewhere(p)})")
             continue
         ben = [t for t, mask in p.beneficiary.items() if mask[i]]
         took = _adjusted_for(p, st.a, st.took_cache)
@@ -144,12 +151,12 @@ def _missed(st: _Standing, i: int) -> list[str]:
         if p.minimums and i <= st.tops[k]:
             # Within the merit top, yet out: a minimum, not merit, kept this one out.
             cut = f"merit cutoff rank {st.last_merit[k] + 1}" if st.last_merit[k] >= 0 else "no seat left on merit"
-            missed.append(f"displaced from {_what(p)} {st.where(i, p)} by the minimum for {traits} ({cut})")
+            missed.append(f"displaced from {_what(p)} {st.where(p, r)} by the minimum for {traits} ({cut})")
         elif p.minimums and i < st.last[k]:
-            missed.append(f"the {_what(p)} merit cutoff {st.where(i, p)} (rank {st.tops[k] + 1}; the seats after "
+            missed.append(f"the {_what(p)} merit cutoff {st.where(p, r)} (rank {st.tops[k] + 1}; the seats after "
                           f"it went by adjustment to {traits})")
         else:
-            missed.append(f"the {_what(p)} cutoff {st.where(i, p)} (rank {st.last[k] + 1}{st.held_elsewhere(p)})")
+            missed.append(f"the {_what(p)} cutoff {st.where(p, r)} (rank {st.last[k] + 1}{st.held_elsewhere(p)})")
     return missed
 
 
@@ -186,7 +193,7 @@ def _selected(st: _Standing, i: int, got: int, missed: list[str]) -> str:
         "horizontal_adjustment": f"against {_article(p.category)} {p.category} vacancy by horizontal "
                                  f"adjustment for {' and '.join(result.serves(i))}",
     }[route]
-    text = f"rank {i + 1}: selected {st.where(i, p)} {how}"
+    text = f"rank {i + 1}: selected {st.where(p, int(st.held_rank[i]))} {how}"
     if result.pools.selection is not None and p.phase >= 4:
         text += ", on a seat held for a horizontal minimum that no beneficiary took (reverted last)"
     if missed:

@@ -199,3 +199,14 @@ def test_preferences_read_typed_or_as_text_alike(tmp_path, cell, line_text):
         with pytest.raises(InputError, match=line_text) as e:
             load(tmp_path, vacs=VACS_XY, prefs=rows)
         assert e.value.line == 3 and e.value.column == "2 (order)"
+
+
+def test_the_readers_who_ranked_bitmap_is_the_rankings_own(tmp_path):
+    """read_problem seeds `Ranking.ranked_by_post` with the bitmap its duplicate check made; it must be what
+    the ranking computes from the lists."""
+    from solver.ranking import Ranking
+    rows = [["B", 2, "X"], ["A", 1, "Y"], ["B", 1, "Y"]]
+    prob = load(tmp_path, vacs=VACS_XY, prefs=rows)
+    assert "ranked_by_post" in prob.ranking.__dict__
+    fresh = Ranking(prob.preferences, prob.n, len(prob.posts))
+    assert prob.ranking.ranked_by_post.tolist() == fresh.ranked_by_post.tolist() == [[False, True], [True, True]]

@@ -275,3 +275,45 @@ def test_preference_lists_of_a_pool_open_to_the_unranked_come_from_the_sort():
     assert _lists_by_rows(pools) is None
     ci, pi = pools.preference_lists()
     assert list(zip(ci.tolist(), pi.tolist())) == [(0, 0), (0, 1), (1, 1), (1, 0)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 12), st.integers(1, 9), st.integers(0, 2**32 - 1))
+def test_ranks_read_off_the_lists_are_the_rank_matrix(n, posts, seed):
+    """`Ranking.ranks` walks each candidate's list where the n x P matrix has not been made (the reasons' ranks
+    at JoSAA size); it must give what the matrix gives, NOT_RANKED for a post not ranked."""
+    from solver.ranking import Ranking
+    rng = np.random.default_rng(seed)
+    prefs = tuple(rng.permutation(posts)[:rng.integers(0, posts + 1)] for _ in range(n))
+    cands, want = rng.integers(0, n, 40), rng.integers(0, posts, 40)
+    walked = Ranking(prefs, n, posts).ranks(cands, want)
+    matrix = Ranking(prefs, n, posts)
+    assert np.array_equal(walked, matrix.post_rank[cands, want]) and "post_rank" in matrix.__dict__
+    assert np.array_equal(matrix.ranks(cands, want), walked)
+
+
+@settings(PROFILE, max_examples=min(PROFILE.max_examples, 200))
+@given(st.one_of(instances(ranked=True), instances(traits=True)), st.integers(0, 2**32 - 1))
+def test_preferred_pairs_are_those_before_the_held_pool(inst, seed):
+    """`pools.preferred_pairs` (held pairs found by walking each list, "before it" by a running count) against
+    its definition: a pair is held if its pool is the candidate's, wanted if it comes before her held pair in
+    her list (every pair of one holding nothing). Checked on the greedy's assignment and on a random one."""
+    from solver.pools import preferred_pairs
+    _, pol, prob, g, _ = _solve_both(inst)
+    pools = g.result.pools
+    rng = np.random.default_rng(seed)
+    ci_all, pi_all = pools.preference_lists()
+    other = np.full(prob.n, -1)
+    for i in rng.permutation(prob.n)[:prob.n // 2]:   # any eligible pool, or none
+        mine = pi_all[ci_all == i]
+        if len(mine):
+            other[i] = rng.choice(mine)
+    for held in (g.result.assignment.pool, other):
+        ci, pi, holds, wanted = preferred_pairs(pools, held)
+        ref_holds = held[ci] == pi
+        ref_wanted = np.zeros(len(ci), bool)
+        for i in np.unique(ci):
+            at = np.flatnonzero(ci == i)
+            h = at[ref_holds[at]]
+            ref_wanted[at[at < h[0]] if len(h) else at] = True
+        assert np.array_equal(holds, ref_holds) and np.array_equal(wanted, ref_wanted)

@@ -46,14 +46,17 @@ def _deferred_acceptance(pools: Pools, members: list[int], assign: np.ndarray, f
     unique stable assignment), without a Python loop over (candidate, pool) pairs. A compartment with a
     horizontal minimum chooses among its holders and proposers by `choose` (minimum guarantee)."""
     ci, pi = pools.preference_lists(members)
-    keep = assign[ci] < 0
-    ci, pi = ci[keep], pi[keep]
+    if len(ci) == len(pools.preference_lists()[0]) and (assign < 0).all():
+        start, end = pools.runs   # (every pair, nobody placed yet: the lists and their runs as made)
+    else:
+        keep = assign[ci] < 0
+        ci, pi = ci[keep], pi[keep]
+        start, end = runs(ci)
     if not len(ci):
         return
     cap = np.zeros(len(pools), dtype=np.int64)
     for k in members:
         cap[k] = pools.pools[k].capacity(filled)
-    start, end = runs(ci)
     who = ci[start]                      # candidates, in merit order
     ptr = start.copy()                   # next pair each candidate will propose
     held = np.full(len(who), -1)         # pool each candidate holds (-1 none)

@@ -393,18 +393,20 @@ def _first_repeat(a: np.ndarray, b: np.ndarray) -> tuple[int, int] | None:
     return first, k
 
 
-def _repeats(cand: np.ndarray, post: np.ndarray, n: int, posts: int) -> bool:
-    """Whether some candidate ranks a post twice: a scatter into an n x P bitmap where it is small enough
-    (JoSAA: 160 MB, 0.3 s, against a sort of 19 million rows), else True (the sort in `_first_repeat` tells)."""
+def _who_ranked(cand: np.ndarray, post: np.ndarray, n: int, posts: int) -> np.ndarray | None:
+    """P x n bool, who ranked each post (`Ranking.ranked_by_post`), by a scatter where it is small enough
+    (JoSAA: 160 MB); None where it is not. Fewer marks than rows means some candidate ranks a post twice (the
+    sort in `_first_repeat` then names the lines)."""
     if n * posts > 400_000_000:
-        return True
-    seen = np.zeros(n * posts, dtype=bool)
-    seen[cand.astype(np.int64) * posts + post] = True
-    return int(np.count_nonzero(seen)) < len(cand)
+        return None
+    seen = np.zeros((posts, n), dtype=bool)
+    seen[post, cand] = True
+    return seen
 
 
 def read_preferences(path, ids_by_input: dict[str, int], posts: tuple[str, ...], n: int, warn=None):
-    """preferences.csv: candidate_id, order (1 = most wanted), post; vectorised for tens of millions of rows."""
+    """preferences.csv: candidate_id, order (1 = most wanted), post; vectorised for tens of millions of rows.
+    Returns each candidate's posts in order, and who ranked each post (P x n, or None where too large)."""
     t = read_table(path, ["candidate_id", "order", "post"], [], warn, encode=("candidate_id", "post"),
                    numbers=("order",))
     order = _numbers(t, "order", integer=True)
@@ -422,28 +424,32 @@ def read_preferences(path, ids_by_input: dict[str, int], posts: tuple[str, ...],
     if not grouped and (rep := _first_repeat(cand, order)) is not None:
         raise t.error(rep[1], "order", f"order {order[rep[1]]} given twice for candidate "
                       f"{_cell(t, 'candidate_id', rep[1])!r} (also line {t.line[rep[0]]})")
-    if _repeats(cand, post, n, len(posts)) and (rep := _first_repeat(cand, post)) is not None:
+    seen = _who_ranked(cand, post, n, len(posts))
+    if (seen is None or np.count_nonzero(seen) < len(cand)) and (rep := _first_repeat(cand, post)) is not None:
         raise t.error(rep[1], "post", f"post {posts[post[rep[1]]]!r} ranked twice by "
                       f"{_cell(t, 'candidate_id', rep[1])!r} (also line {t.line[rep[0]]})")
     if grouped:
         lists = [post[:0]] * n
         for s, e in zip(starts.tolist(), np.r_[starts[1:], len(cand)].tolist()):
             lists[cand[s]] = post[s:e]
-        return tuple(lists)
+        return tuple(lists), seen
     srt = sorted_by([cand, order])
     bounds = np.searchsorted(cand[srt], np.arange(n + 1))
     ranked = post[srt]
-    return tuple(ranked[bounds[i]:bounds[i + 1]] for i in range(n))
+    return tuple(ranked[bounds[i]:bounds[i + 1]] for i in range(n)), seen
 
 
 def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=None) -> Problem:
     cands, _ = read_candidates(candidates, policy, warn)
     posts, rows = read_vacancies(vacancies, policy, warn)
-    prefs = None
+    prefs = seen = None
     if preferences is not None:
         ids_by_merit = {cid: i for i, cid in enumerate(cands.ids)}
-        prefs = read_preferences(preferences, ids_by_merit, posts, len(cands), warn)
+        prefs, seen = read_preferences(preferences, ids_by_merit, posts, len(cands), warn)
     sources = {"candidates": str(candidates), "vacancies": str(vacancies)}
     if preferences is not None:
         sources["preferences"] = str(preferences)
-    return Problem(cands, posts, rows, prefs, sources)
+    problem = Problem(cands, posts, rows, prefs, sources)
+    if seen is not None:
+        problem.ranking.seed(ranked_by_post=seen)   # (the reader's duplicate check made it)
+    return problem
