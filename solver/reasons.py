@@ -21,6 +21,12 @@ def _article(code: str) -> str:
 
 
 @lru_cache(maxsize=None)
+def _ranked(r: int) -> str:
+    """Where a candidate ranked a post (r = 0 for her first choice), as the reasons say it."""
+    return f" (ranked {_ordinal(r + 1)})" if r < NOT_RANKED else " (not ranked)"
+
+
+@lru_cache(maxsize=None)
 def _ordinal(k: int) -> str:
     return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
 
@@ -94,14 +100,28 @@ class _Standing:
         self.missed_to = np.searchsorted(ci[idx], np.arange(n), side="right")
         self.took_cache: dict = {}
         self.held_cache: dict = {}
+        self.cutoff_parts: dict = {}
 
     def where(self, p, r: int) -> str:
         """At p's post, and where the candidate ranked it (r, from `missed_rank` or `held_rank`)."""
+        return self._at(p) + (_ranked(r) if self._shows_rank(p) else "")
+
+    def cutoff(self, k: int, r: int) -> str:
+        """"the OBC cutoff at ASO (ranked 3rd) (rank 640)": pool k's merit cutoff, missed by one who ranked it
+        r-th. A pool's parts are made once (JoSAA names 560,000 missed cutoffs)."""
+        if k not in self.cutoff_parts:
+            p = self.pools[k]
+            self.cutoff_parts[k] = (f"the {_what(p)} cutoff {self._at(p)}", self._shows_rank(p),
+                                    f" (rank {self.last[k] + 1}{self.held_elsewhere(p)})")
+        head, shows_rank, tail = self.cutoff_parts[k]
+        return head + _ranked(r) + tail if shows_rank else head + tail
+
+    def _at(self, p) -> str:
         post = self.posts[p.post]
-        text = "in the recommendation list" if post == MERGED else f"at {post}"
-        if not self.result.pools.common_order and post != MERGED:
-            text += f" (ranked {_ordinal(r + 1)})" if r < NOT_RANKED else " (not ranked)"
-        return text
+        return "in the recommendation list" if post == MERGED else f"at {post}"
+
+    def _shows_rank(self, p) -> bool:
+        return not self.result.pools.common_order and self.posts[p.post] != MERGED
 
     def held_elsewhere(self, p) -> str:
         """After a recommendation list: the seats of p's compartment at its post held for a minimum."""
@@ -140,7 +160,7 @@ def _missed(st: _Standing, i: int) -> list[str]:
     for k, r in zip(st.missed_pool[at].tolist(), st.missed_rank[at]):
         p = st.pools[k]
         if not p.minimums:
-            missed.append(f"the {_what(p)} cutoff {st.where(p, r)} (rank {st.last[k] + 1}{st.held_elsewhere(p)})")
+            missed.append(st.cutoff(k, r))
             continue
         ben = [t for t, mask in p.beneficiary.items() if mask[i]]
         took = _adjusted_for(p, st.a, st.took_cache)
@@ -156,7 +176,7 @@ def _missed(st: _Standing, i: int) -> list[str]:
             missed.append(f"the {_what(p)} merit cutoff {st.where(p, r)} (rank {st.tops[k] + 1}; the seats after "
                           f"it went by adjustment to {traits})")
         else:
-            missed.append(f"the {_what(p)} cutoff {st.where(p, r)} (rank {st.last[k] + 1}{st.held_elsewhere(p)})")
+            missed.append(st.cutoff(k, r))
     return missed
 
 

@@ -170,7 +170,9 @@ class Staged:
 
 def _clean_stale_staging(parent: Path) -> None:
     """Remove staging folders that runs killed before publishing left behind (their process is gone)."""
-    for d in parent.glob(f"{STAGING_PREFIX}*"):
+    with os.scandir(parent) as entries:   # (not a glob: a parent like /tmp may hold a million entries)
+        found = [Path(e.path) for e in entries if e.name.startswith(STAGING_PREFIX)]
+    for d in found:
         pid = d.name[len(STAGING_PREFIX):].partition("-")[0]
         if d.is_dir() and pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
             shutil.rmtree(d, ignore_errors=True)

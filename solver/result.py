@@ -169,13 +169,20 @@ class Result:
                 "cutoffs": pd.DataFrame(self.cutoffs(), columns=CUTOFF_COLUMNS),
                 "unfilled": pd.DataFrame(self.dispositions, columns=UNFILLED_COLUMNS)}
 
-    def allocation_rows(self):
+    def allocation_rows(self) -> list[list]:
+        """The rows of allocation.csv, in merit order (made once: the file and summary.json's counts read them)."""
+        return self._allocation
+
+    @cached_property
+    def _allocation(self) -> list[list]:
         posts = self.problem.posts
         ids = self.problem.candidates.ids
+        out = []
         for i in np.flatnonzero(self.selected):
             p = self.pools.pools[self.assignment.pool[i]]
-            yield [ids[i], posts[p.post], self.seat_category[i], self.counted_as(i), self.horizontal(i),
-                   self.route(i), int(i) + 1]
+            out.append([ids[i], posts[p.post], self.seat_category[i], self.counted_as(i), self.horizontal(i),
+                        self.route(i), int(i) + 1])
+        return out
 
     def cutoffs(self):
         """Per post and seat category: how many filled and the last (worst) merit admitted."""
