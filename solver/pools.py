@@ -123,7 +123,7 @@ class Pools:
         return (pool.phase, self.ranking.rank(i, pool.post), pool.precedence)
 
     def preference_lists(self, members: list[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """(candidate, pool) pairs of eligibility, sorted by candidate and then by the candidate's preference:
+        """(candidate, pool) pairs of eligibility (int32), sorted by candidate and then by the candidate's preference:
         phase, post, and the pool's place at that post (open before own category before extra eligibility).
         Those of every pool are computed once (the greedy, the certificate and the reasons all read them: 11 s
         each at JoSAA size); treat them as read-only."""
@@ -144,10 +144,10 @@ class Pools:
     @cached_property
     def _all_lists(self) -> tuple[np.ndarray, np.ndarray]:
         if not self.pools:
-            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+            return np.zeros(0, np.int32), np.zeros(0, np.int32)
         lists = _lists_by_rows(self)
         if lists is None:
-            lists = _lists_by_sort(self)
+            lists = tuple(a.astype(np.int32) for a in _lists_by_sort(self))
         for a in lists:
             a.flags.writeable = False
         return lists
@@ -174,7 +174,7 @@ def _lists_by_rows(pools: Pools) -> tuple[np.ndarray, np.ndarray] | None:
         slots = max(len(v) for v in at_post.values())
         # Row by row, the pools each row offers in their slots (-1: none); read row-major, its cells that hold a
         # pool are the phase's pairs in order.
-        offered = np.full((len(post_row), slots), -1, dtype=np.int16 if len(pools.pools) < 1 << 15 else np.int64)
+        offered = np.full((len(post_row), slots), -1, dtype=np.int16 if len(pools.pools) < 1 << 15 else np.int32)
         for post, here in at_post.items():
             rows = by_post[bounds[post]:bounds[post + 1]]
             who = cand_row[rows]
@@ -184,10 +184,10 @@ def _lists_by_rows(pools: Pools) -> tuple[np.ndarray, np.ndarray] | None:
         count = held[:, 0].astype(np.uint8 if slots < 256 else np.int64)   # (by column: a sum along rows is 6x slower)
         for s in range(1, slots):
             count += held[:, s]
-        # (each candidate's pairs counted, then her index repeated: int64 straight away, no 31-million copy)
+        # (each candidate's pairs counted, then her index repeated: no 31-million-row copy of the candidates)
         per_cand = np.add.reduceat(count, first[listed], dtype=np.int64) if len(count) else np.zeros(0, np.int64)
-        out_c.append(np.repeat(np.flatnonzero(listed), per_cand))
-        out_p.append(offered[held].astype(np.int64))
+        out_c.append(np.repeat(np.flatnonzero(listed).astype(np.int32), per_cand))
+        out_p.append(offered[held].astype(np.int32))
         del offered, held
     if sum(len(c) for c in out_c) != eligible:
         return None
@@ -198,7 +198,7 @@ def _lists_by_rows(pools: Pools) -> tuple[np.ndarray, np.ndarray] | None:
     counts = np.array([np.bincount(c, minlength=n) for c in out_c])
     start = np.r_[0, np.cumsum(counts.sum(axis=0))[:-1]]
     before = np.cumsum(counts, axis=0) - counts
-    ci, pi = np.empty(eligible, np.int64), np.empty(eligible, np.int64)
+    ci, pi = np.empty(eligible, np.int32), np.empty(eligible, np.int32)
     for f, (c, p) in enumerate(zip(out_c, out_p)):
         first = np.cumsum(counts[f]) - counts[f]   # her first pair's index in this phase's pairs
         where = (start + before[f] - first)[c] + np.arange(len(c))

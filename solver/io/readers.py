@@ -15,7 +15,7 @@ from ..errors import InputError, Unsupported
 from ..policy import Policy
 from ..problem import TRAITS, Candidates, Problem, VacancyRow
 from ..sorting import sorted_by
-from .tables import Table, _short, read_table
+from .tables import Table, _short, read_table, release_arrow_memory
 
 TRUE = {"true", "1", "yes", "y", "t"}
 FALSE = {"false", "0", "no", "n", "f", ""}
@@ -452,4 +452,5 @@ def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=N
     problem = Problem(cands, posts, rows, prefs, sources)
     if seen is not None:
         problem.ranking.seed(ranked_by_post=seen)   # (the reader's duplicate check made it)
+    release_arrow_memory()
     return problem
