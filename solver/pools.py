@@ -162,35 +162,52 @@ def _lists_by_rows(pools: Pools) -> tuple[np.ndarray, np.ndarray] | None:
     n, P = pools.ranking.n, pools.ranking.posts
     cand_row, post_row = pools.ranking.rows
     first, last = pools.ranking.bounds
-    listed = last > first   # (candidates with a list: reduceat's segments must not be empty)
-    eligible = sum(int(np.count_nonzero(p.eligible)) for p in pools.pools)
+    sizes = np.array([np.count_nonzero(p.eligible) for p in pools.pools], dtype=np.int64)
     by_post = np.argsort(post_row.astype(np.uint16) if P < 1 << 16 else post_row, kind="stable")
     bounds = np.r_[0, np.cumsum(np.bincount(post_row, minlength=P))]
+    # Rows in blocks of whole candidates (a block's matrix below is a quarter of the rows': JoSAA's peak is
+    # the lists), each block's pairs written at their place in the phase's lists.
+    cuts = np.unique(np.r_[0, first[np.searchsorted(last, np.linspace(0, len(post_row), 5)[1:-1])], len(post_row)]) \
+        if n else np.zeros(1, np.int64)
     out_c, out_p = [], []
     for phase in sorted({p.phase for p in pools.pools}):
         at_post: dict[int, list[Pool]] = {}
         for p in sorted((p for p in pools.pools if p.phase == phase), key=lambda p: (p.precedence, p.index)):
             at_post.setdefault(p.post, []).append(p)
         slots = max(len(v) for v in at_post.values())
-        # Row by row, the pools each row offers in their slots (-1: none); read row-major, its cells that hold a
-        # pool are the phase's pairs in order.
-        offered = np.full((len(post_row), slots), -1, dtype=np.int16 if len(pools.pools) < 1 << 15 else np.int32)
-        for post, here in at_post.items():
-            rows = by_post[bounds[post]:bounds[post + 1]]
-            who = cand_row[rows]
-            for s, p in enumerate(here):
-                offered[rows[p.eligible[who]], s] = p.index
-        held = offered >= 0
-        count = held[:, 0].astype(np.uint8 if slots < 256 else np.int64)   # (by column: a sum along rows is 6x slower)
-        for s in range(1, slots):
-            count += held[:, s]
-        # (each candidate's pairs counted, then her index repeated: no 31-million-row copy of the candidates)
-        per_cand = np.add.reduceat(count, first[listed], dtype=np.int64) if len(count) else np.zeros(0, np.int64)
-        out_c.append(np.repeat(np.flatnonzero(listed).astype(np.int32), per_cand))
-        out_p.append(offered[held].astype(np.int32))
-        del offered, held
-    if sum(len(c) for c in out_c) != eligible:
-        return None
+        total = int(sum(sizes[p.index] for v in at_post.values() for p in v))
+        ci, pi = np.empty(total, np.int32), np.empty(total, np.int32)
+        done = 0
+        for r0, r1 in zip(cuts[:-1].tolist(), cuts[1:].tolist()):
+            # Row by row, the pools each row offers in their slots (-1: none); read row-major, the cells that
+            # hold a pool are the block's pairs in order.
+            offered = np.full((r1 - r0, slots), -1, dtype=np.int16 if len(pools.pools) < 1 << 15 else np.int32)
+            for post, here in at_post.items():
+                rows = by_post[bounds[post]:bounds[post + 1]]
+                rows = rows[np.searchsorted(rows, r0):np.searchsorted(rows, r1)]
+                who = cand_row[rows]
+                for s, p in enumerate(here):
+                    offered[rows[p.eligible[who]] - r0, s] = p.index
+            held = offered >= 0
+            count = held[:, 0].astype(np.uint8 if slots < 256 else np.int64)   # (by column: 6x a sum along rows)
+            for s in range(1, slots):
+                count += held[:, s]
+            # Each candidate's pairs counted, then her index repeated (no copy of the rows' candidates).
+            c0, c1 = np.searchsorted(first, r0), np.searchsorted(first, r1)
+            listed = c0 + np.flatnonzero(last[c0:c1] > first[c0:c1])
+            per_cand = np.add.reduceat(count, first[listed] - r0, dtype=np.int64) if len(listed) else \
+                np.zeros(0, np.int64)
+            found = int(per_cand.sum())
+            if done + found > total:
+                return None
+            ci[done:done + found] = np.repeat(listed.astype(np.int32), per_cand)
+            pi[done:done + found] = offered[held]
+            done += found
+            del offered, held
+        if done != total:   # (a pool admits someone who did not rank its post)
+            return None
+        out_c.append(ci)
+        out_p.append(pi)
     if len(out_c) == 1:
         return out_c[0], out_p[0]
     # Phases merged by candidate: a pair's place is its candidate's start, her pairs of earlier phases, and its
@@ -198,7 +215,7 @@ def _lists_by_rows(pools: Pools) -> tuple[np.ndarray, np.ndarray] | None:
     counts = np.array([np.bincount(c, minlength=n) for c in out_c])
     start = np.r_[0, np.cumsum(counts.sum(axis=0))[:-1]]
     before = np.cumsum(counts, axis=0) - counts
-    ci, pi = np.empty(eligible, np.int32), np.empty(eligible, np.int32)
+    ci, pi = np.empty(int(sizes.sum()), np.int32), np.empty(int(sizes.sum()), np.int32)
     for f, (c, p) in enumerate(zip(out_c, out_p)):
         first = np.cumsum(counts[f]) - counts[f]   # her first pair's index in this phase's pairs
         where = (start + before[f] - first)[c] + np.arange(len(c))
@@ -255,29 +272,39 @@ def group(pools: Pools, members: list[int], free: np.ndarray, filled: np.ndarray
     return replace(pools, pools=tuple(out))
 
 
+def held_positions(pools: Pools, held: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per candidate with pairs (`Pools.runs`): where her pairs start and end in `preference_lists()`, and
+    where the pair of the pool she holds under `held` (a pool per candidate, -1 for none) sits (her end if
+    she holds none). Each holder's pair is found by walking her list from the top (held pools sit near it),
+    not by comparing all 31 million pairs."""
+    ci, pi = pools.preference_lists()
+    start, end = pools.runs
+    who = ci[start]
+    at_held = end.copy()
+    todo = np.flatnonzero(held[who] >= 0)
+    at = start[todo]
+    while len(todo):
+        hit = pi[at] == held[who[todo]]
+        at_held[todo[hit]] = at[hit]
+        todo, at = todo[~hit], at[~hit] + 1
+        live = at < end[todo]
+        todo, at = todo[live], at[live]
+    return start, end, at_held
+
+
 def preferred_pairs(pools: Pools, held: np.ndarray):
     """The eligibility pairs in preference order (`Pools.preference_lists`), which of them each candidate holds
     under `held` (a pool per candidate, -1 for none), and which she ranks above the pool she holds (every pair
     of one not selected). Returns (ci, pi, holds, wanted)."""
     ci, pi = pools.preference_lists()
-    start, end = pools.runs
-    who = ci[start]
-    # Each holder's pair, found by walking her list from the top (held pools sit near it), not by comparing
-    # all 31 million pairs; then "before it" is one running count of +1 at the held pair, -1 at her list's end.
-    todo = np.flatnonzero(held[who] >= 0)
-    at, h = start[todo], []
-    while len(todo):
-        hit = pi[at] == held[who[todo]]
-        h.append(at[hit])
-        todo, at = todo[~hit], at[~hit] + 1
-        live = at < end[todo]
-        todo, at = todo[live], at[live]
-    h = np.sort(np.concatenate(h)) if h else np.zeros(0, np.int64)
+    start, end, at_held = held_positions(pools, held)
+    h = at_held[at_held < end]
     holds = np.zeros(len(ci), dtype=bool)
     holds[h] = True
+    # "Before it": one running count, +1 at the held pair and -1 at her list's end (no end twice).
     step = np.zeros(len(ci) + 1, dtype=np.int8)
     step[h] = 1
-    step[end[np.searchsorted(start, h, side="right") - 1]] -= 1   # (one held pair per list: no end twice)
+    step[end[at_held < end]] -= 1
     return ci, pi, holds, np.cumsum(step[:-1], dtype=np.int8) == 0
 
 

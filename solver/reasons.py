@@ -9,7 +9,7 @@ import numpy as np
 
 from .engines.assignment import natural_tops
 from .eligibility import homes, member_mask
-from .pools import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT, PROBATION, preferred_pairs
+from .pools import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT, PROBATION, held_positions
 from .result import Result
 from .selection import MERGED
 from .routes import NOT_RANKED
@@ -78,18 +78,31 @@ class _Standing:
         np.maximum.at(self.last_merit, a.pool[on_merit], on_merit)
         self.caps = [p.capacity(self.filled) for p in pools]
         self.tops = {k: (int(t[-1]) if len(t) else -1) for k, t in natural_tops(result.pools, a.pool).items()}
-        ci, pi, _, wanted = preferred_pairs(result.pools, a.pool)
-        self.starts = np.searchsorted(ci, np.arange(n))
-        self.ends = np.searchsorted(ci, np.arange(n), side="right")
+        ci, pi = result.pools.preference_lists()
+        start, end, at_held = held_positions(result.pools, a.pool)
+        self.starts, self.ends = np.zeros(n, np.int64), np.zeros(n, np.int64)
+        self.starts[ci[start]], self.ends[ci[start]] = start, end
         # The full pools each candidate preferred to what she got, at most four, in her order: what `_missed`
-        # names (by pair, for all candidates at once: a loop over JoSAA's 19 million pairs took 25 s).
+        # names. Found by walking every list at once from the top, four found or the held pair reached (a pool
+        # before it is full but for a minimum's choices, so the walk is short; a mask over JoSAA's 31 million
+        # pairs and its running counts made the run's peak).
         full = np.array([bool(c and self.last[k] >= 0 and self.filled[k] >= c) for k, c in enumerate(self.caps)],
                         dtype=bool)
-        idx = np.flatnonzero(wanted & full[pi]) if len(pi) else np.zeros(0, np.int64)
-        first = np.r_[True, ci[idx][1:] != ci[idx][:-1]] if len(idx) else np.zeros(0, bool)
-        pos = np.arange(len(idx)) - np.maximum.accumulate(np.where(first, np.arange(len(idx)), 0))
-        idx = idx[pos < 4]
+        found, count = [], np.zeros(len(start), dtype=np.int64)
+        todo, at = np.flatnonzero(at_held > start), start.copy()
+        while len(todo):
+            j = at[todo]
+            hit = full[pi[j]]
+            found.append(j[hit])
+            count[todo[hit]] += 1
+            at[todo] += 1
+            todo = todo[(at[todo] < at_held[todo]) & (count[todo] < 4)]
+        idx = np.sort(np.concatenate(found)) if found else np.zeros(0, np.int64)
         self.missed_pool = pi[idx]
+        self.missed_from = np.zeros(n, np.int64)
+        self.missed_from[ci[start]] = np.r_[0, np.cumsum(count)[:-1]] if len(count) else count
+        self.missed_to = self.missed_from.copy()
+        self.missed_to[ci[start]] += count
         # The rank in her list of each post named: the missed ones, and the one she holds.
         self.post_of = np.array([p.post for p in pools], dtype=np.int64)
         ranking = result.pools.ranking
