@@ -214,24 +214,37 @@ def _selected(st: _Standing, i: int, got: int, missed: list[str]) -> str:
     result, p = st.result, st.pools[got]
     route = result.route(i)
     seat = result.seat_category[i]
-    how = {
-        "open_merit": "on open merit",
-        "reserved": f"against {_article(p.category)} {p.category} vacancy",
-        "upgrade": f"under Rule 16(2), against {_article(p.category)} {p.category} vacancy",
-        "exchange": f"against {_article(seat)} {seat} vacancy passed by exchange",
-        "fallback": f"against {_article(p.sources[0])} {p.sources[0]} vacancy passed down the fallback chain",
-        "dereserved": f"against a de-reserved {seat} vacancy",
-        "probation": f"on probation against {_article(seat)} {seat} vacancy left after every other way of filling "
-                     "it (failed the prescribed test; Manipur Act 1976 s.8(3), second proviso)",
-        "horizontal_adjustment": f"against {_article(p.category)} {p.category} vacancy by horizontal "
-                                 f"adjustment for {' and '.join(result.serves(i))}",
-    }[route]
+    how = _how(route, p, seat, result, i)
     text = f"rank {i + 1}: selected {st.where(p, int(st.held_rank[i]))} {how}"
     if result.pools.selection is not None and p.phase >= 4:
         text += ", on a seat held for a horizontal minimum that no beneficiary took (reverted last)"
     if missed:
         text += "; " + "; ".join(("was " if m.startswith("displaced") else "below ") + m for m in missed[:3])
     return text
+
+
+def _how(route: str, p, seat: str, result: Result, i: int) -> str:
+    """How a selected candidate holds her seat, by the route (only the one needed is worded: 62,851 selected at
+    JoSAA size)."""
+    if route == "open_merit":
+        return "on open merit"
+    if route == "reserved":
+        return f"against {_article(p.category)} {p.category} vacancy"
+    if route == "upgrade":
+        return f"under Rule 16(2), against {_article(p.category)} {p.category} vacancy"
+    if route == "exchange":
+        return f"against {_article(seat)} {seat} vacancy passed by exchange"
+    if route == "fallback":
+        return f"against {_article(p.sources[0])} {p.sources[0]} vacancy passed down the fallback chain"
+    if route == "dereserved":
+        return f"against a de-reserved {seat} vacancy"
+    if route == "probation":
+        return (f"on probation against {_article(seat)} {seat} vacancy left after every other way of filling it "
+                "(failed the prescribed test; Manipur Act 1976 s.8(3), second proviso)")
+    if route == "horizontal_adjustment":
+        return (f"against {_article(p.category)} {p.category} vacancy by horizontal adjustment for "
+                f"{' and '.join(result.serves(i))}")
+    raise KeyError(route)
 
 
 def _not_selected(st: _Standing, i: int, missed: list[str]) -> str:
