@@ -69,14 +69,7 @@ def _deferred_acceptance(pools: Pools, members: list[int], assign: np.ndarray, f
     count = np.zeros(len(pools), dtype=np.int64)
     worst = np.full(len(pools), -1, dtype=np.int64)
     while True:
-        free = np.flatnonzero((held < 0) & (ptr < end))
-        while len(free):
-            k = pi[ptr[free]]
-            skip = ~horizontal[k] & (count[k] >= cap[k]) & (worst[k] < free)
-            if not skip.any():
-                break
-            ptr[free[skip]] += 1
-            free = free[ptr[free] < end[free]]
+        free = _skip_full(pi, np.flatnonzero((held < 0) & (ptr < end)), ptr, end, horizontal, count, cap, worst)
         if not len(free):
             break
         asked = pi[ptr[free]]
@@ -110,6 +103,25 @@ def _deferred_acceptance(pools: Pools, members: list[int], assign: np.ndarray, f
     if horizontal.any():
         mark_adjusted(pools, assign, adjusted)
     filled += np.bincount(held[got], minlength=len(filled))
+
+
+def _skip_full(pi, free, ptr, end, horizontal, count, cap, worst, ahead: int = 8) -> np.ndarray:
+    """Move each of `free` (positions in `who`, ascending) past the pools on her list that would turn her away
+    unasked: full, without minimums, their worst holder better than she. Returns those left with a pool to
+    propose to, ascending. Reads `ahead` pairs of every list at a time (one pair at a time, JoSAA's unplaced
+    walking their lists took 3,780 numpy steps: 1.3 s)."""
+    done, step = [], np.arange(ahead)
+    last = len(pi) - 1
+    while len(free):
+        at = ptr[free][:, None] + step
+        k = pi[np.minimum(at, last)]
+        skip = (at < end[free][:, None]) & ~horizontal[k] & (count[k] >= cap[k]) & (worst[k] < free[:, None])
+        passed = skip.all(axis=1)
+        ptr[free] += np.where(passed, ahead, np.argmin(skip, axis=1))
+        done.append(free[~passed])
+        free = free[passed]
+    free = np.sort(np.concatenate(done)) if done else free
+    return free[ptr[free] < end[free]]
 
 
 def _serial_dictatorship(pools: Pools, members: list[int], assign: np.ndarray, filled: np.ndarray) -> None:
