@@ -159,12 +159,11 @@ def _lists_by_rows(pools: Pools) -> tuple[np.ndarray, np.ndarray] | None:
     the pairs come out in order with no sort of 31 million keys (JoSAA: 1.5 s against 5.9 s, and none of the
     n x P rank matrix's random reads). None where a pool admits someone who did not rank its post (where the
     policy allocates unranked posts): then the sort decides."""
-    n, P = pools.ranking.n, pools.ranking.posts
+    n = pools.ranking.n
     cand_row, post_row = pools.ranking.rows
     first, last = pools.ranking.bounds
     sizes = np.array([np.count_nonzero(p.eligible) for p in pools.pools], dtype=np.int64)
-    by_post = np.argsort(post_row.astype(np.uint16) if P < 1 << 16 else post_row, kind="stable")
-    bounds = np.r_[0, np.cumsum(np.bincount(post_row, minlength=P))]
+    bounds, by_post = pools.ranking.rows_by_post()
     # Rows in blocks of whole candidates (a block's matrix below is a quarter of the rows': JoSAA's peak is
     # the lists), each block's pairs written at their place in the phase's lists.
     cuts = np.unique(np.r_[0, first[np.searchsorted(last, np.linspace(0, len(post_row), 5)[1:-1])], len(post_row)]) \

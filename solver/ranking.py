@@ -53,17 +53,6 @@ class Ranking:
         return out
 
     @cached_property
-    def rank_by_post(self) -> np.ndarray:
-        """P x n int32: `post_rank` transposed, made from the rows (a post's ranks contiguous)."""
-        if self.preferences is None:
-            return np.ascontiguousarray(self.post_rank.T)
-        out = np.full((self.posts, self.n), NOT_RANKED, dtype=np.int32)
-        cand, post = self.rows
-        if len(cand):
-            out[post, cand] = self._positions()
-        return out
-
-    @cached_property
     def ranked(self) -> np.ndarray:
         """n x P bool: whether candidate i ranked post p (everyone ranks every post without preferences)."""
         if self.preferences is None:
@@ -81,6 +70,13 @@ class Ranking:
         cand, post = self.rows
         out[post, cand] = True
         return out
+
+    def rows_by_post(self) -> tuple[np.ndarray, np.ndarray]:
+        """(bounds, order): the ranked rows post by post, `order[bounds[j]:bounds[j + 1]]` the rows of post j in
+        merit order (a stable radix sort by post; made afresh each call: 155 MB at JoSAA size)."""
+        _, post_row = self.rows
+        order = np.argsort(post_row.astype(np.uint16) if self.posts < 1 << 16 else post_row, kind="stable")
+        return np.r_[0, np.cumsum(np.bincount(post_row, minlength=self.posts))], order
 
     def seed(self, **views: np.ndarray) -> None:
         """Give views already made elsewhere (the reader's P x n who-ranked bitmap), so they are not made again.

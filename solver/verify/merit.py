@@ -11,11 +11,11 @@ from .horizontal import homes, horizontal, trait_masks
 from .reading import SRC_OPEN, Reading
 
 
-def prefers(r: Reading, j: int, code: str) -> np.ndarray:
-    """Who would rather hold post j's `code` compartment than what they hold: nothing, a later phase, a post
-    they rank lower, or a later compartment at the same rank."""
-    keys, rank = r.keys, r.rank_by_post[j]
-    prec = r.precedence[code]
+def prefers(r: Reading, code: str, who: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """Which of `who` (candidate indices, who ranked a post `rank`-th) would rather hold that post's `code`
+    compartment than what they hold: nothing, a later phase, a post they rank lower, or a later compartment
+    at the same rank."""
+    keys, prec = r.keys[who], r.precedence[code]
     return (keys[:, 0] > 0) | ((keys[:, 0] == 0) & ((keys[:, 1] > rank) | ((keys[:, 1] == rank) & (keys[:, 2] > prec))))
 
 
@@ -43,14 +43,15 @@ def _post(r: Reading, j: int) -> list[Violation]:
         merit_seat[a.cand[on_merit]] = r.seat[on_merit]
     out = []
     here = np.flatnonzero(at & r.compartment_route)
-    applied = r.applied(j)
+    applied, ranks = r.applicants(j)   # (those who ranked the post: a ninth of JoSAA's candidates)
     for code in r.precedence:
         cap = seats.cap(post, code)
         rows = here[r.seat[here] == code]
         holders = a.cand[rows]
-        want = r.may[code] & prefers(r, j, code) & applied
+        may = r.may[code][applied]
+        wants = applied[may][prefers(r, code, applied[may], ranks[may])]   # (ascending merit)
         if len(holders) < cap and cap > 0:
-            for i in np.flatnonzero(want)[:5]:
+            for i in wants[:5].tolist():
                 out.append(r.violation("vacancy left while an eligible candidate wanted it", i, j,
                                        f"{cap - len(holders)} {code} vacancies unfilled", SRC_OPEN))
             continue
@@ -60,10 +61,13 @@ def _post(r: Reading, j: int) -> list[Violation]:
         masks = trait_masks(policy, r.problem, seats, post, code, holders[by_merit], at_post, home, merit_seat)
         if not masks and len(holders):
             worst = holders.max()
-            for i in np.flatnonzero(want[:worst]):
+            for i in wants[wants < worst].tolist():
                 out.append(r.violation("justified envy", i, j, f"rank {i + 1} passed over for rank {worst + 1} "
                                        f"({ids[worst]}) on a {code} vacancy",
                                        SRC_OPEN if code == policy.open else "merit within the category"))
-        out.extend(horizontal(masks, post, code, holders[by_merit], r.route[rows][by_merit], want, ids,
-                              policy.horizontal.multi_trait_counts_each))
+        if masks:
+            want = np.zeros(r.problem.n, dtype=bool)
+            want[wants] = True
+            out.extend(horizontal(masks, post, code, holders[by_merit], r.route[rows][by_merit], want, ids,
+                                  policy.horizontal.multi_trait_counts_each))
     return out

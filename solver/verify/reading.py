@@ -10,7 +10,7 @@ import numpy as np
 
 from ..policy import Policy
 from ..problem import Problem
-from ..routes import NOT_RANKED, LATER_ROUTES, Route
+from ..routes import LATER_ROUTES, Route
 from ..vacancy.determine import SeatTable
 from .allocation import Allocation, Violation, may_hold, may_hold_on_probation
 
@@ -164,23 +164,33 @@ class Reading:
     def keys(self) -> np.ndarray:
         """Per candidate, where their seat stands in the procedure's order: (phase, the post's rank in their
         list, the compartment's precedence); (UNSELECTED, 0, 0) for one who holds nothing."""
-        a, rank = self.alloc, self.rank_by_post
+        a = self.alloc
         out = np.zeros((self.problem.n, 3), dtype=np.int64)
         out[:, 0] = UNSELECTED
-        for i in np.flatnonzero(self.selected):
-            r = self.held[i]
-            out[i] = (ROUTE_PHASE[a.route[r]], rank[a.post[r], i], self.precedence.get(a.seat[r], 0))
+        chosen = np.flatnonzero(self.selected)
+        rows = self.held[chosen].tolist()
+        if len(chosen):
+            out[chosen, 0] = [ROUTE_PHASE[a.route[r]] for r in rows]
+            out[chosen, 1] = self.problem.ranking.ranks(chosen, np.asarray(a.post)[rows])
+            out[chosen, 2] = [self.precedence.get(a.seat[r], 0) for r in rows]
         return out
 
     @cached_property
-    def rank_by_post(self) -> np.ndarray:
-        """The post-rank matrix transposed: a post's column as a contiguous row (read per post and category, a
-        strided column took 27 of a JoSAA-size verify's 80 s)."""
-        return self.problem.ranking.rank_by_post
+    def _rows_by_post(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.problem.ranking.rows_by_post()
+
+    def applicants(self, j: int) -> tuple[np.ndarray, np.ndarray]:
+        """Who ranked post j (ascending: merit order) and where each ranked it, read off the ranked rows by
+        post (no n x P rank matrix: 640 MB and 1.8 s of a JoSAA-size verify)."""
+        bounds, order = self._rows_by_post
+        rows = order[bounds[j]:bounds[j + 1]]
+        cand_row, _ = self.problem.ranking.rows
+        who = cand_row[rows].astype(np.int64)
+        return who, rows - self.problem.ranking.bounds[0][who]
 
     def applied(self, j: int) -> np.ndarray:
-        """Who ranked post j."""
-        return self.rank_by_post[j] < NOT_RANKED
+        """Who ranked post j (a mask over candidates)."""
+        return self.problem.ranking.ranked_by_post[j]
 
     @cached_property
     def compartment_route(self) -> np.ndarray:
