@@ -28,7 +28,6 @@ from collections import Counter
 from dataclasses import replace
 
 import numpy as np
-from ortools.graph.python import max_flow
 
 from .compartment import fill_in_turn
 from .eligibility import homes, member_mask
@@ -170,6 +169,7 @@ def adjustees(cells: list[tuple[int, str, str]], short: dict[str, int], room: di
 def _most(short: dict, room: dict, cells: Counter) -> int:
     """The most candidates placeable: a max flow source -> trait (its shortfall) -> compartment (as many as
     wait in that cell) -> sink (the compartment's room)."""
+    from ortools.graph.python import max_flow   # (here: a solve without overall minimums never loads it)
     g = max_flow.SimpleMaxFlow()
     node = {key: k for k, key in enumerate([*(("t", t) for t in short), *(("c", c) for c in room)], 2)}
     for t, k in short.items():

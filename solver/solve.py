@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from .chain import AllocateServices, BuildPools, DetermineVacancies, DrawRecommendationList, PlaceOverallMinimums, \
     Recruitment
 from .engines import Assignment
-from .engines.cpsat import solve_cpsat
 from .engines.greedy import solve_greedy
 from .errors import TimeLimit
 from .policy import Policy
@@ -126,6 +125,7 @@ def solve_pools(data: Recruitment, engine: str, time_limit, workers, hint, progr
         progress("CP-SAT")
     t = time.perf_counter()
     try:
+        from .engines.cpsat import solve_cpsat   # (here: the greedy alone never loads OR-Tools)
         cp = solve_cpsat(pools, problem.n, hint=greedy if hint else None, time_limit=time_limit, workers=workers,
                          progress=progress, posts=problem.posts)
     except TimeLimit:

@@ -15,7 +15,7 @@ from ..errors import InputError, Unsupported
 from ..policy import Policy
 from ..problem import TRAITS, Candidates, Problem, VacancyRow
 from ..sorting import sorted_by
-from .tables import Table, _short, read_table, release_arrow_memory
+from .tables import Table, _short, numbers_of, read_table, release_arrow_memory
 
 TRUE = {"true", "1", "yes", "y", "t"}
 FALSE = {"false", "0", "no", "n", "f", ""}
@@ -54,7 +54,7 @@ def _numbers(t: Table, name: str, integer: bool) -> np.ndarray:
         if kept.null_count and (k := _first_bad(kept.is_null().to_numpy(zero_copy_only=False))) is not None:
             raise t.error(k, name, f"missing {name}")
         if pa.types.is_integer(kept.type):
-            return kept.to_numpy(zero_copy_only=False).astype(np.int64 if integer else float, copy=False)
+            return numbers_of(kept).astype(np.int64 if integer else float, copy=False)
         kept = None   # (floats: checked below as text is)
     if kept is not None:
         if (k := _first_bad(pc.equal(kept, "").to_numpy(zero_copy_only=False))) is not None:
@@ -70,15 +70,16 @@ def _numbers(t: Table, name: str, integer: bool) -> np.ndarray:
     if (k := _first_bad(empty)) is not None:
         raise t.error(k, name, f"missing {name}")
     try:
-        # Arrow's parser in C++ (a Python float() per cell took 12 s on JoSAA's 19 million preference orders)
-        vals = pa.array(raw, type=pa.string()).cast(pa.float64()).to_numpy(zero_copy_only=False)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        # numpy's parser in C, which reads what Python's float() reads (a float() per cell took 12 s on JoSAA's
+        # 19 million preference orders; Arrow's cast needs an Arrow array, whose making imports pandas)
+        vals = raw.astype(float)
+    except ValueError:
         for k, v in enumerate(raw):
             try:
                 float(v)
             except ValueError:
                 raise t.error(k, name, f"{str(v)!r} is not a number") from None
-        vals = raw.astype(float)   # (what Python reads and Arrow does not, e.g. 1_000)
+        raise
     if (k := _first_bad(~np.isfinite(vals))) is not None:
         raise t.error(k, name, f"{str(raw[k])!r} is not a finite number")
     if integer and (k := _first_bad(vals != np.round(vals))) is not None:
