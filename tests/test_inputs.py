@@ -210,3 +210,11 @@ def test_the_readers_who_ranked_bitmap_is_the_rankings_own(tmp_path):
     assert "ranked_by_post" in prob.ranking.__dict__
     fresh = Ranking(prob.preferences, prob.n, len(prob.posts))
     assert prob.ranking.ranked_by_post.tolist() == fresh.ranked_by_post.tolist() == [[False, True], [True, True]]
+
+
+def test_a_superscript_digit_is_not_a_count(tmp_path):
+    """"²" is a digit to Python's str.isdigit but no number int() reads: a women's minimum written so is bad
+    input naming the cell (found by the corruption property), not a crash."""
+    with pytest.raises(InputError, match="not a whole number") as e:
+        load(tmp_path, vacs=[["X", "UR", 2, "\u00b2"], ["X", "SC", 1, ""]])
+    assert e.value.line == 2 and e.value.column == "4 (women)"

@@ -69,9 +69,13 @@ def _numbers(t: Table, name: str, integer: bool) -> np.ndarray:
     empty = raw == ""
     if (k := _first_bad(empty)) is not None:
         raise t.error(k, name, f"missing {name}")
+    # numpy's parser in C (a float() per cell took 12 s on JoSAA's 19 million preference orders; Arrow's cast
+    # needs an Arrow array, whose making imports pandas). It reads what Python's float() reads, and more where
+    # the text is not ASCII ("²" as 2): there float() says first, cell by cell.
+    ascii_only = raw.dtype.kind == "U" and (not raw.size or int(raw.view(np.uint32).max()) < 128)
     try:
-        # numpy's parser in C, which reads what Python's float() reads (a float() per cell took 12 s on JoSAA's
-        # 19 million preference orders; Arrow's cast needs an Arrow array, whose making imports pandas)
+        if not ascii_only:
+            raise ValueError
         vals = raw.astype(float)
     except ValueError:
         for k, v in enumerate(raw):
@@ -79,7 +83,7 @@ def _numbers(t: Table, name: str, integer: bool) -> np.ndarray:
                 float(v)
             except ValueError:
                 raise t.error(k, name, f"{str(v)!r} is not a number") from None
-        raise
+        vals = np.array([float(v) for v in raw])
     if (k := _first_bad(~np.isfinite(vals))) is not None:
         raise t.error(k, name, f"{str(raw[k])!r} is not a finite number")
     if integer and (k := _first_bad(vals != np.round(vals))) is not None:
@@ -252,7 +256,7 @@ def _optional_counts(t: Table, name: str, least: int = 1) -> np.ndarray:
         text = str(raw[k]).strip()
         if text.endswith(".0"):   # (a spreadsheet's 3.0)
             text = text[:-2]
-        if not text.isdigit() or int(text) < least:
+        if not (text.isascii() and text.isdigit()) or int(text) < least:   # ("²" is a digit to isdigit)
             raise t.error(int(k), name, f"{_short(text)!r} is not a whole number of at least {least}")
         if int(text) > MAX_COUNT:
             raise t.error(int(k), name, f"{text} is larger than any cadre ({MAX_COUNT:,} at most)")
