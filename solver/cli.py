@@ -665,7 +665,7 @@ def roster(policy: str = PolicyOpt, points: Optional[int] = typer.Option(None, "
     try:
         pol = load_policy(policy, set_)
         if vacated is not None:
-            if not all(x.strip().isdigit() for x in vacated.split(",")):
+            if not all(x.strip().isascii() and x.strip().isdigit() for x in vacated.split(",")):
                 raise InputError("--vacated", None, None, f"{vacated!r} is not a comma-separated list of points")
             at = [int(x) for x in vacated.split(",")]
             try:

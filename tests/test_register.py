@@ -83,6 +83,8 @@ def test_sabharwal_replacement():
     assert replacement(load_policy("central-dopt"), [4, 7, 8]) == ["OBC", "SC", "OBC"]
     r = CliRunner().invoke(app, ["roster", "--policy", "central-dopt", "--vacated", "4,7,8"])
     assert r.exit_code == 0 and r.stdout.splitlines() == ["point,category", "4,OBC", "7,SC", "8,OBC"]
+    r = CliRunner().invoke(app, ["roster", "--policy", "central-dopt", "--vacated", "4,\u00b2"])   # (a digit to isdigit)
+    assert r.exit_code == 2 and "not a comma-separated list of points" in r.output
 
 
 def test_total_rows_follow_the_register_roster_position(tmp_path):
