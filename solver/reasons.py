@@ -99,21 +99,22 @@ class _Standing:
             todo = todo[(at[todo] < at_held[todo]) & (count[todo] < 4)]
         idx = np.sort(np.concatenate(found)) if found else np.zeros(0, np.int64)
         self.missed_pool = pi[idx]
-        self.missed_from = np.zeros(n, np.int64)
-        self.missed_from[ci[start]] = np.r_[0, np.cumsum(count)[:-1]] if len(count) else count
-        self.missed_to = self.missed_from.copy()
-        self.missed_to[ci[start]] += count
         # The rank in her list of each post named: the missed ones, and the one she holds.
         self.post_of = np.array([p.post for p in pools], dtype=np.int64)
         ranking = result.pools.ranking
         self.missed_rank = ranking.ranks(ci[idx], self.post_of[pi[idx]]).tolist()
         self.held_rank = np.full(n, -1, dtype=np.int64)
         self.held_rank[placed] = ranking.ranks(placed, self.post_of[a.pool[placed]])
-        self.missed_from = np.searchsorted(ci[idx], np.arange(n))
-        self.missed_to = np.searchsorted(ci[idx], np.arange(n), side="right")
+        self.missed_from = np.searchsorted(ci[idx], np.arange(n)).tolist()
+        self.missed_to = np.searchsorted(ci[idx], np.arange(n), side="right").tolist()
         self.took_cache: dict = {}
         self.held_cache: dict = {}
         self.cutoff_parts: dict = {}
+        # Each missed merit cutoff worded at once (one comprehension over JoSAA's half a million); None where the
+        # pool has minimums, whose wording depends on the candidate (`_missed`).
+        plain = [not p.minimums for p in pools]
+        self.missed_text = [self.cutoff(k, r) if plain[k] else None
+                            for k, r in zip(self.missed_pool.tolist(), self.missed_rank)]
 
     def where(self, p, r: int) -> str:
         """At p's post, and where the candidate ranked it (r, from `missed_rank` or `held_rank`)."""
@@ -168,12 +169,15 @@ def _rows(result: Result):
 def _missed(st: _Standing, i: int) -> list[str]:
     """The full pools candidate i preferred to what they got: the cutoff of each (merit, or, under a minimum,
     the displacement by it), at most four."""
-    missed = []
     at = slice(st.missed_from[i], st.missed_to[i])
-    for k, r in zip(st.missed_pool[at].tolist(), st.missed_rank[at]):
+    missed = st.missed_text[at]
+    if None not in missed:
+        return missed
+    missed = []
+    for k, r, text in zip(st.missed_pool[at].tolist(), st.missed_rank[at], st.missed_text[at]):
         p = st.pools[k]
-        if not p.minimums:
-            missed.append(st.cutoff(k, r))
+        if text is not None:
+            missed.append(text)
             continue
         ben = [t for t, mask in p.beneficiary.items() if mask[i]]
         took = _adjusted_for(p, st.a, st.took_cache)
