@@ -123,10 +123,10 @@ class Pools:
         return (pool.phase, self.ranking.rank(i, pool.post), pool.precedence)
 
     def preference_lists(self, members: list[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """(candidate, pool) pairs of eligibility (int32), sorted by candidate and then by the candidate's preference:
-        phase, post, and the pool's place at that post (open before own category before extra eligibility).
-        Those of every pool are computed once (the greedy, the certificate and the reasons all read them: 11 s
-        each at JoSAA size); treat them as read-only."""
+        """(candidate, pool) pairs of eligibility (int32), sorted by candidate and then by the candidate's
+        preference: phase, post, and the pool's place at that post (open before own category before extra
+        eligibility). Those of every pool are computed once (the greedy, the certificate and the reasons all
+        read them); treat them as read-only."""
         ci, pi = self._all_lists
         if members is None or len(set(members)) == len(self.pools):
             return ci, pi
