@@ -136,9 +136,7 @@ def _check_engine(engine: str, time_limit: float | None = None, workers: int = 1
     more only cost memory, and the output is the same for any number)."""
     import math
     import os
-    if engine not in ("cpsat", "greedy", "both"):
-        err.print(f"[bold red]error[/]: --engine must be cpsat, greedy or both, not {engine!r}")
-        raise typer.Exit(2)
+    _engine_among(engine, ("cpsat", "greedy", "both"))
     if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
         err.print(f"[bold red]error[/]: --time-limit must be a number of seconds above 0, not {time_limit}")
         raise typer.Exit(2)
@@ -155,6 +153,13 @@ def _check_engine(engine: str, time_limit: float | None = None, workers: int = 1
 def _check_register_args(register, year) -> None:
     if (register is None) != (year is None):
         err.print("[bold red]error[/]: --register and --year go together")
+        raise typer.Exit(2)
+
+
+def _engine_among(engine: str, allowed: tuple[str, ...]) -> None:
+    """An engine the command does not run is bad input (exit 2), named with those it does."""
+    if engine not in allowed:
+        err.print(f"[bold red]error[/]: --engine must be {', '.join(allowed[:-1])} or {allowed[-1]}, not {engine!r}")
         raise typer.Exit(2)
 
 
@@ -421,9 +426,7 @@ def surrender_cmd(
     from .reports import _write_csv, stage, write_json
     from .surrender import COLUMNS, check, protected, read_employees, rows, surrender
 
-    if engine not in ("cpsat", "greedy"):
-        err.print(f"[bold red]error[/]: --engine must be cpsat or greedy, not {engine!r}")
-        raise typer.Exit(2)
+    _engine_among(engine, ("cpsat", "greedy"))
     try:
         pol = load_policy(policy, set_)
         protected(pol)
@@ -480,9 +483,7 @@ def sweep_cmd(
     from .reports import stage
     from .sweep import Inputs, Scenario, grid, read_scenarios, sweep, write
 
-    if engine not in ("greedy", "cpsat"):
-        err.print(f"[bold red]error[/]: --engine must be greedy or cpsat, not {engine!r}")
-        raise typer.Exit(2)
+    _engine_among(engine, ("greedy", "cpsat"))
     common = _with_recruitment(set_, recruitment)
     try:
         if bool(grid_) == (scenarios is not None):

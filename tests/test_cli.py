@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from typer.testing import CliRunner
 
@@ -268,3 +269,14 @@ def test_help_starts_without_ortools_pandas_or_the_policy_schema():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize("args, allowed", [
+    (["solve", "--candidates", "c.csv", "--vacancies", "v.csv"], "cpsat, greedy or both"),
+    (["surrender", "--employees", "e.csv", "--abolish", "1"], "cpsat or greedy"),
+    (["sweep"], "greedy or cpsat")])
+def test_an_engine_a_command_does_not_run_is_bad_input(tmp_path, args, allowed):
+    """SPEC exit 2: `--engine` names the engines the command runs (one check, `cli._engine_among`), before any
+    file is read."""
+    r = CliRunner().invoke(app, [*args, "--policy", "central-dopt", "--out", str(tmp_path / "o"), "--engine", "x"])
+    assert r.exit_code == 2 and f"--engine must be {allowed}, not 'x'" in r.output
