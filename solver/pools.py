@@ -23,7 +23,7 @@ import numpy as np
 
 from .policy import Policy
 from .problem import Problem
-from .ranking import Ranking
+from .ranking import Ranking, first_match
 from .routes import Phase, Route
 from .vacancy import SeatTable
 
@@ -274,20 +274,14 @@ def group(pools: Pools, members: list[int], free: np.ndarray, filled: np.ndarray
 def held_positions(pools: Pools, held: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per candidate with pairs (`Pools.runs`): where her pairs start and end in `preference_lists()`, and
     where the pair of the pool she holds under `held` (a pool per candidate, -1 for none) sits (her end if
-    she holds none). Each holder's pair is found by walking her list from the top (held pools sit near it),
-    not by comparing all 31 million pairs."""
+    she holds none). Each holder's pair is found by walking her list from the top (`ranking.first_match`:
+    held pools sit near it), not by comparing all 31 million pairs."""
     ci, pi = pools.preference_lists()
     start, end = pools.runs
     who = ci[start]
     at_held = end.copy()
     todo = np.flatnonzero(held[who] >= 0)
-    at = start[todo]
-    while len(todo):
-        hit = pi[at] == held[who[todo]]
-        at_held[todo[hit]] = at[hit]
-        todo, at = todo[~hit], at[~hit] + 1
-        live = at < end[todo]
-        todo, at = todo[live], at[live]
+    at_held[todo] = first_match(pi, start[todo], end[todo], held[who[todo]])
     return start, end, at_held
 
 

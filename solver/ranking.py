@@ -97,19 +97,9 @@ class Ranking:
         cands, posts = np.asarray(cands, np.int64), np.asarray(posts, np.int64)
         if "post_rank" in self.__dict__ or self.preferences is None:
             return self.post_rank[cands, posts].astype(np.int64)
-        start, end = self.bounds
-        _, post_row = self.rows
-        out = np.full(len(cands), NOT_RANKED, dtype=np.int64)
-        todo, at = np.arange(len(cands)), start[cands]
-        k = 0
-        while len(todo):
-            live = at < end[cands[todo]]
-            todo, at = todo[live], at[live]
-            hit = post_row[at] == posts[todo]
-            out[todo[hit]] = k
-            todo, at = todo[~hit], at[~hit] + 1
-            k += 1
-        return out
+        start, end = (b[cands] for b in self.bounds)
+        at = first_match(self.rows[1], start, end, posts)
+        return np.where(at < end, at - start, NOT_RANKED)
 
     @cached_property
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
@@ -122,3 +112,25 @@ class Ranking:
     def _positions(self) -> np.ndarray:
         start, end = self.bounds
         return (np.arange(int(end[-1]) if self.n else 0) - np.repeat(start, end - start)).astype(np.int32)
+
+
+def first_match(values: np.ndarray, start: np.ndarray, end: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """Where in each run `values[start[k]:end[k]]` the value `target[k]` first stands (`end[k]` where it does
+    not), walking every run a step at a time from its start: cheap where the targets sit near the starts (a
+    candidate's held pool, the posts her reasons name), against a comparison of every value.
+
+    Example
+    -------
+    >>> first_match(np.array([5, 7, 9, 7]), np.array([0, 2]), np.array([2, 4]), np.array([7, 8])).tolist()
+    [1, 4]
+    """
+    out = np.array(end, dtype=np.int64)
+    todo = np.flatnonzero(start < end)
+    at = start[todo]
+    while len(todo):
+        hit = values[at] == target[todo]
+        out[todo[hit]] = at[hit]
+        todo, at = todo[~hit], at[~hit] + 1
+        live = at < end[todo]
+        todo, at = todo[live], at[live]
+    return out

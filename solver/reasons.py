@@ -79,9 +79,9 @@ class _Standing:
         self.caps = [p.capacity(self.filled) for p in pools]
         self.tops = {k: (int(t[-1]) if len(t) else -1) for k, t in natural_tops(result.pools, a.pool).items()}
         ci, pi = result.pools.preference_lists()
-        start, end, at_held = held_positions(result.pools, a.pool)
-        self.starts, self.ends = np.zeros(n, np.int64), np.zeros(n, np.int64)
-        self.starts[ci[start]], self.ends[ci[start]] = start, end
+        start, _, at_held = held_positions(result.pools, a.pool)
+        self.listed = np.zeros(n, dtype=bool)   # candidates with a pool they may hold
+        self.listed[ci[start]] = True
         # The full pools each candidate preferred to what she got, at most four, in her order: what `_missed`
         # names. Found by walking every list at once from the top, four found or the held pair reached (a pool
         # before it is full but for a minimum's choices, so the walk is short; a mask over JoSAA's 31 million
@@ -252,7 +252,7 @@ def _how(route: str, p, seat: str, result: Result, i: int) -> str:
 
 
 def _not_selected(st: _Standing, i: int, missed: list[str]) -> str:
-    if st.ends[i] == st.starts[i]:
+    if not st.listed[i]:
         return f"rank {i + 1}: there is no vacancy this candidate may hold"
     if missed:
         text = f"rank {i + 1} is below " + "; ".join(missed[:4])

@@ -173,8 +173,7 @@ def numbers_of(col) -> np.ndarray:
     """An Arrow column of integers or floats without nulls as a numpy array, read from its buffer: Arrow's
     `to_numpy` imports pandas (0.4 s of every run). Others go through `to_numpy`."""
     arr = col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col
-    if isinstance(arr, pa.ChunkedArray) or arr.null_count or not (
-            pa.types.is_integer(arr.type) or pa.types.is_floating(arr.type)):
+    if arr.null_count or not (pa.types.is_integer(arr.type) or pa.types.is_floating(arr.type)):
         return col.to_numpy(zero_copy_only=False)
     dtype = np.dtype({"double": "float64", "float": "float32", "halffloat": "float16"}.get(str(arr.type),
                                                                                           str(arr.type)))
