@@ -16,6 +16,7 @@ fills: ``base - sum(filled[q] for q in minus)``; both engines and the reports re
 """
 from __future__ import annotations
 
+import collections
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -42,7 +43,7 @@ class Pool:
     phase: int
     precedence: int
     sources: tuple[str, ...]          # categories whose vacancies the pool fills
-    eligible: np.ndarray              # bool over candidates (merit order)
+    admits: np.ndarray                # bool over candidates (merit order): whom the pool's rules admit
     base: int
     minus: tuple[int, ...] = ()
     minimums: dict[str, int] = field(default_factory=dict)  # trait -> minimum (phase 0 only)
@@ -53,9 +54,18 @@ class Pool:
     incoming: dict[str, np.ndarray] = field(default_factory=dict)
     counts_each: bool = False         # several traits, an appointee counting for every trait they have
     serves: str = ""                  # the trait whose minimum the pool's seats are held for (service allocation)
+    # who ranked the post (a row of `Ranking.ranked_by_post`); None: `admits` is the eligible set as it stands
+    ranked: np.ndarray | None = None
 
     def __post_init__(self):
         freeze_dicts(self)
+
+    @cached_property
+    def eligible(self) -> np.ndarray:
+        """bool over candidates: who may hold the pool, those it admits who ranked its post. Made when first
+        read: JoSAA's 4,635 pools are 800 MB of masks, which the greedy's path (reading the lists, made from
+        `admits` and the ranked rows) never needs."""
+        return self.admits if self.ranked is None else self.admits & self.ranked
 
     @property
     def category(self) -> str:
@@ -154,59 +164,55 @@ class Pools:
 
 
 def _lists_by_rows(pools: Pools) -> tuple[np.ndarray, np.ndarray] | None:
-    """The preference lists read off the candidates' ranked rows, phase by phase: a row (candidate, post)
-    offers the post's pools of the phase in their place (precedence, then index) where she is eligible, so
-    the pairs come out in order with no sort of 31 million keys (JoSAA: 1.5 s against 5.9 s, and none of the
-    n x P rank matrix's random reads). None where a pool admits someone who did not rank its post (where the
-    policy allocates unranked posts): then the sort decides."""
-    n = pools.ranking.n
-    cand_row, post_row = pools.ranking.rows
-    first, last = pools.ranking.bounds
-    sizes = np.array([np.count_nonzero(p.eligible) for p in pools.pools], dtype=np.int64)
-    bounds, by_post = pools.ranking.rows_by_post()
-    # Rows in blocks of whole candidates (a block's matrix below is a quarter of the rows': JoSAA's peak is
-    # the lists), each block's pairs written at their place in the phase's lists.
-    cuts = np.unique(np.r_[0, first[np.searchsorted(last, np.linspace(0, len(post_row), 5)[1:-1])], len(post_row)]) \
-        if n else np.zeros(1, np.int64)
+    """The preference lists read off the candidates' ranked rows, phase by phase. Candidates fall into a few
+    types by which pools' rules admit them (`admit_types`), so each (post, type) offers a fixed sequence of
+    the post's pools of the phase, in their place (precedence, then index); the rows, candidate by candidate
+    and each list in order, then give the pairs in order with no sort of 31 million keys and no read of an
+    eligibility mask per pool (JoSAA: 0.5 s, against 2.9 s pool by pool and 5.9 s sorting). None where a
+    pool admits someone who did not rank its post (where the policy allocates unranked posts), or where the
+    types are too many for the table: then the sort decides."""
+    ranking = pools.ranking
+    n, n_posts = ranking.n, ranking.posts
+    cand_row, post_row = ranking.rows
+    if ranking.preferences is not None and any(
+            p.ranked is None and (p.admits & ~ranking.ranked_by_post[p.post]).any() for p in pools.pools):
+        return None
+    kind, admitted = admit_types([p.admits for p in pools.pools])
+    n_types = admitted.shape[0]
+    phases = sorted({p.phase for p in pools.pools})
+    slots = {f: max(collections.Counter(p.post for p in pools.pools if p.phase == f).values()) for f in phases}
+    if n_posts * n_types * max(slots.values()) > _TABLE_CELLS:
+        return None
+    # Each ranked row's (post, type), the row of the tables below it reads.
+    at = post_row.astype(np.int64) * n_types + kind[cand_row] if n_posts * n_types >= 1 << 31 else \
+        (post_row * n_types + kind[cand_row].astype(np.int32))
     out_c, out_p = [], []
-    for phase in sorted({p.phase for p in pools.pools}):
-        at_post: dict[int, list[Pool]] = {}
-        for p in sorted((p for p in pools.pools if p.phase == phase), key=lambda p: (p.precedence, p.index)):
-            at_post.setdefault(p.post, []).append(p)
-        slots = max(len(v) for v in at_post.values())
-        total = int(sum(sizes[p.index] for v in at_post.values() for p in v))
+    for f in phases:
+        table = np.full((n_posts, n_types, slots[f]), -1, dtype=np.int16 if len(pools.pools) < 1 << 15 else np.int32)
+        filled = np.zeros((n_posts, n_types), dtype=np.int64)
+        for p in sorted((p for p in pools.pools if p.phase == f), key=lambda p: (p.precedence, p.index)):
+            who = np.flatnonzero(admitted[:, p.index])   # (the types it admits; a type's pools in their place)
+            table[p.post, who, filled[p.post, who]] = p.index
+            filled[p.post, who] += 1
+        table, count = table.reshape(n_posts * n_types, -1), filled.reshape(-1).astype(np.uint8 if slots[f] < 256
+                                                                                       else np.int64)
+        per_row = count[at]
+        total = int(per_row.sum(dtype=np.int64))
         ci, pi = np.empty(total, np.int32), np.empty(total, np.int32)
         done = 0
-        for r0, r1 in zip(cuts[:-1].tolist(), cuts[1:].tolist()):
-            # Row by row, the pools each row offers in their slots (-1: none); read row-major, the cells that
-            # hold a pool are the block's pairs in order.
-            offered = np.full((r1 - r0, slots), -1, dtype=np.int16 if len(pools.pools) < 1 << 15 else np.int32)
-            for post, here in at_post.items():
-                rows = by_post[bounds[post]:bounds[post + 1]]
-                rows = rows[np.searchsorted(rows, r0):np.searchsorted(rows, r1)]
-                who = cand_row[rows]
-                for s, p in enumerate(here):
-                    offered[rows[p.eligible[who]] - r0, s] = p.index
-            held = offered >= 0
-            count = held[:, 0].astype(np.uint8 if slots < 256 else np.int64)   # (by column: 6x a sum along rows)
-            for s in range(1, slots):
-                count += held[:, s]
-            # Each candidate's pairs counted, then her index repeated (no copy of the rows' candidates).
-            c0, c1 = np.searchsorted(first, r0), np.searchsorted(first, r1)
-            listed = c0 + np.flatnonzero(last[c0:c1] > first[c0:c1])
-            per_cand = np.add.reduceat(count, first[listed] - r0, dtype=np.int64) if len(listed) else \
-                np.zeros(0, np.int64)
-            found = int(per_cand.sum())
-            if done + found > total:
-                return None
-            ci[done:done + found] = np.repeat(listed.astype(np.int32), per_cand)
-            pi[done:done + found] = offered[held]
+        for r0 in range(0, len(at), _ROWS_AT_ONCE):
+            r1 = min(r0 + _ROWS_AT_ONCE, len(at))
+            # A block's rows, each with the pools it offers in its slots (-1 for none): read row-major, the
+            # cells that hold a pool are the block's pairs in order.
+            offered = table[at[r0:r1]]
+            k = per_row[r0:r1]
+            found = int(k.sum(dtype=np.int64))
+            ci[done:done + found] = np.repeat(cand_row[r0:r1], k)
+            pi[done:done + found] = offered[offered >= 0]
             done += found
-            del offered, held
-        if done != total:   # (a pool admits someone who did not rank its post)
-            return None
         out_c.append(ci)
         out_p.append(pi)
+    del at
     if len(out_c) == 1:
         return out_c[0], out_p[0]
     # Phases merged by candidate: a pair's place is its candidate's start, her pairs of earlier phases, and its
@@ -214,12 +220,55 @@ def _lists_by_rows(pools: Pools) -> tuple[np.ndarray, np.ndarray] | None:
     counts = np.array([np.bincount(c, minlength=n) for c in out_c])
     start = np.r_[0, np.cumsum(counts.sum(axis=0))[:-1]]
     before = np.cumsum(counts, axis=0) - counts
-    ci, pi = np.empty(int(sizes.sum()), np.int32), np.empty(int(sizes.sum()), np.int32)
+    size = int(counts.sum())
+    ci, pi = np.empty(size, np.int32), np.empty(size, np.int32)
     for f, (c, p) in enumerate(zip(out_c, out_p)):
         first = np.cumsum(counts[f]) - counts[f]   # her first pair's index in this phase's pairs
         where = (start + before[f] - first)[c] + np.arange(len(c))
         ci[where], pi[where] = c, p
     return ci, pi
+
+
+_TABLE_CELLS = 1 << 26      # (post, type, slot) cells of one phase's table: 128 MB of int16 at most
+_ROWS_AT_ONCE = 1 << 22     # ranked rows read at a time (JoSAA's 19.4 million in 5 blocks)
+
+
+def admit_types(masks: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Candidates grouped by which of `masks` (bool over candidates, one per pool) admit them: eligibility
+    rests on a candidate's category and flags, so a few types stand for 172,782 candidates. Masks shared by
+    several pools (one object, or equal ones) are read once.
+
+    Returns
+    -------
+    (kind, admitted): each candidate's type (0 to T - 1, int64), and T x len(masks) bool: whether each mask
+    admits each type.
+
+    Example
+    -------
+    >>> every, some = np.array([True, True, True]), np.array([True, False, True])
+    >>> kind, admitted = admit_types([every, some, every])
+    >>> kind.tolist(), admitted.astype(int).tolist()
+    ([1, 0, 1], [[1, 0, 1], [1, 1, 1]])
+    """
+    by_id: dict[int, int] = {}
+    by_value: dict[bytes, int] = {}
+    distinct: list[np.ndarray] = []
+    which = []
+    for m in masks:
+        k = by_id.get(id(m))
+        if k is None:
+            k = by_id[id(m)] = by_value.setdefault(np.packbits(m).tobytes(), len(distinct))
+            if k == len(distinct):
+                distinct.append(m)
+        which.append(k)
+    n = len(masks[0]) if masks else 0
+    if not distinct:
+        return np.zeros(n, np.int64), np.zeros((1, 0), bool)
+    # Each candidate's signature, the distinct masks' bits packed a byte per eight masks.
+    sig = np.ascontiguousarray(np.packbits(np.stack(distinct), axis=0).T)
+    first, kind = np.unique(sig.view(np.dtype((np.void, sig.shape[1]))).ravel(), return_index=True,
+                            return_inverse=True)[1:]
+    return kind.reshape(-1).astype(np.int64), np.stack(distinct)[:, first].T[:, which]
 
 
 def _lists_by_sort(pools: Pools) -> tuple[np.ndarray, np.ndarray]:
@@ -266,7 +315,7 @@ def group(pools: Pools, members: list[int], free: np.ndarray, filled: np.ndarray
     for j, k in enumerate(members):
         p = pools.pools[k]
         taken = sum(int(filled[q]) for q in p.minus if q not in local)
-        out.append(replace(p, index=j, eligible=p.eligible & free, base=max(0, p.base - taken),
+        out.append(replace(p, index=j, admits=p.admits & free, base=max(0, p.base - taken),
                            minus=tuple(local[q] for q in p.minus if q in local)))
     return replace(pools, pools=tuple(out))
 
@@ -362,14 +411,24 @@ class _Builder:
         prob = policy.probation
         self.probation = {code: probation_mask(policy, problem, code) for code in prob.categories} if prob else {}
         # Post by post, who ranked it: a row each (a column of the n x P matrix is strided: 8.5 s of JoSAA's
-        # 4,635 pools, against one transpose)
-        self.ranked_by_post = problem.ranking.ranked_by_post
+        # 4,635 pools, against one transpose). None without preferences: everyone ranks every post.
+        self.ranked_by_post = problem.ranking.ranked_by_post if problem.preferences is not None else None
+        self.unions: dict[tuple[str, ...], np.ndarray] = {}
+
+    def union(self, codes) -> np.ndarray:
+        """Members of any of `codes`, one mask for every post (the pools share it)."""
+        key = tuple(codes)
+        if key not in self.unions:
+            self.unions[key] = np.logical_or.reduce([self.members[c] for c in codes]) if codes else \
+                np.zeros(self.problem.n, dtype=bool)
+        return self.unions[key]
 
     def add(self, post, route, phase, prec, sources, elig, base, minus=(), mins=None, ben=None, carried=False,
             inc=None) -> Pool:
         each = self.policy.horizontal.multi_trait_counts_each and len(mins or {}) > 1
-        p = Pool(len(self.pools), post, route, phase, prec, tuple(sources), elig & self.ranked_by_post[post], base,
-                 tuple(minus), mins or {}, ben or {}, carried, inc or {}, each)
+        ranked = self.ranked_by_post[post] if self.ranked_by_post is not None else None
+        p = Pool(len(self.pools), post, route, phase, prec, tuple(sources), elig, base, tuple(minus), mins or {},
+                 ben or {}, carried, inc or {}, each, ranked=ranked)
         self.pools.append(p)
         return p
 
@@ -407,9 +466,7 @@ def exchange_pools(b: _Builder, j: int, phase0: dict, carried: dict) -> dict[str
         sources = [code for code in g.categories if not g.after_years or code in carried]
         if not sources:
             continue
-        elig = np.zeros(b.problem.n, dtype=bool)
-        for code in g.categories:
-            elig |= b.members[code]
+        elig = b.union(g.categories)
         taken = [q for code in sources for q in (phase0[code] if not g.after_years else [carried[code]])]
         pool = b.add(j, EXCHANGE, Phase.EXCHANGE, 0, sources, elig, sum(q.base for q in taken), [q.index for q in taken])
         for code in sources:

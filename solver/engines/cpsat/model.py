@@ -16,7 +16,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from ...compartment import signatures
-from ...pools import Pool, Pools, runs
+from ...pools import Pool, Pools, admit_types, runs
 from ...routes import Phase
 
 
@@ -296,7 +296,7 @@ def overlaps(pools: Pools) -> np.ndarray | None:
     depends on a candidate's category and flags alone, so few distinct columns need comparing."""
     if not pools.merit_only or not len(pools):
         return None
-    kinds = np.unique(np.stack([p.eligible for p in pools], axis=1), axis=0).astype(np.int64)
+    kinds = admit_types([p.eligible for p in pools])[1].astype(np.int64)
     return (kinds.T @ kinds) > 0
 
 
