@@ -194,8 +194,8 @@ def _lists_by_rows(pools: Pools) -> tuple[np.ndarray, np.ndarray] | None:
             who = np.flatnonzero(admitted[:, p.index])   # (the types it admits; a type's pools in their place)
             table[p.post, who, filled[p.post, who]] = p.index
             filled[p.post, who] += 1
-        table, count = table.reshape(n_posts * n_types, -1), filled.reshape(-1).astype(np.uint8 if slots[f] < 256
-                                                                                       else np.int64)
+        table = table.reshape(n_posts * n_types, slots[f])
+        count = filled.reshape(-1).astype(np.uint8 if slots[f] < 256 else np.int64)
         per_row = count[at]
         total = int(per_row.sum(dtype=np.int64))
         ci, pi = np.empty(total, np.int32), np.empty(total, np.int32)
@@ -261,9 +261,8 @@ def admit_types(masks: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
             if k == len(distinct):
                 distinct.append(m)
         which.append(k)
-    n = len(masks[0]) if masks else 0
     if not distinct:
-        return np.zeros(n, np.int64), np.zeros((1, 0), bool)
+        return np.zeros(0, np.int64), np.zeros((0, 0), bool)
     # Each candidate's signature, the distinct masks' bits packed a byte per eight masks.
     sig = np.ascontiguousarray(np.packbits(np.stack(distinct), axis=0).T)
     first, kind = np.unique(sig.view(np.dtype((np.void, sig.shape[1]))).ravel(), return_index=True,

@@ -263,6 +263,48 @@ def test_preference_lists_are_each_candidates_pools_in_order(inst):
     assert list(zip(ci0.tolist(), pi0.tolist())) == [x for x in ref if pools.pools[x[1]].phase == 0]
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 30), st.integers(1, 20), st.integers(0, 2**32 - 1))
+def test_admit_types_group_candidates_by_the_masks_that_admit_them(n, k, seed):
+    """`pools.admit_types`, which the lists read instead of a mask per pool: two candidates share a type
+    exactly when every mask treats them alike, and the table says what each mask does to each type. Over 8
+    masks the signature spans several bytes; a mask given twice (one object, or an equal copy) is one."""
+    from solver.pools import admit_types
+    rng = np.random.default_rng(seed)
+    distinct = [rng.random(n) < rng.random() for _ in range(max(1, k // 2))]
+    masks = [distinct[j] if rng.random() < 0.5 else distinct[j].copy() for j in rng.integers(0, len(distinct), k)]
+    kind, admitted = admit_types(masks)
+    table = np.array(masks, dtype=bool).reshape(k, n)
+    sig = [tuple(c) for c in table.T.tolist()]
+    assert admitted.shape == (len(set(sig)), k)
+    assert np.array_equal(admitted[kind].T, table)
+    assert all((kind[i] == kind[j]) == (sig[i] == sig[j]) for i in range(n) for j in range(n))
+
+
+@settings(PROFILE, max_examples=min(PROFILE.max_examples, 200))
+@given(st.one_of(instances(ranked=True), instances(traits=True)), st.integers(0, 2**32 - 1))
+def test_preference_lists_of_grouped_pools_follow_their_masks(inst, seed):
+    """Pools filled in turn (`pools.group`: a subset, only the candidates earlier pools left free) admit by
+    masks of their own, a fresh one per pool: their lists must still be each candidate's eligible pairs in
+    order, and `Pool.eligible` what the pool admits among those who ranked its post."""
+    from solver.pools import group
+    _, pol, prob, g, _ = _solve_both(inst)
+    pools = g.result.pools
+    rng = np.random.default_rng(seed)
+    members = sorted(rng.choice(len(pools), rng.integers(1, len(pools) + 1), replace=False).tolist())
+    free = rng.random(prob.n) < 0.7
+    sub = group(pools, members, free, np.zeros(len(pools), dtype=np.int64))
+    for q, k in zip(sub.pools, members):
+        assert np.array_equal(q.eligible, pools.pools[k].eligible & free)
+        if q.ranked is not None:   # (a service allocation's pools may admit the unranked: no row to restrict by)
+            assert np.array_equal(q.eligible, q.admits & prob.ranked[:, q.post])
+    key = {p.index: (p.phase, p.post, p.precedence) for p in sub.pools}
+    pairs = [(i, p.index) for p in sub.pools for i in np.flatnonzero(p.eligible).tolist()]
+    ref = sorted(pairs, key=lambda x: (x[0], key[x[1]][0], int(prob.post_rank[x[0], key[x[1]][1]]), key[x[1]][1],
+                                       key[x[1]][2], x[1]))
+    assert list(zip(*(a.tolist() for a in sub.preference_lists()))) == (ref and list(zip(*zip(*ref))))
+
+
 def test_preference_lists_of_a_pool_open_to_the_unranked_come_from_the_sort():
     """Where a pool admits a candidate who did not rank its post (a policy allocating unranked posts), the
     ranked rows cannot offer that pair: `_lists_by_rows` says so (None) and the packed-key sort makes the
