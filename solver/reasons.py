@@ -80,8 +80,9 @@ class _Standing:
         self.tops = {k: (int(t[-1]) if len(t) else -1) for k, t in natural_tops(result.pools, a.pool).items()}
         ci, pi = result.pools.preference_lists()
         start, _, at_held = held_positions(result.pools, a.pool)
-        self.listed = np.zeros(n, dtype=bool)   # candidates with a pool they may hold
-        self.listed[ci[start]] = True
+        listed = np.zeros(n, dtype=bool)   # candidates with a pool they may hold
+        listed[ci[start]] = True
+        self.listed = listed.tolist()
         # The full pools each candidate preferred to what she got, at most four, in her order: what `_missed`
         # names. Found by walking every list at once from the top, four found or the held pair reached (a pool
         # before it is full but for a minimum's choices, so the walk is short; a mask over JoSAA's 31 million
@@ -103,32 +104,56 @@ class _Standing:
         self.post_of = np.array([p.post for p in pools], dtype=np.int64)
         ranking = result.pools.ranking
         self.missed_rank = ranking.ranks(ci[idx], self.post_of[pi[idx]]).tolist()
-        self.held_rank = np.full(n, -1, dtype=np.int64)
-        self.held_rank[placed] = ranking.ranks(placed, self.post_of[a.pool[placed]])
+        held_rank = np.full(n, -1, dtype=np.int64)
+        held_rank[placed] = ranking.ranks(placed, self.post_of[a.pool[placed]])
+        self.held_rank = held_rank.tolist()
         self.missed_from = np.searchsorted(ci[idx], np.arange(n)).tolist()
         self.missed_to = np.searchsorted(ci[idx], np.arange(n), side="right").tolist()
+        self.seat_category = result.seat_category.tolist()
+        self.how_cache: dict = {}
         self.took_cache: dict = {}
         self.held_cache: dict = {}
         self.cutoff_parts: dict = {}
         # Each missed merit cutoff worded at once (one comprehension over JoSAA's half a million); None where the
         # pool has minimums, whose wording depends on the candidate (`_missed`).
-        plain = [not p.minimums for p in pools]
-        self.missed_text = [self.cutoff(k, r) if plain[k] else None
-                            for k, r in zip(self.missed_pool.tolist(), self.missed_rank)]
+        missed_pool = self.missed_pool.tolist()
+        head = {k: self.cutoff(k, None) for k in set(missed_pool) if not pools[k].minimums}
+        tail = {k: self.cutoff_parts[k][2] for k in head if self.cutoff_parts[k][1]}
+        self.missed_text = [(head[k] + _ranked(r) + tail[k] if k in tail else head[k]) if k in head else None
+                            for k, r in zip(missed_pool, self.missed_rank)]
+
+    def how(self, i: int, got: int, route: str, r: int) -> str:
+        """"at P06 (ranked 1st) under Rule 16(2), against an EWS vacancy": where and how appointee i holds pool
+        `got` by `route`, ranked r-th. Worded once per pool, route, seat and rank (62,851 selected at JoSAA
+        size), but for a horizontal adjustment, which names the traits she serves."""
+        seat = self.seat_category[i]
+        key = (got, route, seat, r)
+        if route == "horizontal_adjustment" or key not in self.how_cache:
+            p, result = self.pools[got], self.result
+            text = f"{self.where(p, r)} {_how(route, p, seat, result, i)}"
+            if result.pools.selection is not None and p.phase >= 4:
+                text += ", on a seat held for a horizontal minimum that no beneficiary took (reverted last)"
+            if route == "horizontal_adjustment":
+                return text
+            self.how_cache[key] = text
+        return self.how_cache[key]
 
     def where(self, p, r: int) -> str:
         """At p's post, and where the candidate ranked it (r, from `missed_rank` or `held_rank`)."""
         return self._at(p) + (_ranked(r) if self._shows_rank(p) else "")
 
-    def cutoff(self, k: int, r: int) -> str:
+    def cutoff(self, k: int, r: int | None) -> str:
         """"the OBC cutoff at ASO (ranked 3rd) (rank 640)": pool k's merit cutoff, missed by one who ranked it
-        r-th. A pool's parts are made once (JoSAA names 560,000 missed cutoffs)."""
+        r-th (None: the wording up to the rank, where the pool shows one). A pool's parts are made once (JoSAA
+        names half a million missed cutoffs)."""
         if k not in self.cutoff_parts:
             p = self.pools[k]
             self.cutoff_parts[k] = (f"the {_what(p)} cutoff {self._at(p)}", self._shows_rank(p),
                                     f" (rank {self.last[k] + 1}{self.held_elsewhere(p)})")
         head, shows_rank, tail = self.cutoff_parts[k]
-        return head + _ranked(r) + tail if shows_rank else head + tail
+        if not shows_rank:
+            return head + tail
+        return head if r is None else head + _ranked(r) + tail
 
     def _at(self, p) -> str:
         post = self.posts[p.post]
@@ -150,20 +175,24 @@ class _Standing:
 
 def _rows(result: Result):
     st = _Standing(result)
-    unmet = _unmet_overall(result)
-    c = result.problem.candidates
-    for i in range(result.problem.n):
-        got = st.a.pool[i]
-        missed = _missed(st, i)
-        notes = _notes(result, i)
-        if got < 0:
-            notes += [why for mask, why in unmet if mask[i]]
-            text = _not_selected(st, i, missed)
-        else:
+    notes = _notes(result)
+    for mask, why in _unmet_overall(result):
+        for i in np.flatnonzero(mask & (st.a.pool < 0)).tolist():
+            notes.setdefault(i, []).append(why)
+    ids, post_of = result.problem.candidates.ids.tolist(), [st.posts[p.post] for p in st.pools]
+    for i, got in enumerate(st.a.pool.tolist()):
+        missed = st.missed_text[st.missed_from[i]:st.missed_to[i]]
+        if None in missed:
+            text = _selected(st, i, got, _missed(st, i)) if got >= 0 else _not_selected(st, i, _missed(st, i))
+        elif got >= 0:
             text = _selected(st, i, got, missed)
-        if notes:
-            text += " (" + "; ".join(notes) + ")"
-        yield [c.ids[i], "true" if got >= 0 else "false", st.posts[st.pools[got].post] if got >= 0 else "", text]
+        elif missed:   # (the common case, merit cutoffs only: `_not_selected` without its rewording)
+            text = f"rank {i + 1} is below {'; '.join(missed)}"
+        else:
+            text = _not_selected(st, i, missed)
+        if i in notes:
+            text += " (" + "; ".join(notes[i]) + ")"
+        yield [ids[i], "true" if got >= 0 else "false", post_of[got] if got >= 0 else "", text]
 
 
 def _missed(st: _Standing, i: int) -> list[str]:
@@ -197,31 +226,31 @@ def _missed(st: _Standing, i: int) -> list[str]:
     return missed
 
 
-def _notes(result: Result, i: int) -> list[str]:
-    """What barred candidate i from every vacancy (found unfit), from open vacancies (a relaxed standard) or from
-    their category's (creamy layer)."""
-    c, policy, notes = result.problem.candidates, result.policy, []
-    if c.failed_test is not None and c.failed_test[i]:
-        notes.append("failed the prescribed test, so may hold only a reserved vacancy on probation where the "
-                     "policy and the post's class allow it (Manipur Act 1976 s.8(3), second proviso)")
-    if c.unfit is not None and c.unfit[i]:
-        notes.append("found unfit (fit = false), so appointed to nothing (Bill 2004 s.8(2) proviso; Manipur Act "
-                     "1976 s.9)")
-    if c.relaxed[i] and not policy.migration.relaxed_may_take_open:
-        notes.append("availed a relaxed standard, so may not take an open vacancy")
-    if c.creamy[i] and c.category[i] != policy.open and policy.category(c.category[i]).creamy_layer_excluded:
-        notes.append("creamy layer, so competes as open only")
-    return notes
+def _notes(result: Result) -> dict[int, list[str]]:
+    """Per candidate barred from every vacancy (found unfit), from open vacancies (a relaxed standard) or from
+    their category's (creamy layer): what barred them. Candidates barred from nothing are not keys."""
+    c, policy = result.problem.candidates, result.policy
+    bars = []
+    if c.failed_test is not None:
+        bars.append((c.failed_test, "failed the prescribed test, so may hold only a reserved vacancy on probation "
+                     "where the policy and the post's class allow it (Manipur Act 1976 s.8(3), second proviso)"))
+    if c.unfit is not None:
+        bars.append((c.unfit, "found unfit (fit = false), so appointed to nothing (Bill 2004 s.8(2) proviso; "
+                     "Manipur Act 1976 s.9)"))
+    if not policy.migration.relaxed_may_take_open:
+        bars.append((c.relaxed, "availed a relaxed standard, so may not take an open vacancy"))
+    excluded = [x.code for x in policy.categories if x.code != policy.open and x.creamy_layer_excluded]
+    bars.append((c.creamy & np.isin(c.category, excluded), "creamy layer, so competes as open only"))
+    out: dict[int, list[str]] = {}
+    for mask, why in bars:
+        for i in np.flatnonzero(mask).tolist():
+            out.setdefault(i, []).append(why)
+    return out
 
 
 def _selected(st: _Standing, i: int, got: int, missed: list[str]) -> str:
-    result, p = st.result, st.pools[got]
-    route = result.route(i)
-    seat = result.seat_category[i]
-    how = _how(route, p, seat, result, i)
-    text = f"rank {i + 1}: selected {st.where(p, int(st.held_rank[i]))} {how}"
-    if result.pools.selection is not None and p.phase >= 4:
-        text += ", on a seat held for a horizontal minimum that no beneficiary took (reverted last)"
+    route = st.result.route(i)
+    text = f"rank {i + 1}: selected {st.how(i, got, route, st.held_rank[i])}"
     if missed:
         text += "; " + "; ".join(("was " if m.startswith("displaced") else "below ") + m for m in missed[:3])
     return text

@@ -52,8 +52,9 @@ class Result:
     def selected(self) -> np.ndarray:
         return self.assignment.pool >= 0
 
-    def counted_as(self, i: int) -> str:
-        p = self.pools.pools[self.assignment.pool[i]]
+    def counted_as(self, i: int, route: str | None = None) -> str:
+        """What appointee i's selection counts against (`route`: hers, where already known)."""
+        p = self.pools.pools[self._held[i]]
         sel = self.pools.selection
         if sel is not None and sel.category[i] != p.category:
             # Rule 16(2) crossings; Ramesh Ram 2010 leaves the count to the policy (migration.upgraded_counts_as).
@@ -61,7 +62,7 @@ class Result:
             if p.category == self.policy.open:      # a reserved-selected candidate on an open vacancy an upgrade freed
                 return self.policy.open if as_reserved else sel.category[i]
             return p.category if as_reserved else self.policy.open
-        route = self.route(i)
+        route = route or self.route(i)
         if route in (OPEN_MERIT, DERESERVED):
             return self.policy.open
         if route in (EXCHANGE, FALLBACK):
@@ -76,9 +77,9 @@ class Result:
         return [t for t in self._horizontal[i].split(";") if t]
 
     def route(self, i: int) -> str:
-        if self.assignment.adjusted[i]:
+        if self._adjusted[i]:
             return "horizontal_adjustment"
-        p = self.pools.pools[self.assignment.pool[i]]
+        p = self.pools.pools[self._held[i]]
         sel = self.pools.selection
         if sel is not None:
             if sel.category[i] == p.category:
@@ -101,6 +102,8 @@ class Result:
         if self.pools.selection is not None:
             return self._held_seats_report()
         for p in self.pools:
+            if not p.minimums:
+                continue
             holders = np.flatnonzero(a.pool == p.index)
             for t, m in p.minimums.items():
                 served = holders[[t in self.serves(int(i)) for i in holders]]
@@ -175,14 +178,23 @@ class Result:
 
     @cached_property
     def _allocation(self) -> list[list]:
-        posts = self.problem.posts
-        ids = self.problem.candidates.ids
+        ids, seat, held = self.problem.candidates.ids, self.seat_category, self._held
+        post_of = [self.problem.posts[p.post] for p in self.pools.pools]
         out = []
-        for i in np.flatnonzero(self.selected):
-            p = self.pools.pools[self.assignment.pool[i]]
-            out.append([ids[i], posts[p.post], self.seat_category[i], self.counted_as(i), self.horizontal(i),
-                        self.route(i), int(i) + 1])
+        for i in np.flatnonzero(self.selected).tolist():
+            route = self.route(i)
+            out.append([ids[i], post_of[held[i]], seat[i], self.counted_as(i, route), self._horizontal[i], route,
+                        i + 1])
         return out
+
+    @cached_property
+    def _held(self) -> list[int]:
+        """The pool each candidate holds (-1: none), as Python ints: read one at a time, per appointee."""
+        return self.assignment.pool.tolist()
+
+    @cached_property
+    def _adjusted(self) -> list[bool]:
+        return self.assignment.adjusted.tolist()
 
     def cutoffs(self):
         """Per post and seat category: how many filled and the last (worst) merit admitted."""

@@ -305,6 +305,24 @@ def test_preference_lists_of_grouped_pools_follow_their_masks(inst, seed):
     assert list(zip(*(a.tolist() for a in sub.preference_lists()))) == (ref and list(zip(*zip(*ref))))
 
 
+_FIELDS = st.one_of(st.text(alphabet=st.sampled_from('ab ,"\n\r;é'), max_size=6), st.integers(-10**12, 10**12),
+                    st.floats(allow_nan=True), st.none(), st.booleans(), st.just(np.int64(7)), st.just(np.float64(0.1)))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.lists(_FIELDS, max_size=5), max_size=6))
+def test_csv_text_is_what_the_csv_module_writes(rows):
+    """`reports.csv_text` joins plain rows itself (decisions.csv at JoSAA size, 2.5x faster): every output
+    file must stay byte for byte what `csv.writer(lineterminator="\\n")` writes, whatever the fields hold
+    (commas, quotes, line breaks, empty fields, a lone empty field, numbers, None)."""
+    import csv
+    import io
+    from solver.reports import csv_text
+    want = io.StringIO()
+    csv.writer(want, lineterminator="\n").writerows(rows)
+    assert csv_text(rows) == want.getvalue()
+
+
 def test_preference_lists_of_a_pool_open_to_the_unranked_come_from_the_sort():
     """Where a pool admits a candidate who did not rank its post (a policy allocating unranked posts), the
     ranked rows cannot offer that pair: `_lists_by_rows` says so (None) and the packed-key sort makes the
