@@ -183,9 +183,15 @@ def _lists_by_rows(pools: Pools) -> tuple[np.ndarray, np.ndarray] | None:
     slots = {f: max(collections.Counter(p.post for p in pools.pools if p.phase == f).values()) for f in phases}
     if n_posts * n_types * max(slots.values()) > _TABLE_CELLS:
         return None
-    # Each ranked row's (post, type), the row of the tables below it reads.
-    at = post_row.astype(np.int64) * n_types + kind[cand_row] if n_posts * n_types >= 1 << 31 else \
-        (post_row * n_types + kind[cand_row].astype(np.int32))
+    # Each ranked row's (post, type), the row of the tables below it reads: made a block at a time into one
+    # array (whole-array temporaries cost JoSAA 0.4 s, most of it the kernel handing out fresh pages).
+    wide = np.int64 if n_posts * n_types >= 1 << 31 else np.int32
+    kind = kind.astype(wide)
+    at = np.empty(len(post_row), wide)
+    for r0 in range(0, len(at), _ROWS_AT_ONCE):
+        r1 = min(r0 + _ROWS_AT_ONCE, len(at))
+        np.multiply(post_row[r0:r1], n_types, out=at[r0:r1], dtype=wide)
+        at[r0:r1] += kind[cand_row[r0:r1]]
     out_c, out_p = [], []
     for f in phases:
         table = np.full((n_posts, n_types, slots[f]), -1, dtype=np.int16 if len(pools.pools) < 1 << 15 else np.int32)

@@ -1,4 +1,5 @@
 """Bad input: a message naming file, line, column and problem; exit 2; nothing written to --out."""
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -210,6 +211,24 @@ def test_the_readers_who_ranked_bitmap_is_the_rankings_own(tmp_path):
     assert "ranked_by_post" in prob.ranking.__dict__
     fresh = Ranking(prob.preferences, prob.n, len(prob.posts))
     assert prob.ranking.ranked_by_post.tolist() == fresh.ranked_by_post.tolist() == [[False, True], [True, True]]
+
+
+@pytest.mark.parametrize("rows, seeded", [
+    ([["A", 1, "Y"], ["A", 2, "X"], ["B", 1, "X"], ["B", 2, "Y"], ["C", 1, "X"]], True),   # merit order, grouped
+    ([["C", 1, "X"], ["A", 1, "Y"], ["A", 2, "X"], ["B", 1, "X"], ["B", 2, "Y"]], False),  # grouped, not merit order
+    ([["B", 2, "Y"], ["A", 2, "X"], ["C", 1, "X"], ["A", 1, "Y"], ["B", 1, "X"]], True)])  # sorted by the reader
+def test_the_readers_ranked_rows_are_the_rankings_own(tmp_path, rows, seeded):
+    """read_problem gives the Ranking the rows its checks (or its sort) left in merit order, so that 19 million
+    rows are not copied again; they must be what the ranking computes from the lists, and are given only
+    where the candidates' blocks came in merit order."""
+    from solver.ranking import Ranking
+    cands = [["A", 90, "UR", "M"], ["B", 80, "SC", "F"], ["C", 70, "UR", "F"]]
+    prob = load(tmp_path, cands, vacs=VACS_XY, prefs=rows)
+    assert ("rows" in prob.ranking.__dict__) == seeded
+    fresh = Ranking(prob.preferences, prob.n, len(prob.posts))
+    assert [a.tolist() for a in prob.ranking.rows] == [a.tolist() for a in fresh.rows] == \
+        [[0, 0, 1, 1, 2], [1, 0, 0, 1, 0]]
+    assert all(a.dtype == np.int32 for a in prob.ranking.rows)
 
 
 def test_a_superscript_digit_is_not_a_count(tmp_path):

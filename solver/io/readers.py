@@ -370,16 +370,16 @@ def _lookup(t: Table, column: str, index: dict[str, int], what: str, hint: str =
     """`index[value]` for each cell of a dictionary-encoded `column` (int32); an error names the first unknown
     cell. Matched on the distinct values (a dict: JoSAA's 177,000 values, against 19.4 million cells), then one
     gather per row."""
-    codes, values = t.encoded[column]
-    found = np.fromiter((index.get(v, -1) for v in values.tolist()), dtype=np.int64, count=len(values))
-    if (found < 0).any() and (k := _first_bad(found[codes] < 0)) is not None:
-        raise t.error(k, column, f"unknown {what} {str(values[codes[k]])!r}{hint}")
-    return found.astype(np.int32)[codes]
+    enc = t.encoded[column]
+    found = np.fromiter((index.get(v, -1) for v in enc.values.tolist()), dtype=np.int32, count=len(enc.values))
+    out = enc.take(found)
+    if (found < 0).any() and (k := _first_bad(out < 0)) is not None:
+        raise t.error(k, column, f"unknown {what} {enc.value(k)!r}{hint}")
+    return out
 
 
 def _cell(t: Table, column: str, row: int) -> str:
-    codes, values = t.encoded[column]
-    return str(values[codes[row]])
+    return t.encoded[column].value(row)
 
 
 def _first_repeat(a: np.ndarray, b: np.ndarray) -> tuple[int, int] | None:
@@ -407,21 +407,24 @@ def _who_ranked(cand: np.ndarray, post: np.ndarray, n: int, posts: int) -> np.nd
 
 def read_preferences(path, ids_by_input: dict[str, int], posts: tuple[str, ...], n: int, warn=None):
     """preferences.csv: candidate_id, order (1 = most wanted), post; vectorised for tens of millions of rows.
-    Returns each candidate's posts in order, and who ranked each post (P x n, or None where too large)."""
+    Returns each candidate's posts in order, and the `Ranking` views the read made on the way: who ranked each
+    post (P x n, where small enough) and the ranked rows in merit order (where the file or the sort gave them)."""
     t = read_table(path, ["candidate_id", "order", "post"], [], warn, encode=("candidate_id", "post"),
                    numbers=("order",))
     order = _numbers(t, "order", integer=True)
-    if (k := _first_bad((order < 1) | (order > 2**31 - 1))) is not None:
+    if len(order) and (order.min() < 1 or order.max() > 2**31 - 1):
+        k = _first_bad((order < 1) | (order > 2**31 - 1))
         raise t.error(k, "order", f"order must be from 1 to {2**31 - 1}, got {t['order'][k]}")
     order = order.astype(np.int64, copy=False)
     cand = _lookup(t, "candidate_id", ids_by_input, "candidate")
     post = _lookup(t, "post", {p: j for j, p in enumerate(posts)}, "post", " (not in vacancies.csv)")
     # A file written candidate by candidate, each list in order, needs no sort (two checks, 0.2 s at JoSAA
-    # size, against two sorts of 19 million rows), and then no candidate gives an order twice.
+    # size, against two sorts of 19 million rows), and then no candidate gives an order twice. (Masks only: a
+    # difference of the orders is 155 MB.)
     new = np.r_[True, cand[1:] != cand[:-1]] if len(cand) else np.zeros(0, bool)
     starts = np.flatnonzero(new)
     grouped = len(starts) == np.count_nonzero(np.bincount(cand, minlength=n)) and \
-        bool(((np.diff(order) > 0) | new[1:]).all())
+        not (~new[1:] & (order[1:] <= order[:-1])).any()
     if not grouped and (rep := _first_repeat(cand, order)) is not None:
         raise t.error(rep[1], "order", f"order {order[rep[1]]} given twice for candidate "
                       f"{_cell(t, 'candidate_id', rep[1])!r} (also line {t.line[rep[0]]})")
@@ -429,29 +432,32 @@ def read_preferences(path, ids_by_input: dict[str, int], posts: tuple[str, ...],
     if (seen is None or np.count_nonzero(seen) < len(cand)) and (rep := _first_repeat(cand, post)) is not None:
         raise t.error(rep[1], "post", f"post {posts[post[rep[1]]]!r} ranked twice by "
                       f"{_cell(t, 'candidate_id', rep[1])!r} (also line {t.line[rep[0]]})")
+    views = {"ranked_by_post": seen} if seen is not None else {}
     if grouped:
         lists = [post[:0]] * n
         for s, e in zip(starts.tolist(), np.r_[starts[1:], len(cand)].tolist()):
             lists[cand[s]] = post[s:e]
-        return tuple(lists), seen
+        if (np.diff(cand[starts]) > 0).all():   # (candidates in merit order too: the rows as they stand)
+            views["rows"] = (cand, post)
+        return tuple(lists), views
     srt = sorted_by([cand, order])
-    bounds = np.searchsorted(cand[srt], np.arange(n + 1))
-    ranked = post[srt]
-    return tuple(ranked[bounds[i]:bounds[i + 1]] for i in range(n)), seen
+    cand, ranked = cand[srt], post[srt]
+    bounds = np.searchsorted(cand, np.arange(n + 1))
+    views["rows"] = (cand, ranked)
+    return tuple(ranked[bounds[i]:bounds[i + 1]] for i in range(n)), views
 
 
 def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=None) -> Problem:
     cands, _ = read_candidates(candidates, policy, warn)
     posts, rows = read_vacancies(vacancies, policy, warn)
-    prefs = seen = None
+    prefs, views = None, {}
     if preferences is not None:
         ids_by_merit = {cid: i for i, cid in enumerate(cands.ids)}
-        prefs, seen = read_preferences(preferences, ids_by_merit, posts, len(cands), warn)
+        prefs, views = read_preferences(preferences, ids_by_merit, posts, len(cands), warn)
     sources = {"candidates": str(candidates), "vacancies": str(vacancies)}
     if preferences is not None:
         sources["preferences"] = str(preferences)
     problem = Problem(cands, posts, rows, prefs, sources)
-    if seen is not None:
-        problem.ranking.seed(ranked_by_post=seen)   # (the reader's duplicate check made it)
+    problem.ranking.seed(**views)   # (what the reader's checks made: no second copy of 19 million rows)
     release_arrow_memory()
     return problem

@@ -21,8 +21,8 @@ class Table:
         self.path, self.header, self.columns = path, header, columns
         self.n = (len(next(iter(columns.values()))) if columns else 0) if n is None else n
         self._line: np.ndarray | None = None
-        # Dictionary-encoded columns: name -> (codes per row, distinct values); cheap for long repetitive columns.
-        self.encoded: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        # Dictionary-encoded columns (`Encoded`): cheap for long repetitive columns.
+        self.encoded: dict[str, Encoded] = {}
         # Number columns kept as Arrow arrays (`read_table(numbers=...)`): parsed by Arrow as integers where every
         # cell is one, else Arrow strings; made numpy strings only if asked for (an error message). JoSAA's 19
         # million preference orders: 3 s of conversions spared.
@@ -56,6 +56,58 @@ class Table:
         if name not in self.columns and name in self.arrow:
             self.columns[name] = _strings(self.arrow[name])
         return self.columns[name]
+
+
+class Encoded:
+    """A dictionary-encoded column as Arrow read it: chunk by chunk (Parquet's row groups, Arrow's CSV blocks),
+    each chunk's codes (read in place from Arrow's buffer) into its own dictionary, the dictionaries end to end
+    in `values`. Values are trimmed text, and may repeat: two codes may stand for one value.
+
+    Example
+    -------
+    >>> col = pa.chunked_array([pa.array(["b", "a", "b"]).dictionary_encode(), pa.array([" a"]).dictionary_encode()])
+    >>> enc = Encoded.of(col)
+    >>> enc.values.tolist(), enc.take(np.array([10, 11, 12])).tolist(), enc.value(3)
+    (['b', 'a', 'a'], [10, 11, 10, 12], 'a')
+    """
+
+    def __init__(self, chunks: list[np.ndarray], offsets: list[int], values: np.ndarray):
+        self.chunks, self.offsets, self.values = chunks, offsets, values
+        self.n = sum(len(c) for c in chunks)
+
+    @classmethod
+    def of(cls, col: pa.ChunkedArray) -> "Encoded":
+        if not pa.types.is_dictionary(col.type):
+            col = pc.dictionary_encode(_text(col))
+        sizes = [len(arr.dictionary) for arr in col.chunks]
+        total = sum(sizes)
+        offsets = np.r_[0, np.cumsum(sizes, dtype=np.int64)].tolist()
+        chunks = []
+        for arr, at in zip(col.chunks, offsets):
+            # (a null cell: the value "" put after every dictionary's)
+            chunks.append(numbers_of(arr.indices.fill_null(total - at)) if arr.null_count else numbers_of(arr.indices))
+        values = _strings(_text(pa.chunked_array([arr.dictionary for arr in col.chunks], pa.string())))
+        if col.null_count:
+            values = np.r_[values, np.array([""])]
+        return cls(chunks, offsets, values)
+
+    def take(self, table: np.ndarray) -> np.ndarray:
+        """`table[v]` for the value v of every cell (`table`: one entry per value), written chunk by chunk into
+        one array: no array of codes for all rows."""
+        out = np.empty(self.n, dtype=table.dtype)
+        r = 0
+        for codes, at in zip(self.chunks, self.offsets):
+            np.take(table[at:], codes, out=out[r:r + len(codes)], mode="clip")   # (codes are in range)
+            r += len(codes)
+        return out
+
+    def value(self, row: int) -> str:
+        """The value of one cell."""
+        for codes, at in zip(self.chunks, self.offsets):
+            if row < len(codes):
+                return str(self.values[at + int(codes[row])])
+            row -= len(codes)
+        raise IndexError(row)
 
 
 def read_table(path: str | Path, required: list[str], optional: list[str], warn=None, encode=(),
@@ -187,26 +239,6 @@ def _strings(col) -> np.ndarray:
     return np.array(col.to_pylist(), dtype=str) if len(col) else np.zeros(0, dtype=str)
 
 
-def _encoded(col: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
-    """(code of each row, the values coded). Each chunk keeps its own dictionary, its codes shifted past the
-    earlier chunks' (Parquet's row groups, Arrow's CSV blocks: unifying JoSAA's 19 dictionaries cost 0.8 s),
-    and the trimming and the null fill are done on the dictionaries, not on each of millions of rows; so two
-    codes may stand for one value (map the values, then gather)."""
-    if not pa.types.is_dictionary(col.type):
-        col = pc.dictionary_encode(_text(col))
-    sizes = [len(arr.dictionary) for arr in col.chunks]
-    total = sum(sizes)
-    codes, at = [], 0
-    for arr, size in zip(col.chunks, sizes):
-        idx = arr.indices.fill_null(total - at) if arr.null_count else arr.indices   # (a null: "" after the values)
-        codes.append((numbers_of(idx) + np.int32(at)).astype(np.int32, copy=False))
-        at += size
-    values = _strings(_text(pa.chunked_array([arr.dictionary for arr in col.chunks], pa.string())))
-    if col.null_count:
-        values = np.r_[values, np.array([""])]
-    return (np.concatenate(codes) if codes else np.zeros(0, np.int32)), values
-
-
 def _columns(path: Path, tbl, required, optional, warn, encode, numbers=()) -> Table:
     """The checked header and the wanted columns of an Arrow table, as strings (or dictionary-encoded, or kept
     as Arrow numbers)."""
@@ -223,7 +255,7 @@ def _columns(path: Path, tbl, required, optional, warn, encode, numbers=()) -> T
         if name in required or name in optional:
             col = tbl.column(name)
             if name in encode:
-                coded[name] = _encoded(col)
+                coded[name] = Encoded.of(col)
             elif name in numbers:
                 kept[name] = col if pa.types.is_integer(col.type) or pa.types.is_floating(col.type) else _text(col)
             else:
