@@ -236,6 +236,9 @@ def _solve_year(opts: RunOptions, rnd: Round, status):
     quiet, replace = opts.quiet, rnd.replace
 
     note = (lambda *a: None) if quiet else _done
+    from .reports import InputDigests
+    digests = InputDigests({"candidates": str(candidates), "vacancies": str(vacancies),
+                            **({"preferences": str(preferences)} if preferences is not None else {})})
     try:
         t = time.perf_counter()
         problem = read_problem(pol, candidates, vacancies, preferences, warn=_warn)
@@ -262,7 +265,7 @@ def _solve_year(opts: RunOptions, rnd: Round, status):
     extra = {**({"differences": sol.differences} if sol.other is not None else {}),
              "provenance": provenance(pol, list(opts.overrides), engine, problem.sources,
                                       {"register": str(reg.path), "year": year, "round": "special" if special
-                                       else "main"} if reg is not None else None)}
+                                       else "main"} if reg is not None else None, digests)}
     rec = year_record(sol.result, year) if reg is not None else None
     staged = None
     try:

@@ -3,12 +3,14 @@ and is moved in only once every file is complete."""
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import itertools
 import json
 import os
 import shutil
 import tempfile
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -96,24 +98,53 @@ def summary(result: Result, timings: dict, extra: dict | None = None) -> dict:
     return out
 
 
-def provenance(policy, overrides, engine: str, sources: dict, register: dict | None = None) -> dict:
+def provenance(policy, overrides, engine: str, sources: dict, register: dict | None = None,
+               digests: "InputDigests | None" = None) -> dict:
     """What made this output: the policy as resolved after every `--set` (and the overrides themselves), the
     SHA-256 of each input file, the package version and the engine, so that two output folders can be told
-    apart and a result traced to its inputs."""
-    import hashlib
+    apart and a result traced to its inputs. `digests`: the hashing started when the run began."""
     from . import __version__
 
-    def digest(path: str) -> str:
-        h = hashlib.sha256()
-        with open(path, "rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                h.update(block)
-        return h.hexdigest()
-
+    if digests is None or digests.sources != sources:
+        digests = InputDigests(sources, background=False)
+    sha = digests.result()
     return {"aarakshan": __version__, "engine": engine, "overrides": list(overrides),
-            "inputs": {role: {"path": path, "sha256": digest(path)} for role, path in sorted(sources.items())},
+            "inputs": {role: {"path": path, "sha256": sha[role]} for role, path in sorted(sources.items())},
             **({"register": register} if register else {}),
             "policy": policy.model_dump(mode="json", by_alias=True)}
+
+
+class InputDigests:
+    """The SHA-256 of each input file (role -> path), worked out in a background thread from the start of a run:
+    file reads and hashlib let go of the interpreter, so JoSAA's 408 MB preferences hash (1-2 s) while the
+    solver works on the other core. A daemon thread: a run that fails on bad input does not wait for it."""
+
+    def __init__(self, sources: dict[str, str], background: bool = True):
+        self.sources, self._done, self._error = dict(sources), {}, None
+        self._thread = threading.Thread(target=self._work, daemon=True, name="aarakshan-sha256") \
+            if background else None
+        if self._thread is not None:
+            self._thread.start()
+
+    def _work(self) -> None:
+        try:
+            for role, path in sorted(self.sources.items()):
+                h = hashlib.sha256()
+                with open(path, "rb") as fh:
+                    for block in iter(lambda: fh.read(1 << 20), b""):
+                        h.update(block)
+                self._done[role] = h.hexdigest()
+        except OSError as e:
+            self._error = e
+
+    def result(self) -> dict[str, str]:
+        if self._thread is not None:
+            self._thread.join()
+        else:
+            self._work()
+        if self._error is not None:
+            raise self._error
+        return self._done
 
 
 def diff_rows(greedy: Result, cpsat: Result):
