@@ -10,11 +10,11 @@ import json
 import os
 import shutil
 import tempfile
-import threading
 from pathlib import Path
 
 import numpy as np
 
+from .background import Background
 from .errors import InputError
 from .reasons import decision_rows
 from .result import ALLOCATION_COLUMNS, CUTOFF_COLUMNS, DECISION_COLUMNS, UNFILLED_COLUMNS, Result
@@ -115,36 +115,26 @@ def provenance(policy, overrides, engine: str, sources: dict, register: dict | N
 
 
 class InputDigests:
-    """The SHA-256 of each input file (role -> path), worked out in a background thread from the start of a run:
-    file reads and hashlib let go of the interpreter, so JoSAA's 408 MB preferences hash (1-2 s) while the
-    solver works on the other core. A daemon thread: a run that fails on bad input does not wait for it."""
+    """The SHA-256 of each input file (role -> path), worked out in a background thread from the start of a run
+    (`solver.background`): JoSAA's 408 MB preferences hash (1-2 s) while the solver works on the other core."""
 
     def __init__(self, sources: dict[str, str], background: bool = True):
-        self.sources, self._done, self._error = dict(sources), {}, None
-        self._thread = threading.Thread(target=self._work, daemon=True, name="aarakshan-sha256") \
-            if background else None
-        if self._thread is not None:
-            self._thread.start()
-
-    def _work(self) -> None:
-        try:
-            for role, path in sorted(self.sources.items()):
-                h = hashlib.sha256()
-                with open(path, "rb") as fh:
-                    for block in iter(lambda: fh.read(1 << 20), b""):
-                        h.update(block)
-                self._done[role] = h.hexdigest()
-        except OSError as e:
-            self._error = e
+        self.sources = dict(sources)
+        self._work = Background(_sha256_each, self.sources) if background else None
 
     def result(self) -> dict[str, str]:
-        if self._thread is not None:
-            self._thread.join()
-        else:
-            self._work()
-        if self._error is not None:
-            raise self._error
-        return self._done
+        return self._work.result() if self._work is not None else _sha256_each(self.sources)
+
+
+def _sha256_each(sources: dict[str, str]) -> dict[str, str]:
+    out = {}
+    for role, path in sorted(sources.items()):
+        h = hashlib.sha256()
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+        out[role] = h.hexdigest()
+    return out
 
 
 def diff_rows(greedy: Result, cpsat: Result):

@@ -231,6 +231,23 @@ def test_the_readers_ranked_rows_are_the_rankings_own(tmp_path, rows, seeded):
     assert all(a.dtype == np.int32 for a in prob.ranking.rows)
 
 
+def test_preferences_read_beside_the_candidates_tell_in_file_order(tmp_path):
+    """The preferences are decoded in a background thread while the candidates and vacancies are read: what
+    the reader says must not depend on which finishes first. Warnings come candidates, vacancies, then
+    preferences; a bad candidates file is told before a bad preferences file, as when read one by one."""
+    said = []
+    write_csv(tmp_path / "candidates.csv", CH + ["note"], [r + ["x"] for r in OK_C])
+    write_csv(tmp_path / "vacancies.csv", ["post", "category", "vacancies", "memo"], [r[:3] + ["y"] for r in VACS_XY])
+    pp = write_csv(tmp_path / "preferences.csv", ["candidate_id", "order", "post", "why"], [["A", 1, "X", "z"]])
+    policy = load_policy("central-2004")
+    read_problem(policy, tmp_path / "candidates.csv", tmp_path / "vacancies.csv", pp, warn=said.append)
+    assert [w.split(":")[0].rsplit("/", 1)[-1] for w in said] == ["candidates.csv", "vacancies.csv", "preferences.csv"]
+    write_csv(tmp_path / "candidates.csv", CH, [["A", 90, "XYZ", "M"]])
+    write_csv(tmp_path / "preferences.csv", ["candidate_id", "order", "post"], [["A", "", "X"]])
+    with pytest.raises(InputError, match="unknown category 'XYZ'"):
+        read_problem(policy, tmp_path / "candidates.csv", tmp_path / "vacancies.csv", pp)
+
+
 def test_a_superscript_digit_is_not_a_count(tmp_path):
     """"²" is a digit to Python's str.isdigit but no number int() reads: a women's minimum written so is bad
     input naming the cell (found by the corruption property), not a crash."""

@@ -11,6 +11,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..background import Background
 from ..errors import InputError, Unsupported
 from ..policy import Policy
 from ..problem import TRAITS, Candidates, Problem, VacancyRow
@@ -405,12 +406,19 @@ def _who_ranked(cand: np.ndarray, post: np.ndarray, n: int, posts: int) -> np.nd
     return seen
 
 
-def read_preferences(path, ids_by_input: dict[str, int], posts: tuple[str, ...], n: int, warn=None):
+def preferences_table(path, warn=None) -> Table:
+    """preferences.csv as read, before its ids and posts are looked up (`read_preferences`)."""
+    return read_table(path, ["candidate_id", "order", "post"], [], warn, encode=("candidate_id", "post"),
+                      numbers=("order",))
+
+
+def read_preferences(path, ids_by_input: dict[str, int], posts: tuple[str, ...], n: int, warn=None,
+                     table: Table | None = None):
     """preferences.csv: candidate_id, order (1 = most wanted), post; vectorised for tens of millions of rows.
     Returns each candidate's posts in order, and the `Ranking` views the read made on the way: who ranked each
-    post (P x n, where small enough) and the ranked rows in merit order (where the file or the sort gave them)."""
-    t = read_table(path, ["candidate_id", "order", "post"], [], warn, encode=("candidate_id", "post"),
-                   numbers=("order",))
+    post (P x n, where small enough) and the ranked rows in merit order (where the file or the sort gave them).
+    `table`: the file already read (`preferences_table`)."""
+    t = table if table is not None else preferences_table(path, warn)
     order = _numbers(t, "order", integer=True)
     if len(order) and (order.min() < 1 or order.max() > 2**31 - 1):
         k = _first_bad((order < 1) | (order > 2**31 - 1))
@@ -448,12 +456,21 @@ def read_preferences(path, ids_by_input: dict[str, int], posts: tuple[str, ...],
 
 
 def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=None) -> Problem:
+    # The preferences are decoded (Arrow, outside the interpreter's lock) while the candidates and vacancies are
+    # read and checked; their warnings are said after those files', and a bad candidates file is still told
+    # first, as when the files were read one after another.
+    said: list[str] = []
+    pending = Background(preferences_table, preferences, said.append) if preferences is not None else None
     cands, _ = read_candidates(candidates, policy, warn)
     posts, rows = read_vacancies(vacancies, policy, warn)
     prefs, views = None, {}
-    if preferences is not None:
+    if pending is not None:
+        table = pending.result()
+        for text in said:
+            if warn:
+                warn(text)
         ids_by_merit = {cid: i for i, cid in enumerate(cands.ids)}
-        prefs, views = read_preferences(preferences, ids_by_merit, posts, len(cands), warn)
+        prefs, views = read_preferences(preferences, ids_by_merit, posts, len(cands), warn, table)
     sources = {"candidates": str(candidates), "vacancies": str(vacancies)}
     if preferences is not None:
         sources["preferences"] = str(preferences)
