@@ -236,9 +236,9 @@ def _solve_year(opts: RunOptions, rnd: Round, status):
     quiet, replace = opts.quiet, rnd.replace
 
     note = (lambda *a: None) if quiet else _done
+    from .io.readers import input_sources
     from .reports import InputDigests
-    digests = InputDigests({"candidates": str(candidates), "vacancies": str(vacancies),
-                            **({"preferences": str(preferences)} if preferences is not None else {})})
+    digests = InputDigests(input_sources(candidates, vacancies, preferences))
     try:
         t = time.perf_counter()
         problem = read_problem(pol, candidates, vacancies, preferences, warn=_warn)

@@ -117,10 +117,10 @@ class _Standing:
         # Each missed merit cutoff worded at once (one comprehension over JoSAA's half a million); None where the
         # pool has minimums, whose wording depends on the candidate (`_missed`).
         missed_pool = self.missed_pool.tolist()
-        head = {k: self.cutoff(k, None) for k in set(missed_pool) if not pools[k].minimums}
-        tail = {k: self.cutoff_parts[k][2] for k in head if self.cutoff_parts[k][1]}
-        self.missed_text = [(head[k] + _ranked(r) + tail[k] if k in tail else head[k]) if k in head else None
-                            for k, r in zip(missed_pool, self.missed_rank)]
+        parts = {k: self._cutoff_parts(k) for k in set(missed_pool) if not pools[k].minimums}
+        whole = {k: head + tail for k, (head, shows_rank, tail) in parts.items() if not shows_rank}
+        self.missed_text = [whole[k] if k in whole else parts[k][0] + _ranked(r) + parts[k][2] if k in parts
+                            else None for k, r in zip(missed_pool, self.missed_rank)]
 
     def how(self, i: int, got: int, route: str, r: int) -> str:
         """"at P06 (ranked 1st) under Rule 16(2), against an EWS vacancy": where and how appointee i holds pool
@@ -142,18 +142,20 @@ class _Standing:
         """At p's post, and where the candidate ranked it (r, from `missed_rank` or `held_rank`)."""
         return self._at(p) + (_ranked(r) if self._shows_rank(p) else "")
 
-    def cutoff(self, k: int, r: int | None) -> str:
+    def cutoff(self, k: int, r: int) -> str:
         """"the OBC cutoff at ASO (ranked 3rd) (rank 640)": pool k's merit cutoff, missed by one who ranked it
-        r-th (None: the wording up to the rank, where the pool shows one). A pool's parts are made once (JoSAA
+        r-th."""
+        head, shows_rank, tail = self._cutoff_parts(k)
+        return head + _ranked(r) + tail if shows_rank else head + tail
+
+    def _cutoff_parts(self, k: int) -> tuple[str, bool, str]:
+        """Pool k's cutoff wording before and after the rank, and whether it shows one: made once per pool (JoSAA
         names half a million missed cutoffs)."""
         if k not in self.cutoff_parts:
             p = self.pools[k]
             self.cutoff_parts[k] = (f"the {_what(p)} cutoff {self._at(p)}", self._shows_rank(p),
                                     f" (rank {self.last[k] + 1}{self.held_elsewhere(p)})")
-        head, shows_rank, tail = self.cutoff_parts[k]
-        if not shows_rank:
-            return head + tail
-        return head if r is None else head + _ranked(r) + tail
+        return self.cutoff_parts[k]
 
     def _at(self, p) -> str:
         post = self.posts[p.post]

@@ -105,9 +105,7 @@ def provenance(policy, overrides, engine: str, sources: dict, register: dict | N
     apart and a result traced to its inputs. `digests`: the hashing started when the run began."""
     from . import __version__
 
-    if digests is None or digests.sources != sources:
-        digests = InputDigests(sources, background=False)
-    sha = digests.result()
+    sha = digests.result() if digests is not None and digests.sources == sources else _sha256_each(sources)
     return {"aarakshan": __version__, "engine": engine, "overrides": list(overrides),
             "inputs": {role: {"path": path, "sha256": sha[role]} for role, path in sorted(sources.items())},
             **({"register": register} if register else {}),
@@ -118,12 +116,12 @@ class InputDigests:
     """The SHA-256 of each input file (role -> path), worked out in a background thread from the start of a run
     (`solver.background`): JoSAA's 408 MB preferences hash (1-2 s) while the solver works on the other core."""
 
-    def __init__(self, sources: dict[str, str], background: bool = True):
+    def __init__(self, sources: dict[str, str]):
         self.sources = dict(sources)
-        self._work = Background(_sha256_each, self.sources) if background else None
+        self._work = Background(_sha256_each, self.sources)
 
     def result(self) -> dict[str, str]:
-        return self._work.result() if self._work is not None else _sha256_each(self.sources)
+        return self._work.result()
 
 
 def _sha256_each(sources: dict[str, str]) -> dict[str, str]:

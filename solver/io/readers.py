@@ -455,6 +455,12 @@ def read_preferences(path, ids_by_input: dict[str, int], posts: tuple[str, ...],
     return tuple(ranked[bounds[i]:bounds[i + 1]] for i in range(n)), views
 
 
+def input_sources(candidates, vacancies, preferences=None) -> dict[str, str]:
+    """Each input's role and where it came from (`Problem.sources`: messages and the provenance name them)."""
+    return {"candidates": str(candidates), "vacancies": str(vacancies),
+            **({"preferences": str(preferences)} if preferences is not None else {})}
+
+
 def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=None) -> Problem:
     # The preferences are decoded (Arrow, outside the interpreter's lock) while the candidates and vacancies are
     # read and checked; their warnings are said after those files', and a bad candidates file is still told
@@ -471,10 +477,7 @@ def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=N
                 warn(text)
         ids_by_merit = {cid: i for i, cid in enumerate(cands.ids)}
         prefs, views = read_preferences(preferences, ids_by_merit, posts, len(cands), warn, table)
-    sources = {"candidates": str(candidates), "vacancies": str(vacancies)}
-    if preferences is not None:
-        sources["preferences"] = str(preferences)
-    problem = Problem(cands, posts, rows, prefs, sources)
+    problem = Problem(cands, posts, rows, prefs, input_sources(candidates, vacancies, preferences))
     problem.ranking.seed(**views)   # (what the reader's checks made: no second copy of 19 million rows)
     release_arrow_memory()
     return problem
