@@ -99,8 +99,8 @@ def _empty(kind: str, round_: str, post: str, code: str) -> dict:
 def write_report(folder: Path, rep: AnnualReport) -> None:
     """report.csv (COLUMNS) and report.html (the same tables, one per recruitment and round, readable
     without a network) into `folder`."""
-    from .reports import _write_csv
-    _write_csv(folder / "report.csv", COLUMNS, ([r[c] for c in COLUMNS] for r in rep.rows))
+    from .io.staging import write_csv
+    write_csv(folder / "report.csv", COLUMNS, ([r[c] for c in COLUMNS] for r in rep.rows))
     (folder / "report.html").write_text(_html(rep), encoding="utf-8")
 
 

@@ -1,10 +1,12 @@
-"""The chain of reductions from a recruitment to the seat pools an engine fills, each stage an object with
-`accepts`, `apply` and `invert` (after cvxpy's `Reduction`).
+"""The chain of reductions from a recruitment to the seat pools an engine fills, and back: each stage an object
+with `accepts`, `apply` and `invert`, and `Chain` a sequence of them that is itself a reduction (after cvxpy's
+`Reduction` and `Chain`).
 
-    policy + inputs --DetermineVacancies--> seats --PlaceOverallMinimums--> seats --BuildPools--> pools
-                     \\--DrawRecommendationList--> the list as one cadre --(engine)--> Selection
-                          --AllocateServices--> pools of the service allocation
-    pools --(engine: greedy | CP-SAT)--> Assignment --(Result: invert)--> allocation --> verify --> reports
+    policy + inputs --DerivePromotion--> policy --DetermineVacancies--> seats          (DETERMINE)
+        --PlaceOverallMinimums--> seats --BuildPools--> pools                          (SINGLE_CADRE)
+        or --DrawRecommendationList--> the list as one cadre --BuildPools--> pools     (RECOMMENDATION_LIST)
+           --(engine)--> invert: Selection --AllocateServices--> pools of the service allocation
+    pools --(engine: greedy | CP-SAT)--> Answer --invert--> Result --> verify --> reports
 
 `accepts` returns why a stage refuses its input (a combination of rules not implemented), or None: the
 refusals that can be told before a stage runs are all here, each with its reason (exit 3). A few depend on
@@ -12,9 +14,10 @@ what the stage computes and are raised while it applies (a roster the cadre cann
 `solver.vacancy.determine.check_cadre`; a model too big for the machine: `solver.engines.cpsat.size`), and
 the engines' own limits are `solver.engines.support`.
 
-`apply` returns the next stage's input; `invert` maps the next stage's answer back into the terms of this
-one. Every stage here but the recommendation list keeps the candidates and posts as they are, so its
-inverse is the identity: the allocation of the pools is one of the original recruitment.
+`apply` returns the next stage's input and the inverse data; `invert` maps the next stage's answer back into
+the terms of this one. The pools' inverse turns an engine's `Answer` into a `Result` (the law's terms); the
+recommendation list's turns the merged cadre's `Result` into the `Selection` of each candidate; the other
+stages keep the candidates and posts as they are, so their inverse is the identity.
 """
 from __future__ import annotations
 
@@ -22,17 +25,21 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from .engines import Assignment
 from .errors import Unsupported
+from .kinds import Recruitment
 from .overall import PREFERENCES, distribute
 from .policy import Policy
+from .policy.promotion import promotion_policy
 from .pools import Pools, build_pools
 from .problem import SUBCATEGORIES, Problem
+from .result import Result
 from .selection import Selection, allocation_pools, merged
 from .vacancy import SeatTable, YearState, determine_seats
 
 
 @dataclass(frozen=True)
-class Recruitment:
+class StageData:
     """What passes between the stages: the inputs, and what the stages so far made of them."""
 
     policy: Policy
@@ -42,28 +49,86 @@ class Recruitment:
     pools: Pools | None = None           # after the pools are built
 
 
+@dataclass(frozen=True)
+class Answer:
+    """An engine's answer for the pools it filled, and the engine's name (the `Result`'s label)."""
+
+    assignment: Assignment
+    engine: str
+
+
 class Reduction:
-    """A stage of the chain."""
+    """A stage of the chain: `apply` gives the next stage's input and the inverse data `invert` needs to carry
+    the next stage's answer back into this stage's terms."""
 
     name = ""
 
-    def accepts(self, data: Recruitment) -> str | None:
+    def accepts(self, data: StageData) -> str | None:
         """Why the stage refuses `data`, or None when it takes it."""
         return None
 
-    def apply(self, data: Recruitment) -> Recruitment:
+    def apply(self, data: StageData) -> tuple[StageData, object]:
+        """The next stage's input and the inverse data."""
         raise NotImplementedError
 
-    def invert(self, answer, data: Recruitment):
+    def invert(self, answer, inverse):
         """The next stage's answer in this stage's terms: unchanged unless the stage changed the problem."""
         return answer
 
-    def __call__(self, data: Recruitment) -> Recruitment:
+    def __call__(self, data: StageData) -> tuple[StageData, object]:
         """`apply`, after `accepts` (a refusal raises Unsupported with its reason)."""
         reason = self.accepts(data)
         if reason is not None:
             raise Unsupported(reason)
         return self.apply(data)
+
+
+class Chain(Reduction):
+    """Reductions applied in order, itself a reduction (after cvxpy's `Chain`): `apply` runs each stage on the
+    one before's output (each checked by its `accepts`) and keeps every stage's inverse data; `invert` walks
+    them back in reverse.
+
+    Example
+    -------
+    >>> [r.name for r in DIRECT.reductions]
+    ['promotion', 'vacancy determination', 'overall horizontal minimums', 'seat pools']
+    """
+
+    name = "chain"
+
+    def __init__(self, reductions):
+        self.reductions = tuple(reductions)
+
+    def accepts(self, data: StageData) -> str | None:
+        return self.reductions[0].accepts(data) if self.reductions else None
+
+    def apply(self, data: StageData) -> tuple[StageData, list]:
+        inverse = []
+        for stage in self.reductions:
+            data, inv = stage(data)
+            inverse.append(inv)
+        return data, inverse
+
+    def invert(self, answer, inverse):
+        for stage, inv in zip(reversed(self.reductions), reversed(inverse)):
+            answer = stage.invert(answer, inv)
+        return answer
+
+    def __add__(self, other: "Chain") -> "Chain":
+        return Chain([*self.reductions, *other.reductions])
+
+
+class DerivePromotion(Reduction):
+    """A promotion's policy (`solver.policy.promotion.promotion_policy`: its categories, shares, roster and
+    de-reservation) in place of the policy given; a direct recruitment passes unchanged. Idempotent, so a policy
+    `load_policy` already derived passes through as it is."""
+
+    name = "promotion"
+
+    def apply(self, data: StageData) -> tuple[StageData, None]:
+        if data.policy.recruitment != Recruitment.PROMOTION:
+            return data, None
+        return replace(data, policy=promotion_policy(data.policy)), None
 
 
 class DetermineVacancies(Reduction):
@@ -72,8 +137,9 @@ class DetermineVacancies(Reduction):
 
     name = "vacancy determination"
 
-    def apply(self, data: Recruitment) -> Recruitment:
-        return replace(data, seats=determine_seats(data.policy, data.problem, state=data.state))
+    def apply(self, data: StageData) -> tuple[StageData, None]:
+        # (no inverse data: the seats are the problem's own, the candidates and posts unchanged)
+        return replace(data, seats=determine_seats(data.policy, data.problem, state=data.state)), None
 
 
 class PlaceOverallMinimums(Reduction):
@@ -82,22 +148,28 @@ class PlaceOverallMinimums(Reduction):
 
     name = "overall horizontal minimums"
 
-    def accepts(self, data: Recruitment) -> str | None:
+    def accepts(self, data: StageData) -> str | None:
         if data.seats.overall and data.problem.preferences is not None:
             return PREFERENCES
         return None
 
-    def apply(self, data: Recruitment) -> Recruitment:
-        return replace(data, seats=distribute(data.policy, data.problem, data.seats))
+    def apply(self, data: StageData) -> tuple[StageData, None]:
+        return replace(data, seats=distribute(data.policy, data.problem, data.seats)), None
 
 
 class BuildPools(Reduction):
-    """Stage 2: the seat pools in phases (`solver.pools.build_pools`)."""
+    """Stage 2: the seat pools in phases (`solver.pools.build_pools`). `invert` reads an engine's `Answer` back
+    in the law's terms, a `Result`: each appointee's seat, counted-as category and route, every vacancy's
+    disposition (`solver.result`)."""
 
     name = "seat pools"
 
-    def apply(self, data: Recruitment) -> Recruitment:
-        return replace(data, pools=build_pools(data.policy, data.problem, data.seats))
+    def apply(self, data: StageData) -> tuple[StageData, StageData]:
+        out = replace(data, pools=build_pools(data.policy, data.problem, data.seats))
+        return out, out
+
+    def invert(self, answer: Answer, inverse: StageData) -> Result:
+        return Result(inverse.policy, inverse.problem, inverse.seats, inverse.pools, answer.assignment, answer.engine)
 
 
 class DrawRecommendationList(Reduction):
@@ -107,7 +179,7 @@ class DrawRecommendationList(Reduction):
 
     name = "recommendation list"
 
-    def accepts(self, data: Recruitment) -> str | None:
+    def accepts(self, data: StageData) -> str | None:
         policy, seats = data.policy, data.seats
         if seats.exchangeable:
             return ("carried vacancies open to exchange partners together with a recommendation list "
@@ -118,15 +190,15 @@ class DrawRecommendationList(Reduction):
                     "as seats of their own (README)")
         return _horizontal_refusal(policy, seats) or _crossing_refusal(policy)
 
-    def apply(self, data: Recruitment) -> Recruitment:
+    def apply(self, data: StageData) -> tuple[StageData, int]:
         problem, seats = merged(data.policy, data.problem, data.seats)
-        return BuildPools().apply(replace(data, problem=problem, seats=seats, state=None))
+        return replace(data, problem=problem, seats=seats, state=None), data.problem.n
 
-    def invert(self, stage, data: Recruitment) -> Selection:
+    def invert(self, stage: Result, n: int) -> Selection:
         """The recommendation, from the merged cadre's `Result`."""
         return Selection(np.where(stage.selected, stage.seat_category, ""),
-                         np.array([stage.route(i) if stage.selected[i] else "" for i in range(data.problem.n)],
-                                  dtype=object), stage)
+                         np.array([stage.route(i) if stage.selected[i] else "" for i in range(n)], dtype=object),
+                         stage)
 
 
 def _horizontal_refusal(policy: Policy, seats: SeatTable) -> str | None:
@@ -153,18 +225,28 @@ def _crossing_refusal(policy: Policy) -> str | None:
     if policy.unfilled.dereserve or policy.fallback or any(g.after_years == 0 for g in policy.exchange):
         return ("a recommendation list together with same-year exchange, fallback or de-reservation is not "
                 "implemented (the allocation could not say which category a crossing appointee was recommended "
-                "for); see the note on issue 5")
+                "for)")
     return None
 
 
-class AllocateServices(Reduction):
+class AllocateServices(BuildPools):
     """Services allocated among the recommended, merit-cum-preference, in phases
-    (`solver.selection.allocation_pools`)."""
+    (`solver.selection.allocation_pools`); `invert` as the seat pools' (the `Result` reads the recommendation
+    off `pools.selection`)."""
 
     name = "service allocation"
 
     def __init__(self, selection: Selection):
         self.selection = selection
 
-    def apply(self, data: Recruitment) -> Recruitment:
-        return replace(data, pools=allocation_pools(data.policy, data.problem, data.seats, self.selection))
+    def apply(self, data: StageData) -> tuple[StageData, StageData]:
+        out = replace(data, pools=allocation_pools(data.policy, data.problem, data.seats, self.selection))
+        return out, out
+
+
+# The chains `solve` and the audit run: the year's seats, then the pools of a single cadre, or the
+# recommendation list's merged cadre (its answer inverted into a `Selection`, which `AllocateServices` takes).
+DETERMINE = Chain([DerivePromotion(), DetermineVacancies()])
+SINGLE_CADRE = Chain([PlaceOverallMinimums(), BuildPools()])
+RECOMMENDATION_LIST = Chain([DrawRecommendationList(), BuildPools()])
+DIRECT = DETERMINE + SINGLE_CADRE

@@ -39,3 +39,13 @@ class TimeLimit(AarakshanError):
     """The time limit ran out before any allocation was found (exit 4)."""
 
     exit_code = 4
+
+
+class OptionError(InputError):
+    """A value given for a named option of the library (an engine, a policy override, a grid) that it does not
+    take (exit 2). `field` is the option as the library names it (``engine``, ``overrides``); the command line
+    tells it by its flag (`solver.cli.common.FLAGS`)."""
+
+    def __init__(self, field: str, problem: str):
+        self.field = field
+        super().__init__(field, None, None, problem)

@@ -4,15 +4,18 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .engines.assignment import natural_tops
 from .eligibility import homes, member_mask
 from .pools import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT, PROBATION, held_positions
-from .result import Result
 from .selection import MERGED
-from .routes import NOT_RANKED
+from .routes import NOT_RANKED, Route
+
+if TYPE_CHECKING:
+    from .result import Result   # (the type only: result imports this module when it writes decisions)
 
 
 def _article(code: str) -> str:
@@ -52,7 +55,7 @@ def decision_rows(result: Result):
         if first is not None and row[1] == "false" and sel.category[i] == "":
             row = [row[0], "false", "", first[i][3]]
         elif first is not None and row[1] == "true":
-            if sel.route[i] == "horizontal_adjustment":
+            if sel.route[i] == Route.HORIZONTAL_ADJUSTMENT:
                 row[3] += f"; recommended as {sel.category[i]} by horizontal adjustment"
             else:
                 row[3] += ("; recommended on open merit" if sel.category[i] == result.policy.open
@@ -128,12 +131,12 @@ class _Standing:
         size), but for a horizontal adjustment, which names the traits she serves."""
         seat = self.seat_category[i]
         key = (got, route, seat, r)
-        if route == "horizontal_adjustment" or key not in self.how_cache:
+        if route == Route.HORIZONTAL_ADJUSTMENT or key not in self.how_cache:
             p, result = self.pools[got], self.result
             text = f"{self.where(p, r)} {_how(route, p, seat, result, i)}"
             if result.pools.selection is not None and p.phase >= 4:
                 text += ", on a seat held for a horizontal minimum that no beneficiary took (reverted last)"
-            if route == "horizontal_adjustment":
+            if route == Route.HORIZONTAL_ADJUSTMENT:
                 return text
             self.how_cache[key] = text
         return self.how_cache[key]
@@ -258,25 +261,25 @@ def _selected(st: _Standing, i: int, got: int, missed: list[str]) -> str:
     return text
 
 
-def _how(route: str, p, seat: str, result: Result, i: int) -> str:
+def _how(route: Route, p, seat: str, result: Result, i: int) -> str:
     """How a selected candidate holds her seat, by the route (only the one needed is worded: 62,851 selected at
     JoSAA size)."""
-    if route == "open_merit":
+    if route == Route.OPEN_MERIT:
         return "on open merit"
-    if route == "reserved":
+    if route == Route.RESERVED:
         return f"against {_article(p.category)} {p.category} vacancy"
-    if route == "upgrade":
+    if route == Route.UPGRADE:
         return f"under Rule 16(2), against {_article(p.category)} {p.category} vacancy"
-    if route == "exchange":
+    if route == Route.EXCHANGE:
         return f"against {_article(seat)} {seat} vacancy passed by exchange"
-    if route == "fallback":
+    if route == Route.FALLBACK:
         return f"against {_article(p.sources[0])} {p.sources[0]} vacancy passed down the fallback chain"
-    if route == "dereserved":
+    if route == Route.DERESERVED:
         return f"against a de-reserved {seat} vacancy"
-    if route == "probation":
+    if route == Route.PROBATION:
         return (f"on probation against {_article(seat)} {seat} vacancy left after every other way of filling it "
                 "(failed the prescribed test; Manipur Act 1976 s.8(3), second proviso)")
-    if route == "horizontal_adjustment":
+    if route == Route.HORIZONTAL_ADJUSTMENT:
         return (f"against {_article(p.category)} {p.category} vacancy by horizontal adjustment for "
                 f"{' and '.join(result.serves(i))}")
     raise KeyError(route)

@@ -11,6 +11,7 @@ from .engines import Assignment
 from .policy import Policy
 from .pools import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT, PROBATION, Pools
 from .problem import Problem
+from .routes import Route
 from .vacancy import SeatTable
 
 ALLOCATION_COLUMNS = ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route", "rank"]
@@ -78,13 +79,13 @@ class Result:
 
     def route(self, i: int) -> str:
         if self._adjusted[i]:
-            return "horizontal_adjustment"
+            return Route.HORIZONTAL_ADJUSTMENT
         p = self.pools.pools[self._held[i]]
         sel = self.pools.selection
         if sel is not None:
             if sel.category[i] == p.category:
                 return sel.route[i]
-            return "upgrade" if p.category != self.policy.open else "reserved"
+            return Route.UPGRADE if p.category != self.policy.open else Route.RESERVED
         return p.route
 
     def horizontal_report(self) -> list[dict]:
@@ -125,7 +126,7 @@ class Result:
             held = np.flatnonzero(np.isin(a.pool, [p.index for p in self.pools if p.post == j and p.serves == t
                                                    and p.category == code]))
             out.append({"post": post, "category": code, "trait": t, "minimum": m, "held": len(held),
-                        "by_adjustment": int((sel.route[held] == "horizontal_adjustment").sum()),
+                        "by_adjustment": int((sel.route[held] == Route.HORIZONTAL_ADJUSTMENT).sum()),
                         "short": m - len(held)})
         return out
 

@@ -104,19 +104,26 @@ def allocation_pools(policy: Policy, problem: Problem, seats: SeatTable, sel: Se
     was recommended for her compartment. Seats no beneficiary took revert last (`_reverts`).
     """
     ranked = problem.ranked
-    sel_open = sel.category == policy.open
     on_merit = sel.route != HORIZONTAL
-    reserved = [code for code in policy.reserved_codes if (sel.category == code).any()]
-    extra = policy.migration.allocate_unranked
     b = _Built()
     held = {(post, code): horizontal_fields(policy, problem, seats, post, code, None)[:2]
             for post in problem.posts for code in [policy.open, *policy.reserved_codes]}
+    general = {key: seats.cap(*key) - sum(mins.values()) for key, (mins, _) in held.items()}
+    _open_phases(policy, problem, sel, b, held, general, on_merit)
+    reserved = _reserved_phases(policy, problem, sel, b, held, general, on_merit)
+    _shared_bounds(policy, problem, b, general, reserved)
+    if seats.minimums:
+        _reverts(policy, problem, sel, b, {key: sum(m.values()) for key, (m, _) in held.items()},
+                 on_merit, ranked | policy.migration.allocate_unranked)
+    return Pools(tuple(b.pools), problem.ranking, problem.preferences is None, sel, tuple(b.shared))
 
-    def general(post, code) -> int:
-        return seats.cap(post, code) - sum(held[post, code][0].values())
 
-    for phase, where in ((0, ranked), (1, ~ranked)):
-        if phase == 1 and not extra:
+def _open_phases(policy: Policy, problem: Problem, sel: Selection, b: _Built, held: dict, general: dict,
+                 on_merit) -> None:
+    """Phases 0 and 1 of `allocation_pools`: the open-selected, at posts they ranked, then anywhere."""
+    sel_open = sel.category == policy.open
+    for phase, where in ((0, problem.ranked), (1, ~problem.ranked)):
+        if phase == 1 and not policy.migration.allocate_unranked:
             continue
         for j, post in enumerate(problem.posts):
             mins, ben = held[post, policy.open]
@@ -126,14 +133,20 @@ def allocation_pools(policy: Policy, problem: Problem, seats: SeatTable, sel: Se
                       m, minus, t)
             minus = [b.at[(0, j, "open", policy.open)]] if phase == 1 else []
             b.add((phase, j, "open", policy.open), len(mins), policy.open, OPEN_MERIT, sel_open & where[:, j],
-                  general(post, policy.open), minus)
+                  general[post, policy.open], minus)
             if phase == 0 and policy.migration.upgrade:
                 for k, code in enumerate(policy.reserved_codes, 1):
                     elig = sel_open & on_merit & member_mask(policy, problem, code) & where[:, j]
-                    b.add((0, j, UPGRADE, code), len(mins) + k, code, RESERVED, elig, general(post, code))
-    opened = b.of("open")
-    for phase, where in ((2, ranked), (3, ~ranked)):
-        if phase == 3 and not extra:
+                    b.add((0, j, UPGRADE, code), len(mins) + k, code, RESERVED, elig, general[post, code])
+
+
+def _reserved_phases(policy: Policy, problem: Problem, sel: Selection, b: _Built, held: dict, general: dict,
+                     on_merit) -> list[str]:
+    """Phases 2 and 3 of `allocation_pools`: the reserved-selected, at posts they ranked, then anywhere. Returns
+    the reserved categories someone was recommended against."""
+    reserved = [code for code in policy.reserved_codes if (sel.category == code).any()]
+    for phase, where in ((2, problem.ranked), (3, ~problem.ranked)):
+        if phase == 3 and not policy.migration.allocate_unranked:
             continue
         for j, post in enumerate(problem.posts):
             for k, code in enumerate(reserved, 1):
@@ -143,28 +156,30 @@ def allocation_pools(policy: Policy, problem: Problem, seats: SeatTable, sel: Se
                     minus = [b.at[(2, j, "trait", code, t)]] if phase == 3 else []
                     b.add((phase, j, "trait", code, t), 100 * k + u, code, RESERVED, mine & ben[t], m, minus, t)
                 minus = b.of(UPGRADE, code, j) + b.of("own", code, j)
-                b.add((phase, j, "own", code), 100 * k + 50, code, RESERVED, mine, general(post, code), minus)
+                b.add((phase, j, "own", code), 100 * k + 50, code, RESERVED, mine, general[post, code], minus)
             for k, code in enumerate(reserved, 1):
                 mine = (sel.category == code) & on_merit & where[:, j]
                 b.add((phase, j, "freed", code), 100 * len(reserved) + 100 + k, policy.open, OPEN_MERIT, mine,
-                      general(post, policy.open))
-    # Shared bounds live within one phase (where merit alone decides); a later phase gets what is left.
+                      general[post, policy.open])
+    return reserved
+
+
+def _shared_bounds(policy: Policy, problem: Problem, b: _Built, general: dict, reserved: list[str]) -> None:
+    """Shared bounds live within one phase (where merit alone decides); a later phase gets what is left: the
+    open vacancies a post's upgrades freed, and per category as many as upgrades took of its vacancies."""
+    opened = b.of("open")
     for phase in (2, 3):
         earlier = b.of("freed", phases=range(phase))
         for j, post in enumerate(problem.posts):
             freed = tuple(b.of("freed", j=j, phases=(phase,)))
             if freed:
                 used = tuple(k for k in opened + earlier if b.pools[k].post == j)
-                b.shared.append(Shared(freed, general(post, policy.open), minus=used))
+                b.shared.append(Shared(freed, general[post, policy.open], minus=used))
         for code in reserved:
             freed = tuple(b.of("freed", code, phases=(phase,)))
             if freed:
                 b.shared.append(Shared(freed, 0, plus=tuple(b.of(UPGRADE, code)),
                                        minus=tuple(b.of("freed", code, phases=range(phase)))))
-    if seats.minimums:
-        _reverts(policy, problem, sel, b, {key: sum(m.values()) for key, (m, _) in held.items()},
-                 on_merit, ranked | extra)
-    return Pools(tuple(b.pools), problem.ranking, problem.preferences is None, sel, tuple(b.shared))
 
 
 def _reverts(policy: Policy, problem: Problem, sel: Selection, b: _Built, held: dict, on_merit, anywhere) -> None:

@@ -1,16 +1,17 @@
-"""`solve()`: the whole chain, policy + inputs -> seats -> pools -> engine -> result."""
+"""`solve()`: the chain (`solver.chain`), an engine, and the chain inverted: policy + inputs -> seats -> pools
+-> engine -> result."""
 from __future__ import annotations
 
 import time
-from pathlib import Path
+from functools import partial
 from dataclasses import dataclass
+from pathlib import Path
 
-
-from .chain import AllocateServices, BuildPools, DetermineVacancies, DrawRecommendationList, PlaceOverallMinimums, \
-    Recruitment
+from .chain import DETERMINE, RECOMMENDATION_LIST, SINGLE_CADRE, AllocateServices, Answer, Chain, StageData
 from .engines import Assignment
 from .engines.greedy import solve_greedy
 from .errors import TimeLimit
+from .kinds import Engine
 from .policy import Policy
 from .problem import Problem
 from .result import Result
@@ -31,8 +32,8 @@ class Solution:
         return int(((a.pool != b.pool) | (a.adjusted != b.adjusted)).sum())
 
 
-def solve(policy: Policy | str, problem: Problem | None = None, engine: str = "cpsat", time_limit: float | None = None,
-          workers: int = 1, hint: bool = True, state: YearState | None = None, progress=None, *,
+def solve(policy: Policy | str, problem: Problem | None = None, engine: Engine | str = Engine.CPSAT,
+          time_limit: float | None = None, workers: int = 1, hint: bool = True, state: YearState | None = None, progress=None, *,
           candidates=None, vacancies=None, preferences=None) -> Solution:
     """The allocation the law requires: the chain of `solver.chain`, then an engine, then the result.
 
@@ -42,8 +43,9 @@ def solve(policy: Policy | str, problem: Problem | None = None, engine: str = "c
     problem : candidates in merit order, vacancy rows, preferences (`solver.io.readers.read_problem`); or None
         with `candidates` and `vacancies` (and `preferences`): each a path, a pandas DataFrame or an Arrow
         table, read and validated as the files are.
-    engine : "cpsat" (the default: CP-SAT certifies the greedy's answer), "greedy" (the reference procedure)
-        or "both" (CP-SAT's answer, the greedy's beside it in `Solution.other`).
+    engine : `Engine` or its word: "cpsat" (the default: CP-SAT certifies the greedy's answer), "greedy" (the
+        reference procedure) or "both" (CP-SAT's answer, the greedy's beside it in `Solution.other`); any other
+        word raises OptionError.
     time_limit : seconds CP-SAT may take, or None; on expiry the greedy's answer, with status "time_limit".
     workers : CP-SAT's threads; the answer is the same for any number.
     hint : give CP-SAT the greedy's answer to certify (True); False solves independently.
@@ -56,7 +58,8 @@ def solve(policy: Policy | str, problem: Problem | None = None, engine: str = "c
 
     Raises
     ------
-    Unsupported, PolicyConflict (exit 3); TimeLimit (exit 4) when CP-SAT solves independently and finds nothing.
+    OptionError (an engine not among `Engine`); Unsupported, PolicyConflict (exit 3); TimeLimit (exit 4) when
+    CP-SAT solves independently and finds nothing.
 
     Example
     -------
@@ -78,6 +81,33 @@ def solve(policy: Policy | str, problem: Problem | None = None, engine: str = "c
     0            A    X            UR         UR             open_merit     1
     1            C    X           OBC        OBC               reserved     3
     """
+    policy, problem = _inputs(policy, problem, candidates, vacancies, preferences)
+    fill = partial(run_engine, Engine.parse(engine), time_limit=time_limit, workers=workers, hint=hint,
+                   progress=progress)
+    t0 = time.perf_counter()
+    determined, determine_inverse = DETERMINE(StageData(policy, problem, state))
+    timings: dict = {}
+    if determined.policy.migration.selection_list:
+        # The recommendation list is itself a single-cadre recruitment: same engines, same chain.
+        listed, list_inverse = RECOMMENDATION_LIST(determined)
+        answers, listing = fill(listed)
+        timings["recommendation"] = sum(listing.values())
+        selection = RECOMMENDATION_LIST.invert(answers[0], list_inverse)
+        back = Chain([AllocateServices(selection)])
+    else:
+        back = SINGLE_CADRE
+    pooled, back_inverse = back(determined)
+    answers, engine_timings = fill(pooled)
+    results = [DETERMINE.invert(back.invert(a, back_inverse), determine_inverse) for a in answers]
+    if "recommendation" in timings:
+        timings = {**timings, **engine_timings, "total": time.perf_counter() - t0}
+    else:
+        timings = {"determine_and_pools": time.perf_counter() - t0 - sum(engine_timings.values()), **engine_timings}
+    return Solution(results[0], results[1] if len(results) > 1 else None, _round(timings))
+
+
+def _inputs(policy, problem, candidates, vacancies, preferences) -> tuple[Policy, Problem]:
+    """The policy loaded where named, the problem read where given as tables or files."""
     if isinstance(policy, (str, Path)):
         from .policy import load_policy
         policy = load_policy(policy)
@@ -86,54 +116,38 @@ def solve(policy: Policy | str, problem: Problem | None = None, engine: str = "c
             raise TypeError("solve() takes a problem, or candidates= and vacancies=")
         from .io.readers import read_problem
         problem = read_problem(policy, candidates, vacancies, preferences)
-    t0 = time.perf_counter()
-    data = DetermineVacancies()(Recruitment(policy, problem, state))
-    if policy.migration.selection_list:
-        # The recommendation list is itself a single-cadre recruitment: same engines, same chain.
-        draw = DrawRecommendationList()
-        listed = draw(data)
-        first = solve_pools(listed, engine, time_limit, workers, hint, progress)
-        out = solve_pools(AllocateServices(draw.invert(first.result, data))(data), engine, time_limit, workers,
-                          hint, progress)
-        out.timings = _round({"recommendation": sum(first.timings.values()), **out.timings,
-                              "total": time.perf_counter() - t0})
-        return out
-    data = BuildPools()(PlaceOverallMinimums()(data))
-    out = solve_pools(data, engine, time_limit, workers, hint, progress)
-    out.timings = _round({"determine_and_pools": time.perf_counter() - t0 - sum(out.timings.values()),
-                          **out.timings})
-    return out
+    return policy, problem
 
 
-def solve_pools(data: Recruitment, engine: str, time_limit, workers, hint, progress=None) -> Solution:
-    """The engine stage: the pools of `data` filled by the greedy, CP-SAT or both, each answer inverted into a
-    `Result` (allocation, dispositions, reasons)."""
-    policy, problem, seats, pools = data.policy, data.problem, data.seats, data.pools
+def run_engine(engine: Engine, data: StageData, time_limit=None, workers: int = 1, hint: bool = True,
+               progress=None) -> tuple[list[Answer], dict]:
+    """The engine stage: the pools of `data` filled by the greedy, CP-SAT or both. Returns the answers (the
+    engine asked for first; the greedy's second when both ran) and each engine's seconds."""
+    pools, n = data.pools, data.problem.n
     timings: dict = {}
-    greedy: Assignment | None = None
     # The greedy runs for CP-SAT too: its certificate, or (solving independently) the answer written should the
     # time limit expire first (SPEC: the best answer is still written, status time_limit, exit 4).
-    if engine in ("greedy", "both", "cpsat"):
-        if progress is not None:
-            progress("greedy")
-        t = time.perf_counter()
-        greedy = solve_greedy(pools, problem.n)
-        timings["greedy"] = time.perf_counter() - t
-    if engine == "greedy":
-        return Solution(Result(policy, problem, seats, pools, greedy, "greedy"), None, timings)
+    if progress is not None:
+        progress("greedy")
+    t = time.perf_counter()
+    greedy = solve_greedy(pools, n)
+    timings["greedy"] = time.perf_counter() - t
+    if engine == Engine.GREEDY:
+        return [Answer(greedy, Engine.GREEDY.value)], timings
     if progress is not None:
         progress("CP-SAT")
     t = time.perf_counter()
     try:
         from .engines.cpsat import solve_cpsat   # (here: the greedy alone never loads OR-Tools)
-        cp = solve_cpsat(pools, problem.n, hint=greedy if hint else None, time_limit=time_limit, workers=workers,
-                         progress=progress, posts=problem.posts)
+        cp = solve_cpsat(pools, n, hint=greedy if hint else None, time_limit=time_limit, workers=workers,
+                         progress=progress, posts=data.problem.posts)
     except TimeLimit:
         cp = Assignment(greedy.pool, greedy.adjusted, "time_limit", {"hinted": False})
     timings["cpsat"] = time.perf_counter() - t
-    main = Result(policy, problem, seats, pools, cp, "cpsat")
-    other = Result(policy, problem, seats, pools, greedy, "greedy") if engine == "both" else None
-    return Solution(main, other, timings)
+    answers = [Answer(cp, Engine.CPSAT.value)]
+    if engine == Engine.BOTH:
+        answers.append(Answer(greedy, Engine.GREEDY.value))
+    return answers, timings
 
 
 def _round(t: dict) -> dict:

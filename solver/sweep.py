@@ -1,4 +1,4 @@
-"""Scenario sweeps (issue 18, items 3, 4, 6): one recruitment, or a run of recruitment years, solved under many
+"""Scenario sweeps: one recruitment, or a run of recruitment years, solved under many
 policies, as one tidy table.
 
 A scenario is a name and a list of `--set` overrides (a reform as data, after PSLmodels Tax-Calculator and
@@ -19,7 +19,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import InputError, PolicyConflict, Unsupported
+from .errors import InputError, OptionError, PolicyConflict, Unsupported
 from .io.readers import read_problem
 from .policy import Policy, load_policy
 from .policy.load import axis
@@ -48,7 +48,7 @@ def grid(specs: list[str]) -> list[Scenario]:
     """
     axes = []
     for spec in specs:
-        key, values = axis(spec, "--grid", "ceiling.share=0.5,0.6")
+        key, values = axis(spec, "grid", "ceiling.share=0.5,0.6")
         axes.append([f"{key}={v}" for v in values])
     return [Scenario(";".join(combo), combo) for combo in itertools.product(*axes)]
 
@@ -109,7 +109,7 @@ class _Task:
 
 
 def sweep(policy: str | Path, scenarios: list[Scenario], inputs: list[Inputs], engine: str = "greedy",
-          workers: int = 1, dask: str | None = None, progress=None) -> Sweep:
+          workers: int = 1, dask: str | None = None, progress=None, recruitment="direct") -> Sweep:
     """Solve every scenario (every year in order, each scenario with a register of its own) and return the tidy
     rows (`COLUMNS`), scenarios in the order given, with each scenario's status. A scenario whose policy cannot
     be applied is refused with its reason and the sweep goes on.
@@ -123,6 +123,8 @@ def sweep(policy: str | Path, scenarios: list[Scenario], inputs: list[Inputs], e
     workers : processes of the local pool (1: in this process).
     dask : None, "local" (a LocalCluster of `workers` processes) or a scheduler address (tcp://HOST:8786).
     progress : called with the number of scenarios done after each.
+    recruitment : `solver.kinds.Recruitment` or its word: "promotion" solves every scenario under the
+        policy's `[promotion]` rules.
 
     Example
     -------
@@ -134,15 +136,17 @@ def sweep(policy: str | Path, scenarios: list[Scenario], inputs: list[Inputs], e
     >>> sorted({r["scenario"] for r in out.rows})
     ['migration.relaxed_may_take_open=false', 'migration.relaxed_may_take_open=true']
     """
+    from .kinds import Engine
+    engine = Engine.parse(engine, (Engine.GREEDY, Engine.CPSAT))
     names = [s.name for s in scenarios]
     if len(set(names)) != len(names):
         dup = next(x for x in names if names.count(x) > 1)
-        raise InputError("--scenarios", None, None, f"scenario {dup!r} is given twice")
+        raise OptionError("scenarios", f"scenario {dup!r} is given twice")
     readings: dict[tuple, int] = {}
     problems: list[list] = []
     tasks = []
     for k, sc in enumerate(scenarios):
-        pol = load_policy(policy, list(sc.overrides))          # a bad override is refused before any solve
+        pol = load_policy(policy, list(sc.overrides), recruitment)   # a bad override is refused before any solve
         key = _reading_key(pol)
         if key not in readings:
             readings[key] = len(problems)
@@ -194,7 +198,7 @@ def _on_dask(address, workers, job, problems, tasks, progress):
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
-        raise InputError("--dask", None, None, "Dask is not installed: pip install 'aarakshan[dask]'") from None
+        raise OptionError("dask", "Dask is not installed: pip install 'aarakshan[dask]'") from None
     cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
                            dashboard_address=None) if address == "local" else None
     try:
@@ -213,30 +217,28 @@ def _on_dask(address, workers, job, problems, tasks, progress):
 
 
 def _solve_scenario(engine: str, problems, t: _Task):
-    """(scenario index, rows, status) of one scenario: each year in order against a register of its own."""
+    """(scenario index, rows, status) of one scenario: each year in order against a register of its own
+    (`solver.runs.run_years`, writing no outputs), or the one recruitment."""
     from .register import Register, year_record
-    from .solve import solve
-    pol = t.policy
+    from .runs import Round, RunOptions, YearInputs, run_year, run_years
+    options = RunOptions(t.policy, engine)
     rows: list[dict] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        reg = Register(Path(tmp) / "register.sqlite") if problems[0][0] is not None else None
-        try:
-            for year, problem in problems:
-                state = reg.state(year) if reg is not None else None
-                try:
-                    result = solve(pol, problem, engine, state=state).result
-                except (PolicyConflict, Unsupported) as e:
-                    # The scenario's policy cannot be applied: its reason is the scenario's outcome, and the
-                    # sweep goes on (a refused year ends the scenario: later years depend on it).
-                    where = f" in {year}" if year is not None else ""
-                    return t.index, rows, f"refused{where} (exit {e.exit_code}): {e}"
-                rec = year_record(result, year if year is not None else 0)
-                if reg is not None:
-                    reg.record(rec, pol.name, engine)
-                rows += _rows(t.scenario.name, year, result, rec)
-        finally:
-            if reg is not None:
-                reg.close()
+    solved: list[int] = []
+    try:
+        if problems[0][0] is None:
+            run = run_year(options, Round(problem=problems[0][1]))
+            rows += _rows(t.scenario.name, None, run.solution.result, year_record(run.solution.result, 0))
+        else:
+            with tempfile.TemporaryDirectory() as tmp, Register(Path(tmp) / "register.sqlite") as reg:
+                years = [YearInputs(y, None, None) for y, _ in problems]
+                for run in run_years(options, years, reg, problems=dict(problems)):
+                    rows += _rows(t.scenario.name, run.year, run.solution.result, run.record)
+                    solved.append(run.year)
+    except (PolicyConflict, Unsupported) as e:
+        # The scenario's policy cannot be applied: its reason is the scenario's outcome, and the sweep goes on
+        # (a refused year ends the scenario: later years depend on it).
+        where = f" in {problems[len(solved)][0]}" if problems[0][0] is not None else ""
+        return t.index, rows, f"refused{where} (exit {e.exit_code}): {e}"
     return t.index, rows, "solved"
 
 
@@ -268,7 +270,7 @@ def changes(rows: list[dict], baseline: str) -> list[list]:
     """Against the baseline scenario, each (scenario, year, post, category) value that differs."""
     base = {(r["year"], r["post"], r["category"]): r for r in rows if r["scenario"] == baseline}
     if not base:
-        raise InputError("--baseline", None, None, f"the baseline {baseline!r} has no rows (refused, or not a "
+        raise OptionError("baseline", f"the baseline {baseline!r} has no rows (refused, or not a "
                          "scenario: see scenarios.csv)")
     out = []
     for r in rows:
@@ -289,13 +291,13 @@ def write(folder: Path, out: Sweep, baseline: str | None) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from .reports import _write_csv
+    from .io.staging import write_csv
     rows = out.rows
-    _write_csv(folder / "scenarios.csv", ["scenario", "overrides", "status"],
+    write_csv(folder / "scenarios.csv", ["scenario", "overrides", "status"],
                ([s.name, "; ".join(s.overrides), status] for s, status in out.status))
-    _write_csv(folder / "results.csv", COLUMNS, ([r[c] for c in COLUMNS] for r in rows))
+    write_csv(folder / "results.csv", COLUMNS, ([r[c] for c in COLUMNS] for r in rows))
     table = pa.table({c: pa.array([str(r[c]) for r in rows], pa.string()) if c in TEXT else
                       pa.array([r[c] for r in rows], pa.int64()) for c in COLUMNS})
     pq.write_table(table, folder / "results.parquet", compression="zstd")
     if baseline is not None:
-        _write_csv(folder / "changes.csv", CHANGE_COLUMNS, changes(rows, baseline))
+        write_csv(folder / "changes.csv", CHANGE_COLUMNS, changes(rows, baseline))

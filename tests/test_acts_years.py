@@ -121,16 +121,15 @@ def test_central_2004_counts_obc_backlog_against_the_ceiling(tmp_path):
     refused. Under central-dopt (Art. 16(4B), DoPT OM 20.07.2000: all backlog a separate class) both stand."""
     from solver.errors import PolicyConflict
     from solver.vacancy import Carried, YearState
-    from solver.vacancy.determine import ceiling_use
     rows = [["X", "UR", 20, "", ""], ["X", "SC", 6, "", ""], ["X", "ST", 3, "", ""], ["X", "OBC", 11, "", ""]]
     sc = YearState(2021, {}, tuple(Carried(k, "X", "SC", 2020, "vacancy") for k in range(2)))
     obc = YearState(2021, {}, tuple(Carried(k, "X", "OBC", 2020, "vacancy") for k in range(2)))
     pol, sol = one_year(tmp_path, "central-2004", rows, state=sc)
-    assert ceiling_use(pol, sol.result.seats, "X") == (20, 40)
+    assert sol.result.seats.ceiling_use(pol)["X"] == (20, 40)
     with pytest.raises(PolicyConflict, match=r"22 of 42 .*2 of them carried"):
         one_year(tmp_path, "central-2004", rows, state=obc)
     pol, sol = one_year(tmp_path, "central-dopt", rows, state=obc)
-    assert ceiling_use(pol, sol.result.seats, "X") == (20, 40)
+    assert sol.result.seats.ceiling_use(pol)["X"] == (20, 40)
 
 
 def test_backlog_excluded_is_checked_against_the_policy():
@@ -372,12 +371,11 @@ def test_exempt_vacancies_are_open_take_no_roster_point_and_stay_outside_the_cei
     """Bill 2004 s.4, Manipur Act 1976 s.3 (tenure, contract, ex-cadre, work-charged posts ...), Bihar Act 1991
     s.3: the Act does not apply to exempt posts. Post X has 4 vacancies by the roster (points 1-4: UR 3, OBC 1)
     and 2 exempt tenure posts: 5 open, 1 OBC, the roster used 4 points, and the ceiling sees 1 of 4."""
-    from solver.vacancy.determine import ceiling_use
     pol, sol = one_year(tmp_path, "central-2004", [["X", "TOTAL", 4, ""], ["X", "UR", 2, "tenure post (s.4)"]],
                         header=("post", "category", "vacancies", "exempt"))
     assert split(sol) == {"UR": 5, "OBC": 1}
     assert sol.result.seats.roster_used["X"] == (1, 4, None)
-    assert ceiling_use(pol, sol.result.seats, "X") == (1, 4)
+    assert sol.result.seats.ceiling_use(pol)["X"] == (1, 4)
     assert any("exempt from reservation (tenure post (s.4))" in n for n in sol.result.seats.notes)
     with pytest.raises(InputError, match="an exempt vacancy is not reserved"):
         one_year(tmp_path, "central-2004", [["X", "SC", 2, "tenure"]], header=("post", "category", "vacancies",

@@ -326,7 +326,7 @@ def test_an_infeasible_model_names_the_rules_in_conflict(tmp_path):
     Capacity and non-wastefulness are not in the core: without the minimum the pool is satisfiable."""
     from dataclasses import replace
 
-    from solver.chain import BuildPools, DetermineVacancies, PlaceOverallMinimums, Recruitment
+    from solver.chain import DIRECT, StageData
     from solver.engines.cpsat.solve import solve_cpsat
     from solver.errors import PolicyConflict
 
@@ -334,7 +334,7 @@ def test_an_infeasible_model_names_the_rules_in_conflict(tmp_path):
                   [["X", "UR", 2, 1]], vac_header="post,category,vacancies,women")
     pol = load_policy("central-dopt")
     prob = read_problem(pol, c, v)
-    pools = BuildPools()(PlaceOverallMinimums()(DetermineVacancies()(Recruitment(pol, prob)))).pools
+    pools = DIRECT(StageData(pol, prob))[0].pools
     solve_cpsat(pools, prob.n, posts=prob.posts)   # as read: feasible
     planted = replace(pools, pools=tuple(replace(p, minimums={"women": 3}) if p.minimums else p for p in pools))
     with pytest.raises(PolicyConflict) as e:

@@ -279,4 +279,4 @@ def test_an_engine_a_command_does_not_run_is_bad_input(tmp_path, args, allowed):
     """SPEC exit 2: `--engine` names the engines the command runs (one check, `cli._engine_among`), before any
     file is read."""
     r = CliRunner().invoke(app, [*args, "--policy", "central-dopt", "--out", str(tmp_path / "o"), "--engine", "x"])
-    assert r.exit_code == 2 and f"--engine must be {allowed}, not 'x'" in r.output
+    assert r.exit_code == 2 and f"--engine: must be {allowed}, not 'x'" in r.output

@@ -189,14 +189,15 @@ def test_greedy_answer_satisfies_the_model(inst):
 def test_solving_in_turn_is_the_whole_model(inst):
     """CP-SAT solved one group at a time, earlier groups fixed ((phase, post) where posts are filled in turn,
     a phase with preferences), gives the solution of the whole model solved at once (solve_cpsat)."""
-    from solver.engines.cpsat import _turns, solve_model
+    from solver.engines.cpsat import solve_model
+    from solver.engines.cpsat.solve import turn_groups
     d = Path(tempfile.mkdtemp())
     pol, prob = materialise(d, inst)
     res = solve(pol, prob, "cpsat", hint=False).result
     whole = solve_model(res.pools, prob.n, None, None, 1)
     assert np.array_equal(res.assignment.pool, whole.pool)
     assert np.array_equal(res.assignment.adjusted, whole.adjusted)
-    assert ("groups" in res.assignment.stats) == (_turns(res.pools) is not None)
+    assert ("groups" in res.assignment.stats) == (turn_groups(res.pools) is not None)
 
 
 def test_named_variables_read_as_the_law_and_change_nothing():
@@ -244,7 +245,7 @@ def test_preference_lists_are_each_candidates_pools_in_order(inst):
     """`Pools.preference_lists` against its definition: every eligible (candidate, pool) pair, by candidate,
     phase, rank of the post in her list, post, precedence, then pool. Both ways of making them: read off the
     ranked rows phase by phase (the default), and the packed-key sort (where a pool admits the unranked)."""
-    from solver.pools import _lists_by_rows, _lists_by_sort
+    from solver.pools.lists import _lists_by_rows, _lists_by_sort
     _, pol, prob, g, _ = _solve_both(inst)
     pools = g.result.pools
     pairs = [(i, p.index) for p in pools for i in np.flatnonzero(p.eligible).tolist()]
@@ -317,7 +318,7 @@ def test_csv_text_is_what_the_csv_module_writes(rows):
     (commas, quotes, line breaks, empty fields, a lone empty field, numbers, None)."""
     import csv
     import io
-    from solver.reports import csv_text
+    from solver.io.staging import csv_text
     want = io.StringIO()
     csv.writer(want, lineterminator="\n").writerows(rows)
     assert csv_text(rows) == want.getvalue()
@@ -327,7 +328,8 @@ def test_preference_lists_of_a_pool_open_to_the_unranked_come_from_the_sort():
     """Where a pool admits a candidate who did not rank its post (a policy allocating unranked posts), the
     ranked rows cannot offer that pair: `_lists_by_rows` says so (None) and the packed-key sort makes the
     lists, the unranked post last."""
-    from solver.pools import Pool, Pools, _lists_by_rows
+    from solver.pools import Pool, Pools
+    from solver.pools.lists import _lists_by_rows
     from solver.ranking import Ranking
     ranking = Ranking((np.array([0, 1]), np.array([1])), n=2, posts=2)   # candidate 1 ranks only post 1
     pools = Pools((Pool(0, 0, "open_merit", 0, 0, ("UR",), np.array([True, True]), 1),

@@ -123,8 +123,7 @@ def test_devadasan_backlog_outside_the_ceiling(tmp_path):
     sol = solve(pol, read_problem(pol, d / "candidates.csv", d / "vacancies.csv"), "greedy", state=state)
     seats = sol.result.seats
     assert sum(seats.cap("X", c) for c in ("SC", "ST", "OBC")) == 48
-    from solver.vacancy.determine import ceiling_use
-    assert ceiling_use(pol, seats, "X") == (20, 40)
+    assert seats.ceiling_use(pol)["X"] == (20, 40)
     # Only SC candidates: the best 16 take the open vacancies, the other 14 SC ones (carried oldest first).
     assert sum(1 for r in sol.result.allocation_rows() if r[2] == "SC") == 14
     rec = year_record(sol.result, 2018)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from ortools.sat.python import cp_model
 
-from ..chain import BuildPools, DetermineVacancies, PlaceOverallMinimums, Recruitment
+from ..chain import DIRECT, Answer, StageData
 from ..engines.cpsat.conflict import core as named_core, run, shrunk
 from ..engines.cpsat.model import Names, Rules
 from ..engines.greedy import solve_greedy
@@ -57,8 +57,8 @@ def official(policy: Policy, problem: Problem, state=None) -> Result:
     if policy.migration.selection_list:
         raise Unsupported("audit of a recommendation list (migration.selection_list) is not built yet: its two "
                           "stages are two models, and a question about one candidate spans both")
-    data = BuildPools()(PlaceOverallMinimums()(DetermineVacancies()(Recruitment(policy, problem, state))))
-    return Result(policy, problem, data.seats, data.pools, solve_greedy(data.pools, problem.n), "greedy")
+    data, inverse = DIRECT(StageData(policy, problem, state))
+    return DIRECT.invert(Answer(solve_greedy(data.pools, problem.n), "greedy"), inverse)
 
 
 def outcome(result: Result, i: int) -> str:

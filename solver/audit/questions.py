@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import InputError
+from ..errors import OptionError
 from ..problem import Problem
 
 
@@ -29,11 +29,11 @@ def parse(text: str, problem: Problem) -> Question:
     cid, _, post = body.partition("@")
     index = {c: i for i, c in enumerate(problem.candidates.ids)}
     if cid not in index:
-        raise InputError("--ask", None, None, f"{text!r}: no candidate {cid!r} in "
+        raise OptionError("questions", f"{text!r}: no candidate {cid!r} in "
                          f"{problem.sources.get('candidates', 'candidates.csv')}")
     if post and post not in problem.posts:
-        raise InputError("--ask", None, None, f"{text!r}: no post {post!r} in "
+        raise OptionError("questions", f"{text!r}: no post {post!r} in "
                          f"{problem.sources.get('vacancies', 'vacancies.csv')}; posts: {', '.join(problem.posts)}")
     if post and not selected:
-        raise InputError("--ask", None, None, f"{text!r}: ask '!ID' (not selected at all) or 'ID@POST', not both")
+        raise OptionError("questions", f"{text!r}: ask '!ID' (not selected at all) or 'ID@POST', not both")
     return Question(raw, index[cid], problem.posts.index(post) if post else None, selected)

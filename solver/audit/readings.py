@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from ..errors import InputError
+from ..errors import OptionError
 from ..policy import Policy
 from ..policy.load import as_setting, axis
 
@@ -27,10 +27,10 @@ class OpenOption:
 
 def parse_readings(specs: list[str]) -> list[tuple[str, list[str]]]:
     """`--reading KEY=V1,V2`, each checked for its form (exit 2)."""
-    out = [axis(s, "--reading", "horizontal.open_compartment_for_all=true,false") for s in specs]
+    out = [axis(s, "readings", "horizontal.open_compartment_for_all=true,false") for s in specs]
     keys = [k for k, _ in out]
     if len(set(keys)) != len(keys):
-        raise InputError("--reading", None, None, f"an option is given twice: {keys}")
+        raise OptionError("readings", f"an option is given twice: {keys}")
     return out
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import __version__
-from ..reports import Staged, _write_csv, diff_rows, stage, write_json
+from ..io.staging import Staged, stage, write_csv, write_json
+from ..reports import diff_rows
 from ..result import ALLOCATION_COLUMNS
 from .audit import AuditResult
 
@@ -18,13 +19,13 @@ AUDIT_FILES = ("audit.json", "contested.csv", "answers.csv", "alternatives")
 def stage_audit(out: str | Path, a: AuditResult) -> Staged:
     def write(tmp: Path) -> None:
         base = a.readings[0].result
-        _write_csv(tmp / "contested.csv", CONTESTED_COLUMNS, a.contested)
-        _write_csv(tmp / "answers.csv", ANSWER_COLUMNS, [[x[k] for k in ANSWER_COLUMNS] for x in a.answers])
+        write_csv(tmp / "contested.csv", CONTESTED_COLUMNS, a.contested)
+        write_csv(tmp / "answers.csv", ANSWER_COLUMNS, [[x[k] for k in ANSWER_COLUMNS] for x in a.answers])
         for name, alt in a.alternatives.items():
             folder = tmp / "alternatives" / name
             folder.mkdir(parents=True)
-            _write_csv(folder / "allocation.csv", ALLOCATION_COLUMNS, alt.allocation_rows())
-            _write_csv(folder / "diff.csv", ALTERNATIVE_DIFF, diff_rows(base, alt))
+            write_csv(folder / "allocation.csv", ALLOCATION_COLUMNS, alt.allocation_rows())
+            write_csv(folder / "diff.csv", ALTERNATIVE_DIFF, diff_rows(base, alt))
         write_json(tmp / "audit.json", {
             "unique": a.unique,
             "open_questions": [{"key": o.key, "question": o.question, "values": list(o.values),

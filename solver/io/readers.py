@@ -292,33 +292,9 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
     seen: dict[tuple[str, str], int] = {}
     for k in range(len(t)):
         post, cat = str(t["post"][k]), str(t["category"][k])
-        if post == "":
-            raise t.error(k, "post", "empty post")
-        if cat not in allowed:
-            raise t.error(k, "category", f"unknown category {str(cat)!r}; expected one of {allowed}")
-        key = (post, "exempt" if exempt[k] else cat)   # (an exempt row sits beside the post's other rows)
-        if key in seen:
-            raise t.error(k, "category", f"post {str(post)!r} category {cat}{' exempt' if exempt[k] else ''} given "
-                          f"twice (also line {seen[key]})")
-        has_total = not exempt[k] and ((post, "TOTAL") in seen or
-                                       (cat == "TOTAL" and any(p == post and c != "exempt" for p, c in seen)))
-        if has_total:
-            raise t.error(k, "category", f"post {str(post)!r} mixes a TOTAL row with per-category rows")
-        seen[key] = int(t.line[k])
+        _row_place(t, k, post, cat, allowed, bool(exempt[k]), seen)
         m = {tr: int(mins[tr][k]) for tr in mins if mins[tr][k] > 0}
-        if m and cat == "TOTAL":
-            raise t.error(k, next(iter(m)), "horizontal minimums belong on per-category rows, not TOTAL")
-        if exempt[k] and cat != policy.open:
-            raise t.error(k, "exempt", f"an exempt vacancy is not reserved: give it as {policy.open} (the row is "
-                          f"{cat}), with the ground in exempt")
-        if exempt[k] and len(str(exempt[k])) > 200:
-            raise t.error(k, "exempt", "the ground is over 200 characters")
-        for name, col in (("cadre", cadre), ("roster_start", roster_start)):
-            if col[k] > 0 and cat != "TOTAL":
-                raise t.error(k, name, f"{name} belongs on a TOTAL row (the roster splits it); this row is {cat}")
-        if any(v > vac[k] for v in m.values()):
-            tr = next(tr for tr, v in m.items() if v > vac[k])
-            raise t.error(k, tr, f"minimum {m[tr]} exceeds the row's {int(vac[k])} vacancies")
+        _row_fields(t, k, policy, cat, m, int(vac[k]), exempt[k], {"cadre": cadre, "roster_start": roster_start})
         if post not in posts:
             posts.append(post)
         rows.append(VacancyRow(post, cat, int(vac[k]), m, int(t.line[k]),
@@ -328,6 +304,41 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
                                str(t["post_class"][k]) if t.has("post_class") else "",
                                str(t["district"][k]) if t.has("district") else ""))
     return tuple(posts), tuple(rows)
+
+
+def _row_place(t: Table, k: int, post: str, cat: str, allowed: list[str], exempt: bool, seen: dict) -> None:
+    """Row k names a post and a known category, once, and does not mix a TOTAL row with per-category rows."""
+    if post == "":
+        raise t.error(k, "post", "empty post")
+    if cat not in allowed:
+        raise t.error(k, "category", f"unknown category {str(cat)!r}; expected one of {allowed}")
+    key = (post, "exempt" if exempt else cat)   # (an exempt row sits beside the post's other rows)
+    if key in seen:
+        raise t.error(k, "category", f"post {str(post)!r} category {cat}{' exempt' if exempt else ''} given "
+                      f"twice (also line {seen[key]})")
+    has_total = not exempt and ((post, "TOTAL") in seen or
+                                (cat == "TOTAL" and any(p == post and c != "exempt" for p, c in seen)))
+    if has_total:
+        raise t.error(k, "category", f"post {str(post)!r} mixes a TOTAL row with per-category rows")
+    seen[key] = int(t.line[k])
+
+
+def _row_fields(t: Table, k: int, policy: Policy, cat: str, minimums: dict, vacancies: int, exempt,
+                roster: dict) -> None:
+    """Row k's minimums, exemption and roster columns fit its category and vacancies."""
+    if minimums and cat == "TOTAL":
+        raise t.error(k, next(iter(minimums)), "horizontal minimums belong on per-category rows, not TOTAL")
+    if exempt and cat != policy.open:
+        raise t.error(k, "exempt", f"an exempt vacancy is not reserved: give it as {policy.open} (the row is "
+                      f"{cat}), with the ground in exempt")
+    if exempt and len(str(exempt)) > 200:
+        raise t.error(k, "exempt", "the ground is over 200 characters")
+    for name, col in roster.items():
+        if col[k] > 0 and cat != "TOTAL":
+            raise t.error(k, name, f"{name} belongs on a TOTAL row (the roster splits it); this row is {cat}")
+    over = [tr for tr, v in minimums.items() if v > vacancies]
+    if over:
+        raise t.error(k, over[0], f"minimum {minimums[over[0]]} exceeds the row's {vacancies} vacancies")
 
 
 def _direct_shares(t: Table, policy: Policy) -> np.ndarray:

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..errors import InputError
+from ..errors import InputError, OptionError
 from .promotion import promotion_policy
 from .schema import Policy
 
@@ -36,7 +36,7 @@ def bundled_models() -> dict[str, str]:
 def resolve_policy_path(name: str | Path) -> Path:
     """A path as given, or a bare name (``bihar-1991``) looked up among the bundled models."""
     if str(name).strip() == "":
-        raise InputError("--policy", None, None, "empty; give a policy file or one of: "
+        raise OptionError("policy", "empty; give a policy file or one of: "
                          + ", ".join(bundled_models()))
     p = Path(name)
     if p.is_file():
@@ -62,13 +62,13 @@ def axis(spec: str, option: str, example: str) -> tuple[str, list[str]]:
 
     Example
     -------
-    >>> axis("ceiling.share=0.5, 0.6", "--grid", "ceiling.share=0.5,0.6")
+    >>> axis("ceiling.share=0.5, 0.6", "grid", "ceiling.share=0.5,0.6")
     ('ceiling.share', ['0.5', '0.6'])
     """
     key, eq, values = spec.partition("=")
     vs = [v.strip() for v in values.split(",")]
     if not eq or not key.strip() or not all(vs):
-        raise InputError(option, None, None, f"{spec!r}: expected KEY=V1,V2 (e.g. {example})")
+        raise OptionError(option, f"{spec!r}: expected KEY=V1,V2 (e.g. {example})")
     return key.strip(), vs
 
 
@@ -80,7 +80,7 @@ def as_setting(value: bool | str | float | int) -> str:
 def apply_override(data: dict, assignment: str) -> None:
     """``ceiling.share=0.6`` or ``categories.OBC.share=0.27`` (list entries addressed by their code)."""
     if "=" not in assignment:
-        raise InputError("--set", None, None, f"{assignment!r} is not of the form KEY=VALUE")
+        raise OptionError("overrides", f"{assignment!r} is not of the form KEY=VALUE")
     key, _, raw = assignment.partition("=")
     parts = key.strip().split(".")
     node: Any = data
@@ -88,14 +88,14 @@ def apply_override(data: dict, assignment: str) -> None:
         if isinstance(node, list):
             match = [e for e in node if isinstance(e, dict) and e.get("code", e.get("name")) == part]
             if not match:
-                raise InputError("--set", None, None, f"{key}: no entry {part!r} in {'.'.join(parts[:i])}")
+                raise OptionError("overrides", f"{key}: no entry {part!r} in {'.'.join(parts[:i])}")
             node = match[0]
         else:
             node = node.setdefault(part, {})
         if not isinstance(node, (dict, list)):
-            raise InputError("--set", None, None, f"{key}: {'.'.join(parts[: i + 1])} is not a table")
+            raise OptionError("overrides", f"{key}: {'.'.join(parts[: i + 1])} is not a table")
     if isinstance(node, list):
-        raise InputError("--set", None, None, f"{key}: name an entry of the list by its code")
+        raise OptionError("overrides", f"{key}: name an entry of the list by its code")
     node[parts[-1]] = _parse_value(raw.strip())
 
 
@@ -144,10 +144,24 @@ def data_file(policy: Policy, name: str) -> Path:
     return p if p.exists() or not (MODELS_DIR / name).is_file() else MODELS_DIR / name
 
 
-def load_policy(path: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> Policy:
-    """The policy file with `overrides` (``KEY=VALUE``) applied and validated; with ``recruitment =
-    "promotion"`` (``--recruitment promotion``), the promotion's policy (`solver.policy.promotion`)."""
+def load_policy(path: str | Path, overrides: list[str] | tuple[str, ...] = (), recruitment=None) -> Policy:
+    """The policy file with `overrides` (``KEY=VALUE``) applied and validated.
+
+    `recruitment` (a `solver.kinds.Recruitment` or its word; default: the file's, "direct" unless it says
+    otherwise): for "promotion", the promotion's policy (`solver.policy.promotion`: its categories, shares,
+    roster and method), as the chain's `DerivePromotion` stage derives it.
+
+    Example
+    -------
+    >>> load_policy("bihar-1991", ["ceiling.share=0.6"], recruitment="promotion").roster.points
+    50
+    """
     policy = _load(path, overrides)
+    if recruitment is not None:
+        from ..kinds import Recruitment
+        kind = Recruitment.parse(recruitment)
+        if kind != policy.recruitment:
+            policy = Policy.model_validate({**policy.model_dump(by_alias=True), "recruitment": kind.value})
     policy = promotion_policy(policy) if policy.recruitment == "promotion" else policy
     return policy.model_copy(update={"folder": str(resolve_policy_path(path).parent)})
 
@@ -187,4 +201,4 @@ def _load(path: str | Path, overrides: list[str] | tuple[str, ...]) -> Policy:
         named = [str(p) for p in err["loc"] if isinstance(p, str)]
         blamed = [o for o in overrides if named and
                   [p for p in o.partition("=")[0].strip().split(".") if p in named] == named]
-        raise InputError("--set", None, None, f"{'; '.join(blamed or overrides)}: {where}: {err['msg']}") from None
+        raise OptionError("overrides", f"{'; '.join(blamed or overrides)}: {where}: {err['msg']}") from None

@@ -50,6 +50,13 @@ class Migration(Strict):
     allocate_unranked: bool = False
 
 
+def _named(what: str, names, known: set[str]) -> None:
+    """A table's category names are all known (ValueError naming the unknown ones)."""
+    bad = set(names) - known
+    if bad:
+        raise ValueError(f"{what} names unknown categories {sorted(bad)}")
+
+
 class Exchange(Strict):
     """A group of categories whose unfilled vacancies pass to each other (Maharashtra s.4(3), Manipur)."""
 
@@ -61,6 +68,11 @@ class Exchange(Strict):
     claim_years: int = Field(0, ge=0)
     source: str = ""
 
+    def check_codes(self, known: set[str]) -> None:
+        _named("exchange", self.categories, known)
+        if len(set(self.categories)) != len(self.categories):
+            raise ValueError(f"exchange group {self.categories} names a category twice")
+
 
 class Fallback(Strict):
     """An ordered chain: unfilled vacancies of `from_` go to `to[0]`, then `to[1]`, ... (Bihar WBC)."""
@@ -69,6 +81,12 @@ class Fallback(Strict):
     from_: str = Field(alias="from")
     to: list[str] = Field(min_length=1)
     source: str = ""
+
+    def check_codes(self, known: set[str]) -> None:
+        _named("fallback", [self.from_, *self.to], known)
+        if self.from_ in self.to or len(set(self.to)) != len(self.to):
+            raise ValueError(f"fallback from {self.from_} to {self.to}: a chain may not name its own category or "
+                             "one category twice")
 
 
 class Unfilled(Strict):
@@ -96,6 +114,14 @@ class Ceiling(Strict):
     backlog_excluded: list[str] | None = None
     excess: Literal["refuse", "carry_forward"] = "refuse"
     source: str = ""
+
+    def check_codes(self, known: set[str]) -> None:
+        if self.backlog_excluded is None:
+            return
+        _named("ceiling.backlog_excluded", self.backlog_excluded, known)
+        if self.backlog_counts:
+            raise ValueError("ceiling.backlog_excluded lists categories whose backlog the ceiling does not count, "
+                             "but ceiling.backlog_counts = true counts every backlog; set one of them")
 
 
 class Trait(Strict):
@@ -181,6 +207,14 @@ class Promotion(Strict):
     senior_included_classes: list[str] = []
     source: str = ""
 
+    def check_codes(self, known: set[str]) -> None:
+        named = [p.code for p in self.categories]
+        _named("promotion", named, known)
+        if len(set(named)) != len(named):
+            raise ValueError(f"promotion names a category twice: {named}")
+        if any(not 0 <= v <= 1 for v in self.direct_share_limit.values()):
+            raise ValueError("promotion.direct_share_limit values must lie in [0, 1]")
+
 
 class Probation(Strict):
     """Manipur Act 1976 s.8(3), second proviso: "in the case of reserved vacancies in non technical and
@@ -195,6 +229,9 @@ class Probation(Strict):
     post_classes: list[str] = Field(min_length=1)
     source: str = ""
 
+    def check_codes(self, known: set[str]) -> None:
+        _named("probation", self.categories, known)
+
 
 class District(Strict):
     """A district's own percentages for its district-level posts (Bihar Act 1991 s.4(2), first proviso:
@@ -207,6 +244,13 @@ class District(Strict):
     shares: dict[str, float]
     post_classes: list[str] | None = None
     source: str = ""
+
+    def check_codes(self, known: set[str], name: str, categories) -> None:
+        _named(f"districts.{name}", self.shares, known)
+        if any(not 0 <= v <= 1 for v in self.shares.values()):
+            raise ValueError(f"districts.{name}: each share must lie in [0, 1]")
+        if sum(self.shares.get(c.code, c.share) for c in categories) > 1 + 1e-9:
+            raise ValueError(f"districts.{name}: the shares add up to more than 1")
 
 
 class CasteSchedules(Strict):
@@ -223,6 +267,9 @@ class SurrenderRule(Strict):
 
     protected: list[str] = Field(min_length=1)
     source: str = ""
+
+    def check_codes(self, known: set[str]) -> None:
+        _named("surrender", self.protected, known)
 
 
 class RecruitmentYear(Strict):
@@ -284,62 +331,34 @@ class Policy(Strict):
 
     @model_validator(mode="after")
     def _codes_known(self) -> "Policy":
+        """Every category a table names is one of the policy's; each table checks its own (`check_codes`)."""
         codes = [c.code for c in self.categories]
         if self.open in codes:
             raise ValueError(f"open category {self.open!r} must not also be listed as reserved")
         if len(set(codes)) != len(codes):
             raise ValueError(f"duplicate category codes in {codes}")
         known = set(codes)
-        member_codes = {c.code for c in self.categories if c.eligible is None} | {self.open}
+        members = {c.code for c in self.categories if c.eligible is None} | {self.open}
         for c in self.categories:
             if c.eligible:
-                bad = set(c.eligible.categories) - member_codes
-                if bad:
-                    raise ValueError(f"category {c.code}: eligible names unknown categories {sorted(bad)}")
-        for g in self.exchange:
-            if set(g.categories) - known:
-                raise ValueError(f"exchange names unknown categories {sorted(set(g.categories) - known)}")
+                _named(f"category {c.code}: eligible", c.eligible.categories, members)
+        tables = [*self.exchange, *self.fallback, self.ceiling, self.promotion, self.surrender, self.probation]
+        for table in tables:
+            if table is not None:
+                table.check_codes(known)
         for f in self.fallback:
-            if {f.from_, *f.to} - known:
-                raise ValueError(f"fallback names unknown categories {sorted({f.from_, *f.to} - known)}")
             if any(f.from_ in g.categories and g.after_years == 0 for g in self.exchange):
                 # Which vacancies an exchange pool took from which category would be ambiguous.
                 raise ValueError(f"fallback from {f.from_}: a category with a fallback chain may not also be in a "
                                  "same-year exchange group")
-        excluded = self.ceiling.backlog_excluded
-        if excluded is not None and set(excluded) - known:
-            raise ValueError(f"ceiling.backlog_excluded names unknown categories {sorted(set(excluded) - known)}")
-        if excluded is not None and self.ceiling.backlog_counts:
-            raise ValueError("ceiling.backlog_excluded lists categories whose backlog the ceiling does not count, "
-                             "but ceiling.backlog_counts = true counts every backlog; set one of them")
-        for g in self.exchange:
-            if len(set(g.categories)) != len(g.categories):
-                raise ValueError(f"exchange group {g.categories} names a category twice")
-        for f in self.fallback:
-            if f.from_ in f.to or len(set(f.to)) != len(f.to):
-                raise ValueError(f"fallback from {f.from_} to {f.to}: a chain may not name its own category or "
-                                 "one category twice")
-        if self.promotion is not None:
-            named = [p.code for p in self.promotion.categories]
-            if set(named) - known:
-                raise ValueError(f"promotion names unknown categories {sorted(set(named) - known)}")
-            if len(set(named)) != len(named):
-                raise ValueError(f"promotion names a category twice: {named}")
-            if any(not 0 <= v <= 1 for v in self.promotion.direct_share_limit.values()):
-                raise ValueError("promotion.direct_share_limit values must lie in [0, 1]")
         for name, d in self.districts.items():
-            if set(d.shares) - known:
-                raise ValueError(f"districts.{name} names unknown categories {sorted(set(d.shares) - known)}")
-            if any(not 0 <= v <= 1 for v in d.shares.values()):
-                raise ValueError(f"districts.{name}: each share must lie in [0, 1]")
-            if sum(d.shares.get(c.code, c.share) for c in self.categories) > 1 + 1e-9:
-                raise ValueError(f"districts.{name}: the shares add up to more than 1")
-        if self.surrender is not None and set(self.surrender.protected) - known:
-            raise ValueError(f"surrender names unknown categories {sorted(set(self.surrender.protected) - known)}")
-        if self.probation is not None and set(self.probation.categories) - known:
-            raise ValueError(f"probation names unknown categories {sorted(set(self.probation.categories) - known)}")
+            d.check_codes(known, name, self.categories)
         if sum(c.share for c in self.categories) > 1 + 1e-9:
             raise ValueError("category shares add up to more than 1")
+        return self
+
+    @model_validator(mode="after")
+    def _questions_distinct(self) -> "Policy":
         keys = [q.key for q in self.open_questions]
         if len(set(keys)) != len(keys):
             raise ValueError(f"open_questions names an option twice: {keys}")

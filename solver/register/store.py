@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import InputError
+from ..io.staging import Staged
 from ..vacancy.carried import Carried, YearState
 from .outcome import YearRecord, closes
 
@@ -323,7 +324,6 @@ class Register:
 
     def _publish_pending(self) -> None:
         """Publish the outputs of recorded years whose run ended between its commit and its publication."""
-        from ..reports import Staged
         for staging, out in self.db.execute("SELECT staging, out FROM pending ORDER BY year, rowid").fetchall():
             Staged(Path(staging), Path(out)).publish()
             self.db.execute("DELETE FROM pending WHERE staging = ?", (staging,))

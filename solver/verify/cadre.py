@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from ..policy import Policy
 from ..problem import Problem
-from ..vacancy.determine import SeatTable, determine_seats
+from ..vacancy.determine import determine_seats
+from ..vacancy.seats import SeatTable
 from .allocation import Allocation, Violation
 from .capacity import capacity, dereservation_within_backlog, exchange_within_carried
 from .ceiling import ceiling
@@ -17,6 +18,7 @@ from .eligibility import (applied_for, counted_against, fitness, horizontal_labe
 from .later import after_own_category, fallback_order, merit_within_route, no_wasted_vacancies
 from .merit import merit_within_compartments
 from .reading import Reading
+from .seats import seats_as_given
 
 # Rules of any allocation row: who may hold what, by which route, counted against what, within capacity.
 ROW_RULES = (selected_once, applied_for, fitness, horizontal_labels, route_eligibility, counted_against, capacity,
@@ -34,6 +36,7 @@ def reading(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTabl
 
 
 def verify_cadre(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable | None = None) -> list[Violation]:
-    """Every rule of a single-cadre recruitment, in order: `ROW_RULES`, `CADRE_RULES`, the ceiling."""
+    """Every rule of a single-cadre recruitment, in order: the seats as the rows give them, `ROW_RULES`,
+    `CADRE_RULES`, the ceiling."""
     r = reading(policy, problem, alloc, seats)
-    return [v for rule in (*ROW_RULES, *CADRE_RULES, ceiling) for v in rule(r)]
+    return [v for rule in (seats_as_given, *ROW_RULES, *CADRE_RULES, ceiling) for v in rule(r)]

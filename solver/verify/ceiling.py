@@ -4,9 +4,30 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..vacancy.determine import ceiling_uses
 from .allocation import Violation
 from .reading import Reading
+
+
+def _year_share(r: Reading) -> dict[str, tuple[int, int]]:
+    """Per post, verify's own count (not the vacancy stage's) of what the ceiling is a share of: (the reserved
+    vacancies of the categories it covers, the year's vacancies). Art. 16(4B) makes the backlog a separate
+    class "not considered together with the vacancies of the year" (of the categories
+    `ceiling.backlog_excluded` names; Bill 2004 s.10 proviso: SC and ST), so a carried vacancy of theirs is in
+    neither count (a carried reservation only in the first: its post is one of the year's own); exempt posts
+    are outside the Act (Bill 2004 s.4) and in neither."""
+    policy, seats = r.policy, r.seats
+    covered = {c.code for c in policy.categories if c.in_ceiling}
+    reserved = dict.fromkeys(r.problem.posts, 0)
+    year = {post: -seats.exempt.get(post, 0) for post in r.problem.posts}
+    for (post, code), v in seats.seats.items():
+        year[post] += v
+        reserved[post] += v if code in covered else 0
+    for (post, code), items in seats.carried.items():
+        if policy.backlog_outside_ceiling(code):
+            reserved[post] -= len(items)
+            year[post] -= sum(1 for x in items if x.kind == "vacancy")
+    out = {post: (reserved[post], year[post]) for post in r.problem.posts}
+    return out
 
 
 def ceiling(r: Reading) -> list[Violation]:
@@ -15,7 +36,7 @@ def ceiling(r: Reading) -> list[Violation]:
     ceiling (`ceiling.backlog_excluded`) and exempt vacancies are not counted (Art. 16(4B))."""
     policy, out = r.policy, []
     source = policy.ceiling.source or "Art. 16(4B)"
-    uses = ceiling_uses(policy, r.seats)
+    uses = _year_share(r)
     for j, post in enumerate(r.problem.posts):
         used, total = uses[post]
         if used > policy.ceiling.share * total + 1e-9:

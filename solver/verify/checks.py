@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from ..policy import Policy
 from ..problem import Problem
-from ..vacancy.determine import SeatTable
+from ..vacancy.seats import SeatTable
 from .allocation import Allocation, Violation
 from .cadre import ROW_RULES, reading, verify_cadre
 from .ceiling import ceiling
 from .recommendation import two_stages
+from .seats import seats_as_given
 
 
 def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable | None = None) -> list[Violation]:
@@ -47,4 +48,4 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
     if not policy.migration.selection_list:
         return verify_cadre(policy, problem, alloc, seats)
     r = reading(policy, problem, alloc, seats)
-    return [v for rule in (*ROW_RULES, two_stages, ceiling) for v in rule(r)]
+    return [v for rule in (seats_as_given, *ROW_RULES, two_stages, ceiling) for v in rule(r)]

@@ -11,7 +11,7 @@ import numpy as np
 from ..policy import Policy
 from ..problem import Problem
 from ..routes import LATER_ROUTES, Route
-from ..vacancy.determine import SeatTable
+from ..vacancy.seats import SeatTable
 from .allocation import Allocation, Violation, may_hold, may_hold_on_probation
 
 # The order of the procedure's phases as routes (solver.routes.Phase): own compartments, exchange, fallback,

@@ -10,7 +10,7 @@ import numpy as np
 from ..policy import Policy
 from ..problem import Problem
 from ..routes import NOT_RANKED, Route
-from ..vacancy.determine import SeatTable
+from ..vacancy.seats import SeatTable
 from .allocation import Allocation, Violation, may_hold
 from .cadre import verify_cadre
 from .horizontal import trait_masks
@@ -254,9 +254,9 @@ def recommended_as(policy: Policy, problem: Problem, alloc: Allocation) -> np.nd
     sel = np.full(len(problem.candidates), "", dtype=object)
     for r, i in enumerate(alloc.cand):
         route, seat = alloc.route[r], alloc.seat[r]
-        if route in ("open_merit", "upgrade"):
+        if route in (Route.OPEN_MERIT, Route.UPGRADE):
             sel[i] = policy.open
-        elif route == "reserved" and seat == policy.open:
+        elif route == Route.RESERVED and seat == policy.open:
             sel[i] = problem.candidates.category[i]
         else:
             sel[i] = seat
@@ -286,17 +286,17 @@ def recommendation_list(policy, problem, seats, alloc, sel) -> list[Violation]:
     route = []
     for r in rows:
         original = alloc.route[r]
-        route.append("open_merit" if original == "upgrade" else "reserved" if original == "reserved" else original)
+        route.append(Route.OPEN_MERIT if original == Route.UPGRADE else original)
     seat = [sel[alloc.cand[r]] for r in rows]
-    counted = [policy.open if s == policy.open or alloc.route[r] == "dereserved" else
-               (problem.candidates.category[alloc.cand[r]] if alloc.route[r] in ("exchange", "fallback") else s)
+    counted = [policy.open if s == policy.open or alloc.route[r] == Route.DERESERVED else
+               (problem.candidates.category[alloc.cand[r]] if alloc.route[r] in (Route.EXCHANGE, Route.FALLBACK) else s)
                for r, s in zip(rows, seat)]
     merged = Allocation(alloc.cand[rows], np.zeros(len(rows), dtype=np.int64), seat, counted, [""] * len(rows),
                         route, [alloc.ids[r] for r in rows])
     single = policy.model_copy(update={"migration": policy.migration.model_copy(update={"selection_list": False})})
     found = verify_cadre(single, merged_problem, merged, merged_seats)  # the merged list is one cadre
     return [Violation(f"recommendation list: {x.rule}", x.candidate, "", x.detail, x.source) for x in found
-            if x.rule != "ceiling broken"]
+            if x.rule not in ("ceiling broken", "seats not as given")]   # (both checked on the posts' own seats)
 
 
 def two_stages(r: Reading) -> list[Violation]:

@@ -7,6 +7,6 @@ unadmitted only when it is full (`model`). Horizontal minimums split a compartme
 model group by group in the turn the pools are filled; `size` refuses a model the machine cannot hold.
 """
 from .size import BYTES_PER_PAIR, available_memory, check_model_size
-from .solve import _turns, solve_cpsat, solve_model
+from .solve import solve_cpsat, solve_model
 
-__all__ = ["BYTES_PER_PAIR", "available_memory", "check_model_size", "solve_cpsat", "solve_model", "_turns"]
+__all__ = ["BYTES_PER_PAIR", "available_memory", "check_model_size", "solve_cpsat", "solve_model"]

@@ -8,7 +8,7 @@ from ortools.sat.python import cp_model
 from ...pools import Pools
 from .build import build
 from .model import Model, Names, Rules
-from .solve import parameters
+from .parameters import parameters
 
 # What each kind of rule instance says, and its source, for a conflict named in `solve`.
 SAYS = {

@@ -15,6 +15,7 @@ from .hint import add_hint
 from .build import build, chain_depths
 from .certificate import certificate_pools, dominance_pools, no_better
 from .model import Model, Names
+from .parameters import parameters
 from .size import check_model_size
 
 
@@ -23,7 +24,7 @@ def solve_cpsat(pools: Pools, n: int, hint: Assignment | None = None, time_limit
                 posts: tuple[str, ...] = ()) -> Assignment:
     """The stable assignment the model defines.
 
-    Solved in the turn the pools are filled (`turns`): one group at a time with the earlier groups' result
+    Solved in the turn the pools are filled (`turn_groups`): one group at a time with the earlier groups' result
     fixed. Every candidate prefers an earlier group, so a later group's constraints never restrict an
     earlier one (any input has a stable completion), and the whole model's solution is the groups' in
     sequence. Each group's model is the same model, its chains cut at a depth that counts only the group's own
@@ -53,7 +54,7 @@ def solve_cpsat(pools: Pools, n: int, hint: Assignment | None = None, time_limit
     TimeLimit : time ran out with no hint to fall back on.
     """
     check_supported(pools)
-    turns = _turns(pools)
+    turns = turn_groups(pools)
     if turns is None:
         return solve_model(pools, n, hint, time_limit, workers, names=names, posts=posts)
     t0 = time.perf_counter()
@@ -95,7 +96,7 @@ def solve_cpsat(pools: Pools, n: int, hint: Assignment | None = None, time_limit
     return Assignment(assign, adjusted, status, stats)
 
 
-def _turns(pools: Pools) -> list[list[int]] | None:
+def turn_groups(pools: Pools) -> list[list[int]] | None:
     """The groups of pools in the order they are filled, when there is more than one: (phase, post) where
     posts are filled in turn, else phase (every candidate prefers an earlier phase: exchange, fallback and
     de-reservation fill only what the phases before them left). None with a shared bound (a recommendation
@@ -215,28 +216,6 @@ def _built(pools: Pools, names: Names | None, hint: Assignment | None, objective
     if hint is not None:
         add_hint(model, hint)
     return model
-
-
-def parameters(hinted: bool, certify: bool, time_limit: float | None, workers: int) -> cp_model.CpSolver:
-    """A solver set up for this model: deterministic (seed 0), and for a certificate tuned to walk the hint."""
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = max(1, workers)
-    solver.parameters.random_seed = 0
-    # Merit breaks every tie, so the model has no symmetry worth finding; on RRB-like instances the search
-    # for it took 57 of 58 seconds.
-    solver.parameters.symmetry_level = 0
-    if hinted:
-        solver.parameters.cp_model_presolve = False
-        # With the greedy's hint the search is a walk down the hint; solving the LP relaxation at its nodes was
-        # what took the time (horizontal minimums at 100,000 candidates: 87 s with it, 3.8 s without).
-        solver.parameters.linearization_level = 0
-    if time_limit:
-        solver.parameters.max_time_in_seconds = float(time_limit)
-    if certify:
-        # Probing the model before the walk took a second at 100,000 candidates (its whole time budget), and
-        # a certificate does not need it: 3.1 s -> 1.4 s of search on bihar-100k-horizontal.
-        solver.parameters.cp_model_probing_level = 0
-    return solver
 
 
 def assume(model: Model, hint: Assignment) -> None:

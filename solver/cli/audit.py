@@ -1,0 +1,82 @@
+"""`audit`: is the allocation the only lawful one, who is contested, and could a named candidate have been
+selected (or left out) under any lawful allocation."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from ..errors import AarakshanError
+from .common import PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, check_register_args, err, fail, load, warn
+
+
+@app.command()
+def audit(
+    policy: str = PolicyOpt,
+    candidates: Path = typer.Option(..., "--candidates"),
+    vacancies: Path = typer.Option(..., "--vacancies"),
+    out: Path = typer.Option(..., "--out", help="output folder: audit.json, contested.csv, answers.csv, "
+                             "alternatives/"),
+    preferences: Optional[Path] = typer.Option(None, "--preferences"),
+    ask: list[str] = typer.Option([], "--ask", help="ID (could any lawful allocation select ID?), ID@POST (at "
+                                  "POST?) or '!ID' (leave ID out?); repeatable"),
+    reading: list[str] = typer.Option([], "--reading", help="KEY=V1,V2: an option the law leaves open, every "
+                                      "value solved and compared (e.g. horizontal.open_compartment_for_all="
+                                      "true,false); adds to the model file's open_questions, or narrows one of "
+                                      "them; repeatable"),
+    declared: bool = typer.Option(True, "--declared/--no-declared", help="solve the model file's "
+                                  "open_questions (--no-declared: only --reading's)"),
+    register: Optional[Path] = typer.Option(None, "--register", help="the register the year is solved against "
+                                            "(read only): its backlog and roster position"),
+    year: Optional[int] = typer.Option(None, "--year", help="recruitment year (with --register)"),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="seconds per CP-SAT solve"),
+    workers: int = typer.Option(1, "--workers"),
+    prove_unique: bool = typer.Option(False, "--prove-unique", help="prove uniqueness with CP-SAT even where "
+                                      "the theorem settles it (one strict merit list, no horizontal minimums "
+                                      "with preferences); slow on large instances"),
+    recruitment: str = RecruitmentOpt,
+    set_: list[str] = SetOpt,
+):
+    """Is the allocation the only lawful one, who is contested, and could a named candidate have been selected
+    (or left out) under any lawful allocation, and if not, which rules and whose rights stand in the way."""
+    from ..audit import audit as run_audit, parse
+    from ..audit.readings import open_options, parse_readings
+    from ..audit.report import stage_audit
+    from ..register import Register
+
+    from ..io.readers import read_problem
+    from ..kinds import Recruitment
+    from ..policy import load_policy
+
+    _, workers = check_engine("cpsat", time_limit, workers)
+    check_register_args(register, year)
+    pol = load(policy, set_, recruitment)
+    kind = Recruitment.parse(recruitment)
+    try:
+        readings = open_options(pol, parse_readings(reading), declared)
+        for o in readings:
+            for v in o.values:
+                load_policy(policy, [*set_, f"{o.key}={v}"], kind)   # a bad reading is refused before any solve
+        problem = read_problem(pol, candidates, vacancies, preferences, warn=warn)
+        questions = [parse(q, problem) for q in ask]
+        state = None
+        if register is not None:
+            with Register(register, readonly=True) as reg:
+                reg.check_recruitment(pol.recruitment)
+                state = reg.state(year)
+        with err.status("auditing: uniqueness and the questions with CP-SAT..."):
+            result = run_audit(pol, problem, questions, readings, lambda sets: load_policy(policy, [*set_, *sets], kind),
+                               time_limit, workers, prove_unique, state)
+        stage_audit(out, result).publish()
+    except AarakshanError as e:
+        fail(e)
+    Console().print(f"unique: {result.unique}; contested: {len({r[0] for r in result.contested})} candidates; "
+                    f"{len(result.readings)} readings")
+    for a in result.answers:
+        Console().print(f"{a['question']}: {a['answer']}" + (f" ({a['reading']})" if a['answer'] == "yes" else "")
+                        + f" - {a['detail']}", highlight=False)
+    Console().print(f"written to {out}/ (audit.json, contested.csv, answers.csv)")
+    if result.unique is None or any(a["answer"] == "unknown" for a in result.answers):
+        raise typer.Exit(4)

@@ -1,0 +1,167 @@
+"""`solve`, `verify` and `demo`: one recruitment (one year of a register, or its special round)."""
+from __future__ import annotations
+
+import csv
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..errors import AarakshanError
+from .common import (PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, check_register_args, check_round, done,
+                     err, fail, load, usage, warn)
+
+SCREEN_ROWS = 20   # post-category rows printed at most; the rest are in cutoffs.csv and unfilled.csv
+
+
+@app.command()
+def solve(
+    policy: str = PolicyOpt,
+    candidates: Path = typer.Option(..., "--candidates"),
+    vacancies: Path = typer.Option(..., "--vacancies"),
+    out: Path = typer.Option(..., "--out", help="output folder"),
+    preferences: Optional[Path] = typer.Option(None, "--preferences"),
+    engine: str = typer.Option("cpsat", "--engine", help="cpsat | greedy | both"),
+    register: Optional[Path] = typer.Option(None, "--register", help="carry-forward register (SQLite); "
+                                            "created if missing"),
+    year: Optional[int] = typer.Option(None, "--year", help="recruitment year (with --register)"),
+    replace: bool = typer.Option(False, "--replace", help="solve again a year the register already holds"),
+    recruitment: str = RecruitmentOpt,
+    round_: str = typer.Option("main", "--round", help="main, or special: a second, reserved-only round of a "
+                               "year already in the register, for the backlog its first round left (Bihar "
+                               "s.4(6)(e), Manipur s.8(4))"),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="seconds for CP-SAT"),
+    workers: int = typer.Option(1, "--workers", help="CP-SAT workers; output is the same for any number"),
+    independent: bool = typer.Option(False, "--independent", help="CP-SAT solves without the greedy's answer "
+                                     "(slower): with --engine both, agreement is then evidence, where by "
+                                     "default CP-SAT certifies the greedy's answer"),
+    quiet: bool = typer.Option(False, "--quiet", help="print nothing but warnings and errors"),
+    json_: bool = typer.Option(False, "--json", help="print summary.json to stdout instead of the tables"),
+    report: bool = typer.Option(False, "--report", help="also write report.html: charts of cutoffs, selections by "
+                                "own category, fill and dispositions (needs plotly: aarakshan\\[report])"),
+    set_: list[str] = SetOpt,
+):
+    """Allocate vacancies and write allocation, decisions, unfilled, cutoffs and summary to OUT."""
+    from ..runs import Round, RunOptions, open_register, run_year
+
+    chosen, workers = check_engine(engine, time_limit, workers)
+    check_register_args(register, year)
+    if replace and register is None:
+        usage("--replace re-solves a year of a register: give --register and --year")
+    special = check_round(round_, register)
+    pol = load(policy, set_, recruitment)
+    try:
+        reg = open_register(register, year, replace, pol, special, warn=warn) if register is not None else None
+        opts = RunOptions(pol, chosen, time_limit, workers, hint=not independent, overrides=tuple(set_),
+                          report=report)
+        with err.status("reading inputs...") as status:
+            run = run_year(opts, Round(candidates, vacancies, preferences, out, reg, year, replace, special),
+                           progress=status.update, done=(lambda *a: None) if quiet or json_ else done, warn=warn)
+    except AarakshanError as e:
+        fail(e)
+    sol = run.solution
+    if json_:
+        typer.echo((out / "summary.json").read_text(encoding="utf-8"), nl=False)
+    elif not quiet:
+        print_summary(sol.result, out, sol.differences if sol.other is not None else None)
+    if sol.result.assignment.status == "time_limit":
+        err.print("[yellow]time limit reached before CP-SAT proved the answer; the greedy answer was written[/]")
+        raise typer.Exit(4)
+
+
+def print_summary(result, out: Path, differences) -> None:
+    """Totals by category (vacancies, filled, unfilled by disposition), then at most a screenful of posts."""
+    from ..result import fill_by_post
+
+    con = Console()
+    totals: dict[str, dict] = {}
+    for (_, code), (vacancies, filled, left) in fill_by_post(result.dispositions).items():
+        t = totals.setdefault(code, {"vacancies": 0, "filled": 0, "unfilled": {}})
+        t["vacancies"] += vacancies
+        t["filled"] += filled
+        for k, v in left.items():
+            t["unfilled"][k] = t["unfilled"].get(k, 0) + v
+    tot = Table(title=f"{result.policy.name}: {result.engine} ({result.assignment.status}), totals by category")
+    for col in ("category", "vacancies", "filled", "unfilled"):
+        tot.add_column(col, justify="left" if col in ("category", "unfilled") else "right")
+    for code, t in totals.items():
+        tot.add_row(code, f"{t['vacancies']:,}", f"{t['filled']:,}",
+                    ", ".join(f"{k} {v:,}" for k, v in t["unfilled"].items()) or "-")
+    con.print(tot)
+    rows = list(result.cutoffs())
+    if len(rows) > 1:
+        tbl = Table(title="by post" + (f" (the first {SCREEN_ROWS} of {len(rows)} rows; all in {out}/cutoffs.csv)"
+                                       if len(rows) > SCREEN_ROWS else ""))
+        for col in ("post", "category", "vacancies", "filled", "last rank"):
+            tbl.add_column(col, justify="right" if col not in ("post", "category") else "left")
+        for post, code, filled, last, _ in rows[:SCREEN_ROWS]:
+            tbl.add_row(post, code, str(result.seats.cap(post, code)), str(filled), str(last))
+        con.print(tbl)
+    msg = f"{int(result.selected.sum()):,} of {len(result.selected):,} candidates selected; files in {out}/"
+    if differences is not None:
+        msg += f"; engines differ on {differences} candidates (diff.csv)"
+    if result.policy.horizontal.multi_trait_counts_each and (odd := result.procedure_differences):
+        msg += (f"; in {len(odd)} compartments the procedure as written would choose otherwise "
+                "(summary.json: procedure_differs)")
+    con.print(msg)
+
+
+@app.command()
+def verify(
+    policy: str = PolicyOpt,
+    candidates: Path = typer.Option(..., "--candidates"),
+    vacancies: Path = typer.Option(..., "--vacancies"),
+    allocation: Path = typer.Option(..., "--allocation"),
+    preferences: Optional[Path] = typer.Option(None, "--preferences"),
+    register: Optional[Path] = typer.Option(None, "--register", help="the register the year was solved against "
+                                            "(read only)"),
+    year: Optional[int] = typer.Option(None, "--year", help="recruitment year (with --register)"),
+    round_: str = typer.Option("main", "--round", help="main, or special (the year's reserved-only round)"),
+    recruitment: str = RecruitmentOpt,
+    set_: list[str] = SetOpt,
+):
+    """Check an allocation against every rule, independently of both engines. Exit 1 on violations."""
+    from ..io.readers import read_problem
+    from ..runs import register_seats
+    from ..verify import read_allocation, verify as run_verify
+
+    check_register_args(register, year)
+    special = check_round(round_, register)
+    pol = load(policy, set_, recruitment)
+    try:
+        problem = read_problem(pol, candidates, vacancies, preferences, warn=warn)
+        seats = None
+        if register is not None:
+            pol, problem, seats = register_seats(pol, problem, register, year, special)
+        alloc = read_allocation(allocation, problem, pol)
+        violations = run_verify(pol, problem, alloc, seats)
+    except AarakshanError as e:
+        fail(e)
+    if not violations:
+        Console().print(f"{len(alloc.cand):,} appointments checked: every rule holds")
+        return
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    w.writerow(["rule", "candidate_id", "post", "detail", "source"])
+    for v in violations:
+        w.writerow(v.row())
+    err.print(f"[bold red]{len(violations)} violations[/]")
+    raise typer.Exit(1)
+
+
+@app.command()
+def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
+         engine: str = typer.Option("both", "--engine")):
+    """Solve a bundled example (Bihar 1991, 5,000 candidates, 400 posts) end to end."""
+    from ..instances import generate, write_instance
+    from ..policy import load_policy
+
+    pol = load_policy("bihar-1991")
+    inputs = write_instance(out / "input", *generate(pol, 5000, 400, seed=1991, women_share=0.3)[:2])
+    Console().print(f"inputs written to {inputs}/ (bundled policy bihar-1991; `aarakshan models` lists them)")
+    solve(policy="bihar-1991", candidates=inputs / "candidates.csv", vacancies=inputs / "vacancies.csv",
+          out=out, preferences=None, engine=engine, register=None, year=None, replace=False, time_limit=None,
+          workers=1, independent=False, set_=[], round_="main", recruitment="direct", quiet=False, json_=False,
+          report=False)

@@ -1,0 +1,104 @@
+"""The register's live items joined to a year (Bihar s.2(e), s.4(6); Manipur s.5-7; DoPT OM 20.07.2000): kept-vacant
+posts and carried reservations oldest first, within the ceiling where their excess is carried; claims of an
+exchanged community (Manipur s.6); lapses; carried horizontal seats joining their compartment's minimum."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..policy import Policy
+from ..problem import Problem
+from .carried import Carried, YearState, carried_trait, claim_partners, exchangeable, lapses
+from .ceiling import ceiling_use
+from .seats import SeatTable
+
+
+def carry_in(policy: Policy, problem: Problem, table: SeatTable, state: YearState, notes: list[str]) -> SeatTable:
+    """Add the register's live items to the year, oldest first. A kept-vacant post is one more vacancy of its
+    category; a carried reservation turns an open vacancy into one of its category. Where carried vacancies
+    count against the ceiling and its excess is carried (Manipur s.5), an item that would pass it waits for a
+    later year; where the excess is refused, the ceiling check after this refuses the year. An item older
+    than `unfilled.carry_years` lapses, and a kept-vacant post whose reservation lapses is offered as open."""
+    seats = dict(table.seats)
+    carried: dict[tuple[str, str], list[Carried]] = {}
+    exch: dict[tuple[str, str], int] = {}
+    lapsed: list[Carried] = []
+    deferred: list[tuple[Carried, str]] = []
+    posts = set(problem.posts)
+    for item in sorted(state.items, key=lambda x: (x.origin_year, x.id)):
+        key = (item.post, item.category)
+        if item.kind == "horizontal":
+            continue  # joins the minimums, once they are known
+        if item.post not in posts:
+            # Bihar s.2(e), Manipur s.2(b): no recruitment for the cadre this year, so no recruitment year passes.
+            deferred.append((item, "the post has no vacancies.csv row this year (no recruitment: it does not age)"))
+            continue
+        if lapses(policy, item, state.year):
+            lapsed.append(item)
+            if item.kind == "vacancy":
+                seats[(item.post, policy.open)] += 1
+            continue
+        if item.category not in policy.reserved_codes:
+            deferred.append((item, f"the policy has no category {item.category}"))
+            continue
+        if item.kind == "reservation" and seats[(item.post, policy.open)] == 0:
+            deferred.append((item, "no open vacancy this year to carry the reservation into"))
+            continue
+        if item.kind == "claim":
+            # Manipur s.6: the community takes back the partner's next vacancy at the post (the reserved total
+            # stays the same, so the ceiling does not move).
+            partner = next((x for x in claim_partners(policy, item.category)[0]
+                            if seats.get((item.post, x), 0) - len(carried.get((item.post, x), ())) > 0), None)
+            if partner is None:
+                deferred.append((item, "no vacancy of an exchange partner this year to take back"))
+                continue
+            seats[(item.post, partner)] -= 1
+            seats[key] = seats.get(key, 0) + 1
+            carried.setdefault(key, []).append(item)
+            continue
+        waits = not policy.backlog_outside_ceiling(item.category) and policy.ceiling.excess == "carry_forward" \
+            and policy.category(item.category).in_ceiling
+        if waits:
+            # (the post's ceiling use is summed only where carried vacancies count against it; those of the
+            # categories whose backlog stands outside are left out of it)
+            used, total = ceiling_use(policy, seats, carried, table.exempt, [item.post])[item.post]
+            waits = used + 1 > policy.ceiling.share * (total + (item.kind == "vacancy")) + 1e-9
+        if waits:
+            deferred.append((item, f"current and carried reserved vacancies would pass the "
+                                   f"{policy.ceiling.share:.0%} ceiling ({policy.ceiling.source})"))
+            continue
+        if item.kind == "reservation":
+            seats[(item.post, policy.open)] -= 1
+        seats[key] = seats.get(key, 0) + 1
+        carried.setdefault(key, []).append(item)
+        if exchangeable(policy, item, state.year):
+            exch[key] = exch.get(key, 0) + 1
+    if carried or lapsed or deferred:
+        notes.append(f"register before {state.year}: {sum(map(len, carried.values()))} carried vacancies offered"
+                     f" ({sum(exch.values())} open to exchange partners), {len(lapsed)} lapsed, {len(deferred)} "
+                     "carried further")
+    return replace(table, seats=seats, carried={k: tuple(v) for k, v in carried.items()}, exchangeable=exch,
+                   lapsed=tuple(lapsed), deferred=tuple(deferred))
+
+
+def carry_in_horizontal(policy: Policy, table: SeatTable, state: YearState) -> SeatTable:
+    """Carried horizontal seats join their compartment's minimum (at most its size); a compartment without
+    vacancies this year keeps them waiting."""
+    minimums = dict(table.minimums)
+    carried: dict[tuple[str, str, str], list[Carried]] = {}
+    lapsed, deferred = list(table.lapsed), list(table.deferred)
+    for item in sorted((x for x in state.items if x.kind == "horizontal"), key=lambda x: (x.origin_year, x.id)):
+        if item.post not in table.posts:
+            deferred.append((item, "the post has no vacancies.csv row this year (no recruitment: it does not age)"))
+            continue
+        if lapses(policy, item, state.year):
+            lapsed.append(item)
+            continue
+        size = table.cap(item.post, item.category) - table.exchangeable.get((item.post, item.category), 0)
+        key = (item.post, item.category, carried_trait(item))
+        if minimums.get(key, 0) >= size:
+            deferred.append((item, f"the {item.category} compartment at {item.post} has no seat for it this year"))
+            continue
+        minimums[key] = minimums.get(key, 0) + 1
+        carried.setdefault(key, []).append(item)
+    return replace(table, minimums=minimums, carried_horizontal={k: tuple(v) for k, v in carried.items()}, lapsed=tuple(lapsed),
+                   deferred=tuple(deferred))

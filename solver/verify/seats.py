@@ -1,0 +1,67 @@
+"""The seats the year was solved with, checked against the vacancy rows on verify's own reading of them (not the
+vacancy stage's code): what every other rule of `verify` counts capacity against must itself be what the
+inputs give.
+
+Per post, from `vacancies.csv` and the items the seat table says the register carried in:
+- the post's vacancies are its rows' vacancies, plus one for each kept-vacant post carried in (a carried
+  reservation or an exchanged community's claim turns one of the year's vacancies into its category's; it adds
+  none; Bihar s.4(6), Manipur s.5-7);
+- a category given a row of its own has that row's vacancies, plus its carried items, less a partner's
+  vacancy a claim took back (Manipur s.6) and less what the ceiling moved to open (Art. 16(4B); Manipur s.5);
+- exempt vacancies are open (Bill 2004 s.4; Manipur s.3; Bihar s.3).
+A TOTAL row's split by the roster is checked for its sum (the roster's points are `tests/test_roster.py`'s, by
+hand). A lapsed kept-vacant post is one open vacancy more.
+"""
+from __future__ import annotations
+
+from .allocation import Violation
+from .reading import Reading
+
+SOURCE = "vacancies.csv and the register (SPEC.md, \"vacancies.csv\"); Bihar Act 1991 s.4(6); Manipur Act 1976 s.5-7"
+
+
+def seats_as_given(r: Reading) -> list[Violation]:
+    """Each post's vacancies, and each category's with a row of its own, as the rows and carried items give
+    them."""
+    policy, seats, out = r.policy, r.seats, []
+    rows: dict[str, int] = {}
+    own: dict[tuple[str, str], int] = {}
+    split: set[str] = set()
+    for row in r.problem.vacancy_rows:
+        rows[row.post] = rows.get(row.post, 0) + row.vacancies
+        if row.category == "TOTAL":
+            split.add(row.post)
+        else:
+            code = policy.open if row.exempt else row.category
+            own[(row.post, code)] = own.get((row.post, code), 0) + row.vacancies
+    carried: dict[tuple[str, str], int] = {}
+    taken: dict[str, int] = {}          # per post, the partner vacancies claims took back
+    added: dict[str, int] = {}          # per post, the kept-vacant posts carried in
+    for (post, code), items in seats.carried.items():
+        carried[(post, code)] = len(items)
+        added[post] = added.get(post, 0) + sum(1 for x in items if x.kind == "vacancy")
+        taken[post] = taken.get(post, 0) + sum(1 for x in items if x.kind in ("reservation", "claim"))
+    for x in seats.lapsed:
+        if x.kind == "vacancy":
+            added[x.post] = added.get(x.post, 0) + 1
+            own[(x.post, policy.open)] = own.get((x.post, policy.open), 0) + 1
+    moved = dict(seats.carried_excess)
+    for j, post in enumerate(r.problem.posts):
+        total = sum(v for (p, _), v in seats.seats.items() if p == post)
+        want = rows.get(post, 0) + added.get(post, 0)
+        if total != want:
+            out.append(r.violation("seats not as given", None, j, f"{total} vacancies solved for, where the rows "
+                                   f"give {rows.get(post, 0)} and the register carried in {added.get(post, 0)}",
+                                   SOURCE))
+            continue
+        if post in split or taken.get(post):
+            continue   # (a roster split, or carried reservations and claims moving vacancies between rows)
+        for code in [policy.open, *policy.reserved_codes]:
+            excess = moved.get((post, code), 0)
+            want = own.get((post, code), 0) + carried.get((post, code), 0) - excess
+            if code == policy.open:
+                want = own.get((post, code), 0) + sum(v for (p, _), v in moved.items() if p == post)
+            if seats.cap(post, code) != want:
+                out.append(r.violation("seats not as given", None, j, f"{seats.cap(post, code)} {code} vacancies "
+                                       f"solved for, where the rows and the register give {want}", SOURCE))
+    return out

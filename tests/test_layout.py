@@ -1,0 +1,95 @@
+"""The package's shape, checked: no import cycle among solver's modules, counting the imports inside functions
+(a cycle through a function-level import is still two modules that cannot be read one without the other), and
+no module much past the size one reader holds in mind. Design: ARCHITECTURE.md, "The runs layer"."""
+import ast
+from pathlib import Path
+
+SOLVER = Path(__file__).resolve().parents[1] / "solver"
+MOST_LINES = 500
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for p in SOLVER.rglob("*.py"):
+        parts = p.relative_to(SOLVER.parent).with_suffix("").parts
+        out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = p
+    return out
+
+
+def _runtime_imports(tree: ast.AST):
+    """Every import statement but those under `if TYPE_CHECKING:` (types only, never run)."""
+    skip = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", getattr(node.test, "attr", "")) == "TYPE_CHECKING":
+            skip |= {id(n) for body in node.body for n in ast.walk(body)}
+    return [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)) and id(n) not in skip]
+
+
+def _graph() -> dict[str, set[str]]:
+    mods = _modules()
+    graph = {}
+    for name, path in mods.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        deps = set()
+        for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                base = package.split(".")[:len(package.split(".")) - node.level + 1] if node.level else []
+                target = ".".join([*base, *([node.module] if node.module else [])])
+                wanted = [f"{target}.{a.name}" if f"{target}.{a.name}" in mods else target for a in node.names]
+            else:
+                wanted = [a.name for a in node.names]
+            for w in wanted:
+                while w and w not in mods:
+                    w = w.rpartition(".")[0]
+                if w and w != name:
+                    deps.add(w)
+        graph[name] = deps
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index, low, stack, on, found, counter = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_cycle_even_through_imports_inside_functions():
+    graph = _graph()
+    assert "solver.reasons" in graph["solver.result"], "the walk must see imports inside functions"
+    assert _cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_a_planted_cycle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _cycles(graph) == [["a", "b", "c"]]
+
+
+def test_no_module_past_the_size_a_reader_holds():
+    long = {str(p.relative_to(SOLVER)): n for p in SOLVER.rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MOST_LINES}
+    assert long == {}
