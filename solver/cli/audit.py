@@ -47,13 +47,12 @@ def audit(
     from ..register import Register
 
     from ..io.readers import read_problem
-    from ..kinds import Recruitment
     from ..policy import load_policy
 
     _, workers = check_engine("cpsat", time_limit, workers)
     check_register_args(register, year)
     pol = load(policy, set_, recruitment)
-    kind = Recruitment.parse(recruitment)
+    kind = pol.recruitment   # (the readings are loaded for the same recruitment)
     try:
         readings = open_options(pol, parse_readings(reading), declared)
         for o in readings:

@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 
 from ..errors import AarakshanError, InputError
-from .common import PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, err, fail, load, optional_report, warn
+from .common import PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, err, fail, optional_report, warn
 
 
 @app.command()
@@ -71,7 +71,6 @@ def sweep_cmd(
     from ..runs import folder_inputs, year_folders
 
     check_engine(engine, among=("greedy", "cpsat"))
-    load(policy, set_, recruitment)   # (a bad policy or override is told before any scenario)
     try:
         if bool(grid_) == (scenarios is not None):
             raise InputError("--grid", None, None, "give --grid KEY=V1,V2 (repeatable) or --scenarios FILE, one of them")

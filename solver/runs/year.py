@@ -156,18 +156,15 @@ def run_year(options: RunOptions, rnd: Round, *, progress: Say = _quiet, done: D
         done(f"solved ({sol.result.assignment.status})", sum(v for k, v in sol.timings.items() if k != "total"))
         timings = {"read": round(read_s, 4), **sol.timings}
         run = YearRun(year, "special" if rnd.special else "main", sol, rec, problem, timings)
-        if rnd.out is None:
-            if reg is not None:
-                (reg.record_special if rnd.special else reg.record)(rec, pol.name, options.engine, rnd.replace)
-            return run
-        progress(f"writing outputs and {problem.n:,} reasons to {rnd.out}/...")
-        t = time.perf_counter()
-        staged = _stage(options, rnd, run, digests)
+        if rnd.out is not None:
+            progress(f"writing outputs and {problem.n:,} reasons to {rnd.out}/...")
+            t = time.perf_counter()
+            staged = _stage(options, rnd, run, digests)
         if reg is not None:
             # The year and its outputs go together: named in the register's transaction, published after it
             # (a run killed in between is completed when the register is next opened).
             (reg.record_special if rnd.special else reg.record)(rec, pol.name, options.engine, rnd.replace, staged)
-        else:
+        elif staged is not None:
             staged.publish()
     except AarakshanError:
         if staged is not None and (reg is None or year not in reg.pending_years()):
@@ -175,7 +172,9 @@ def run_year(options: RunOptions, rnd: Round, *, progress: Say = _quiet, done: D
         if reg is not None:
             reg.discard_if_new()
         raise
-    done("wrote outputs" + (f" and recorded {year} in {reg.path}" if reg is not None else ""), time.perf_counter() - t)
+    if rnd.out is not None:
+        done("wrote outputs" + (f" and recorded {year} in {reg.path}" if reg is not None else ""),
+             time.perf_counter() - t)
     return run
 
 

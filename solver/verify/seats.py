@@ -46,8 +46,14 @@ def seats_as_given(r: Reading) -> list[Violation]:
             added[x.post] = added.get(x.post, 0) + 1
             own[(x.post, policy.open)] = own.get((x.post, policy.open), 0) + 1
     moved = dict(seats.carried_excess)
+    to_open: dict[str, int] = {}        # per post, the reserved vacancies the ceiling moved to open
+    for (post, _), v in moved.items():
+        to_open[post] = to_open.get(post, 0) + v
+    totals: dict[str, int] = {}         # per post, the vacancies solved for (one pass over the seat table)
+    for (post, _), v in seats.seats.items():
+        totals[post] = totals.get(post, 0) + v
     for j, post in enumerate(r.problem.posts):
-        total = sum(v for (p, _), v in seats.seats.items() if p == post)
+        total = totals.get(post, 0)
         want = rows.get(post, 0) + added.get(post, 0)
         if total != want:
             out.append(r.violation("seats not as given", None, j, f"{total} vacancies solved for, where the rows "
@@ -57,10 +63,10 @@ def seats_as_given(r: Reading) -> list[Violation]:
         if post in split or taken.get(post):
             continue   # (a roster split, or carried reservations and claims moving vacancies between rows)
         for code in [policy.open, *policy.reserved_codes]:
-            excess = moved.get((post, code), 0)
-            want = own.get((post, code), 0) + carried.get((post, code), 0) - excess
             if code == policy.open:
-                want = own.get((post, code), 0) + sum(v for (p, _), v in moved.items() if p == post)
+                want = own.get((post, code), 0) + to_open.get(post, 0)
+            else:
+                want = own.get((post, code), 0) + carried.get((post, code), 0) - moved.get((post, code), 0)
             if seats.cap(post, code) != want:
                 out.append(r.violation("seats not as given", None, j, f"{seats.cap(post, code)} {code} vacancies "
                                        f"solved for, where the rows and the register give {want}", SOURCE))
