@@ -290,6 +290,21 @@ class Side(Strict):
     authority: str = Field(min_length=1)
 
 
+class Authorities(Strict):
+    """The policy's own authority for each rule `verify` checks, written in full ("Bihar Act 1991 s.4(3)"), so a
+    violation cites the law in force and never another Act; a rule left empty cites its judgments only."""
+
+    open_merit: str = ""      # a reserved candidate selected on merit counts against an open vacancy
+    reserved_only: str = ""   # a reserved vacancy goes only to its own category
+    creamy_layer: str = ""    # the creamy layer of a backward class holds no reserved vacancy
+    exchange: str = ""        # unfilled reserved vacancies pass to the exchange partners
+    fallback: str = ""        # unfilled vacancies go down a chain of categories
+    dereserve: str = ""       # unfilled reserved vacancies go to general candidates
+    carried: str = ""         # unfilled reserved vacancies carried to later recruitment years
+    probation: str = ""       # appointment on probation of one who failed the test
+    fitness: str = ""         # nobody found unfit is appointed
+
+
 class OpenQuestion(Strict):
     """An option the law leaves open under this Act (RULES.md, "Options the policy must expose"), with the
     authority on each side. `aarakshan audit` solves every side (every combination, with the others) and
@@ -328,6 +343,7 @@ class Policy(Strict):
     recruitment: Literal["direct", "promotion"] = "direct"
     promotion: Promotion | None = None
     open_questions: list[OpenQuestion] = []
+    authorities: Authorities = Authorities()
 
     @model_validator(mode="after")
     def _codes_known(self) -> "Policy":

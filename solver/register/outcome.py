@@ -64,14 +64,12 @@ def year_record(result: Result, year: int) -> YearRecord:
     rec = YearRecord(year, dict(seats.roster_used), tuple(seats.posts), recruitment=policy.recruitment)
     _appointments(rec, result)
     for item in seats.lapsed:
-        if item.kind == "horizontal":
-            why = f"older than {policy.horizontal.carry_years} years (horizontal.carry_years; OM 15.01.2018)"
-        else:
-            why = f"older than {policy.unfilled.carry_years} years ({policy.unfilled.source or 'unfilled.carry_years'})"
-        rec.events.append((item, "lapsed", why))
-        rec.count(item.post, row_name(item), "lapsed")
+        # carried in, and ends here: one year's carried_out is the next recruitment year's carried_in
+        rec.count(item.post, row_name(item), "carried_in")
+        _lapse(rec, policy, item, year)
     for item, why in seats.deferred:
         rec.events.append((item, "deferred", why))
+        rec.count(item.post, row_name(item), "carried_in")
         rec.count(item.post, row_name(item), "carried_out")
     assigned = result.assignment.pool
     n_pools = len(pools.pools)
@@ -115,6 +113,34 @@ def year_record(result: Result, year: int) -> YearRecord:
     return rec
 
 
+def _lapse(rec: YearRecord, policy, item: Carried, year: int) -> None:
+    """An item past its years. A kept-vacant post whose years are over is offered as an open vacancy this year
+    (`vacancy.carry_in`); where the policy de-reserves and carries the reservation, that is a de-reservation
+    (Bihar s.4(6)(d): "the remaining backlog vacancies may be filled by general candidates after de-reserving
+    them but the vacancies so de-reserved shall be carried forward for three recruitment years"; Manipur s.7
+    likewise), whichever year it falls in, so the reservation is carried from this year."""
+    name = row_name(item)
+    if item.kind == "vacancy" and policy.unfilled.dereserve and carries(policy, item.category):
+        rec.events.append((item, "dereserved", f"kept {policy.unfilled.carry_years} recruitment years "
+                           f"(unfilled.carry_years); in {year} offered to general candidates at {item.post} "
+                           f"and its reservation carried ({policy.unfilled.source or 'unfilled.dereserve'})"))
+        rec.new_items.append((item.post, item.category, "reservation", f"backlog of {item.origin_year} "
+                              f"de-reserved in {year} when its years ran out; reservation carried"))
+        rec.count(item.post, name, "dereserved")
+        rec.count(item.post, name, "carried_out")
+        return
+    if item.kind == "horizontal":
+        why = f"older than {policy.horizontal.carry_years} recruitment years (horizontal.carry_years)"
+    elif item.kind == "claim":
+        why = f"older than {claim_partners(policy, item.category)[1]} recruitment years (exchange.claim_years)"
+    else:
+        why = f"older than {policy.unfilled.carry_years} recruitment years (unfilled.carry_years)"
+        if item.kind == "vacancy":
+            why += f"; in {year} offered as an open vacancy, no reservation carried"
+    rec.events.append((item, "lapsed", why))
+    rec.count(item.post, name, "lapsed")
+
+
 def _appointments(rec: YearRecord, result: Result) -> None:
     """The tally's appointments: per post, by seat category and route, and by the appointees' own category;
     the open vacancies (the reserved ones are counted with their carried items)."""
@@ -137,9 +163,13 @@ def _settle(rec: YearRecord, policy, post, code, slots, events, year) -> None:
         if event == "exchanged" and claim_years and (slot is None or slot.kind != "claim"):
             rec.new_items.append((post, code, "claim", f"filled by exchange in {year}; {code} keeps its claim "
                                   f"{claim_years} recruitment years ({policy.exchange_source(code)})"))
+            rec.count(post, code, "carried_out")
         if slot is not None:
             rec.events.append((slot, event, f"in {year} at {post}"))
-            if event == "dereserved" and slot.kind == "vacancy" and carries(policy, code):
+            if not closes(slot, event):
+                # a carried reservation de-reserved again, a claim its partner took again: it lives on
+                rec.count(post, code, "carried_out")
+            elif event == "dereserved" and slot.kind == "vacancy" and carries(policy, code):
                 # Bihar s.4(6)(d): "the vacancies so de-reserved shall be carried forward for three recruitment
                 # years": the kept-vacant post is filled, its reservation carried on.
                 rec.new_items.append((post, code, "reservation", f"backlog of {slot.origin_year} de-reserved in "

@@ -27,7 +27,7 @@ def exchange_within_carried(r: Reading) -> list[Violation]:
         if k > room:
             out.append(r.violation("exchange beyond the carried vacancies", None, j, f"{k} {seat} vacancies "
                                    f"exchanged; only {room} carried vacancies old enough were left by {seat} "
-                                   "candidates", "Bihar Act 1991 s.4(6)"))
+                                   "candidates", r.cite("exchange")))
     return out
 
 
@@ -42,5 +42,5 @@ def dereservation_within_backlog(r: Reading) -> list[Violation]:
         if k > room:
             out.append(r.violation("de-reservation beyond the backlog left after exchange", None, j,
                                    f"{k} {seat} vacancies de-reserved; only {room} carried vacancies old enough to "
-                                   "exchange were left unfilled", r.policy.unfilled.source or "Bihar Act 1991 s.4(6)(d)"))
+                                   "exchange were left unfilled", r.cite("dereserve")))
     return out

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 from ..routes import Route
 from .allocation import Violation
-from .reading import SRC_OPEN, Reading
+from .reading import OPEN_MERIT, Reading
 
 SRC_RELAXED = "DoPT OM 01.07.1998, 04.04.2018; Deepa E.V. v. Union of India 2017"
-SRC_EXCHANGE = "Maharashtra Act 2001 s.4(3); Manipur Act 1976 s.4; Bihar Act 1991 s.4(6)"
-SRC_PROBATION = "Manipur Act 1976 s.8(3), second proviso"
 
 
 def selected_once(r: Reading) -> list[Violation]:
@@ -53,7 +51,7 @@ def fitness(r: Reading) -> list[Violation]:
     s.9 (promoted "provided they posses the minimum qualifications")."""
     fit = r.problem.candidates.fit
     return [r.violation("appointed though found unfit", i, j, "fit = false in the candidates file",
-                        "Bill 2004 s.8(2) proviso, s.3(3); Manipur Act 1976 s.9")
+                        r.cite("fitness"))
             for i, j in zip(r.alloc.cand.tolist(), r.alloc.post.tolist()) if not fit[i]]
 
 
@@ -69,7 +67,7 @@ def route_eligibility(r: Reading) -> list[Violation]:
             continue   # `fitness` names it: one found unfit may hold nothing by any route
         if c.failed_test is not None and c.failed_test[r.alloc.cand[row]] and route != Route.PROBATION:
             out.append(r.violation("failed the test, appointed other than on probation", r.alloc.cand[row],
-                                   r.alloc.post[row], f"failed_test = true, route {route}", SRC_PROBATION))
+                                   r.alloc.post[row], f"failed_test = true, route {route}", r.cite("probation")))
             continue
         if row in r.misrouted:
             out.append(r.violation("wrong route", r.alloc.cand[row], r.alloc.post[row], f"route {route} on an open "
@@ -81,7 +79,7 @@ def route_eligibility(r: Reading) -> list[Violation]:
 
 def _open_merit(r: Reading, row: int, i: int, j: int, seat: str) -> list[Violation]:
     if seat != r.policy.open:
-        return [r.violation("wrong category", i, j, f"open_merit route on a {seat} vacancy", SRC_OPEN)]
+        return [r.violation("wrong category", i, j, f"open_merit route on a {seat} vacancy", r.cite("open_merit", OPEN_MERIT))]
     if not r.may[r.policy.open][i]:
         return [r.violation("relaxed candidate on an open vacancy", i, j, "availed a relaxed standard", SRC_RELAXED)]
     return []
@@ -92,7 +90,7 @@ def _reserved(r: Reading, row: int, i: int, j: int, seat: str) -> list[Violation
         if r.policy.migration.selection_list:
             return []   # a reserved-selected candidate on an open vacancy an upgrade freed (CSE Rule 16(2))
         return [r.violation("wrong route", i, j, "route reserved on an open vacancy (open vacancies are filled on "
-                            "merit: open_merit)", SRC_OPEN)]
+                            "merit: open_merit)", r.cite("open_merit", OPEN_MERIT))]
     return _member(r, i, j, seat, Route.RESERVED)
 
 
@@ -103,9 +101,9 @@ def _member(r: Reading, i: int, j: int, seat: str, route: str) -> list[Violation
     own = r.problem.candidates.category[i]
     if r.problem.candidates.creamy[i] and r.policy.category(seat).creamy_layer_excluded and own == seat:
         return [r.violation("creamy layer on a reserved vacancy", i, j, f"creamy-layer {own} candidate on a {seat} "
-                            "vacancy", "central Bill 2004 s.3(1); Indra Sawhney 1992")]
+                            "vacancy", r.cite("creamy_layer", "Indra Sawhney 1992"))]
     return [r.violation("wrong category", i, j, f"{own} candidate on a {seat} vacancy by route {route}",
-                        "central Bill 2004 s.11; Maharashtra Act 2001 s.4(1)")]
+                        r.cite("reserved_only"))]
 
 
 def _horizontal_adjustment(r: Reading, row: int, i: int, j: int, seat: str) -> list[Violation]:
@@ -122,14 +120,15 @@ def _exchange(r: Reading, row: int, i: int, j: int, seat: str) -> list[Violation
         return []
     own = r.problem.candidates.category[i]
     return [r.violation("exchange not allowed", i, j, f"{own} candidate on a {seat} vacancy: no same-year exchange "
-                        "group and no carried vacancy old enough to exchange", SRC_EXCHANGE)]
+                        "group and no carried vacancy old enough to exchange", r.cite("exchange"))]
 
 
 def _fallback(r: Reading, row: int, i: int, j: int, seat: str) -> list[Violation]:
     if any(f.from_ == seat and any(r.may[x][i] for x in f.to) for f in r.policy.fallback):
         return []
     own = r.problem.candidates.category[i]
-    return [r.violation("fallback not allowed", i, j, f"no fallback chain from {seat} to {own}", "Bihar Act 1991 s.4(6)")]
+    return [r.violation("fallback not allowed", i, j, f"no fallback chain from {seat} to {own}",
+                        r.cite("fallback"))]
 
 
 def _dereserved(r: Reading, row: int, i: int, j: int, seat: str) -> list[Violation]:
@@ -145,11 +144,11 @@ def _dereserved(r: Reading, row: int, i: int, j: int, seat: str) -> list[Violati
 def _probation(r: Reading, row: int, i: int, j: int, seat: str) -> list[Violation]:
     if not r.probation_post(j):
         return [r.violation("probation not allowed", i, j, f"post {r.problem.posts[j]}'s class admits no recruitment "
-                            "on probation (probation.post_classes)", SRC_PROBATION)]
+                            "on probation (probation.post_classes)", r.cite("probation"))]
     if not r.on_probation[seat][i]:
         own = r.problem.candidates.category[i]
         return [r.violation("probation not allowed", i, j, f"{own} candidate on probation against a {seat} vacancy: "
-                            "only a member of a probation category who failed the test", SRC_PROBATION)]
+                            "only a member of a probation category who failed the test", r.cite("probation"))]
     return []
 
 
@@ -186,6 +185,5 @@ def counted_against(r: Reading) -> list[Violation]:
                      (p.open if route == Route.UPGRADE else own)
         if expect is not None and r.alloc.counted[row] != expect:
             out.append(r.violation("counted against the wrong category", i, j, f"counted as {r.alloc.counted[row]}, "
-                                   f"expected {expect}", SRC_OPEN if route == Route.OPEN_MERIT else
-                                   "central Bill 2004 s.5(2)"))
+                                   f"expected {expect}", r.cite("open_merit", OPEN_MERIT)))
     return out

@@ -9,8 +9,9 @@ from ..routes import LATER_ROUTES, Route
 from .allocation import Violation
 from .reading import Reading
 
-SRC_LATER = {Route.EXCHANGE: "Maharashtra Act 2001 s.4(3); Manipur Act 1976 s.4", Route.FALLBACK: "Bihar Act 1991 s.4(6)",
-             Route.PROBATION: "Manipur Act 1976 s.8(3), second proviso: 'against the remaining reserved vacancies'"}
+# Each later route's rule in `Policy.authorities`.
+RULE_OF = {Route.EXCHANGE: "exchange", Route.FALLBACK: "fallback", Route.PROBATION: "probation",
+           Route.DERESERVED: "dereserve"}
 
 
 def after_own_category(r: Reading) -> list[Violation]:
@@ -23,8 +24,7 @@ def after_own_category(r: Reading) -> list[Violation]:
         if len(waiting):
             out.append(r.violation(f"{route} before the own category ran out", r.alloc.cand[row], j,
                                    f"{seat} candidate {r.problem.candidates.ids[waiting[0]]} (rank {waiting[0] + 1}) "
-                                   "was not selected", SRC_LATER.get(route) or r.policy.unfilled.source or
-                                   "de-reservation rules"))
+                                   "was not selected", r.cite(RULE_OF[route])))
     return out
 
 
@@ -59,7 +59,7 @@ def fallback_order(r: Reading) -> list[Violation]:
             waiting = np.flatnonzero(r.may[x] & ~r.selected & r.applied(j))
             if len(waiting):
                 out.append(r.violation("fallback order", i, j, f"{x} comes first in the chain and "
-                                       f"{r.problem.candidates.ids[waiting[0]]} was not selected", "Bihar Act 1991 s.4(6)"))
+                                       f"{r.problem.candidates.ids[waiting[0]]} was not selected", r.cite("fallback")))
     return out
 
 

@@ -8,7 +8,7 @@ import numpy as np
 from ..routes import Route
 from .allocation import Violation
 from .horizontal import homes, horizontal, trait_masks
-from .reading import SRC_OPEN, Reading
+from .reading import OPEN_MERIT, Reading
 
 
 def prefers(r: Reading, code: str, who: np.ndarray, rank: np.ndarray) -> np.ndarray:
@@ -53,7 +53,7 @@ def _post(r: Reading, j: int) -> list[Violation]:
         if len(holders) < cap and cap > 0:
             for i in wants[:5].tolist():
                 out.append(r.violation("vacancy left while an eligible candidate wanted it", i, j,
-                                       f"{cap - len(holders)} {code} vacancies unfilled", SRC_OPEN))
+                                       f"{cap - len(holders)} {code} vacancies unfilled", r.cite("open_merit", OPEN_MERIT)))
             continue
         # Carried vacancies open to exchange partners are a separate class filled first, on merit (Art.
         # 16(4B)); the compartment's horizontal minimums apply to the year's own vacancies, held by the rest.
@@ -64,7 +64,7 @@ def _post(r: Reading, j: int) -> list[Violation]:
             for i in wants[wants < worst].tolist():
                 out.append(r.violation("justified envy", i, j, f"rank {i + 1} passed over for rank {worst + 1} "
                                        f"({ids[worst]}) on a {code} vacancy",
-                                       SRC_OPEN if code == policy.open else "merit within the category"))
+                                       r.cite("open_merit", OPEN_MERIT) if code == policy.open else "merit within the category"))
         if masks:
             want = np.zeros(r.problem.n, dtype=bool)
             want[wants] = True

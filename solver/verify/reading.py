@@ -22,7 +22,8 @@ UNSELECTED = 99   # the phase of one who holds nothing: after every phase
 # Routes that fill a compartment's own vacancies.
 COMPARTMENT_ROUTES = [Route.OPEN_MERIT, Route.RESERVED, Route.HORIZONTAL_ADJUSTMENT, Route.UPGRADE]
 
-SRC_OPEN = "Indra Sawhney 1992; Saurav Yadav 2020; central Bill 2004 s.5(2)"
+# The judgments that hold a rule under every Act; the Act's own section comes from the policy (`Reading.cite`).
+OPEN_MERIT = "Indra Sawhney 1992; Saurav Yadav 2020"
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,12 @@ class Reading:
     problem: Problem
     seats: SeatTable
     alloc: Allocation
+
+    def cite(self, rule: str, judgments: str = "") -> str:
+        """The source a violation of `rule` names: the policy's own authority for it (`Policy.authorities`: the
+        Act in force, never another's) and the judgments that hold it anywhere."""
+        return "; ".join(x for x in (getattr(self.policy.authorities, rule), judgments) if x) or \
+            f"the policy ({self.policy.name})"
 
     def violation(self, rule: str, i: int | None, j: int | None, detail: str, source: str) -> Violation:
         """A breach of `rule` by candidate i (merit index) at post j (index), either may be None."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 from .allocation import Violation
 from .reading import Reading
 
-SOURCE = "vacancies.csv and the register (SPEC.md, \"vacancies.csv\"); Bihar Act 1991 s.4(6); Manipur Act 1976 s.5-7"
+SOURCE = "vacancies.csv and the register (SPEC.md, \"vacancies.csv\")"
 
 
 def seats_as_given(r: Reading) -> list[Violation]:
@@ -58,7 +58,7 @@ def seats_as_given(r: Reading) -> list[Violation]:
         if total != want:
             out.append(r.violation("seats not as given", None, j, f"{total} vacancies solved for, where the rows "
                                    f"give {rows.get(post, 0)} and the register carried in {added.get(post, 0)}",
-                                   SOURCE))
+                                   r.cite("carried", SOURCE)))
             continue
         if post in split or taken.get(post):
             continue   # (a roster split, or carried reservations and claims moving vacancies between rows)
@@ -69,5 +69,5 @@ def seats_as_given(r: Reading) -> list[Violation]:
                 want = own.get((post, code), 0) + carried.get((post, code), 0) - moved.get((post, code), 0)
             if seats.cap(post, code) != want:
                 out.append(r.violation("seats not as given", None, j, f"{seats.cap(post, code)} {code} vacancies "
-                                       f"solved for, where the rows and the register give {want}", SOURCE))
+                                       f"solved for, where the rows and the register give {want}", r.cite("carried", SOURCE)))
     return out
