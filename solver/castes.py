@@ -13,6 +13,7 @@ so a candidate's SC or ST code is kept as given.
 from __future__ import annotations
 
 import csv
+import difflib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -82,14 +83,54 @@ def load(path: str) -> tuple[Entry, ...]:
     return tuple(out)
 
 
+# The Note to each Schedule: "Those castes and classes in respect of whom the word Muslim has not specifically
+# been mentioned, would belong to both Hindu and Muslim communities. For example Teli means both Hindu and
+# Muslim Teli."
+NOTE = "the Schedules' Note: an entry not marked Muslim belongs to both Hindu and Muslim communities"
+
+
+def community(text: str) -> tuple[str, str | None]:
+    """(the name without its community, the community written with it: "hindu", "muslim" or None), for "Teli
+    (Muslim)", "Muslim Teli" and "Teli Muslim" alike."""
+    t = _norm(text)
+    for q in _QUALIFIERS:
+        for pattern in (rf"^(.*?)\s*\({q}\)$", rf"^{q}\s+(.*)$", rf"^(.*?)\s+{q}$"):
+            m = re.match(pattern, t)
+            if m and m.group(1):
+                return m.group(1), q
+    return t, None
+
+
+def _entry_community(e: Entry) -> str | None:
+    m = re.search(r"\((muslim|hindu)\)", _norm(e.name))
+    return m.group(1) if m else None
+
+
+def _fits(e: Entry, said: str | None) -> bool:
+    """Whether an entry takes a candidate of community `said` (None: not said); by the Note, an entry marked
+    with neither community takes both."""
+    own = _entry_community(e)
+    return said is None or own is None or own == said
+
+
 def resolve(entries: tuple[Entry, ...], caste: str, district: str, block: str) -> tuple[str | None, str]:
     """(the category the schedules give `caste` in `district` (and `block`), None if none; why), the full
-    written name preferred to a listed one."""
+    written name preferred to a listed one; a community written with the name ("Teli (Muslim)", "Bhat
+    (Hindu)") matched as the Schedules' Note reads it."""
     key = _norm(caste)
+    base, said = community(caste)
     written = [e for e in entries if e.name and _norm(e.name) == key]
-    listed = written or [e for e in entries if e.name and key in names(e.name)]
+    listed = written or [e for e in entries if e.name and key in names(e.name)] or \
+        [e for e in entries if e.name and said and base in names(e.name) and _fits(e, said)]
+    other = [e for e in entries if e.name and not listed and said and base in names(e.name)]
+    if other:
+        return None, (f"caste {caste!r}: " + "; ".join(f"{e.label} names the {_entry_community(e).title()} community "
+                                                       "only" for e in other) + f" ({NOTE})")
     if not listed:
-        return None, f"caste {caste!r} is in neither schedule"
+        near = difflib.get_close_matches(base, sorted({n for e in entries if e.name and not e.status
+                                                       for n in names(e.name)}), n=3, cutoff=0.75)
+        hint = f"; nearest entries: {', '.join(near)}" if near else ""
+        return None, f"caste {caste!r} is in neither schedule{hint}"
     gone = [e for e in listed if e.status.startswith("notified_")]
     live = [e for e in listed if not e.status]
     here = [e for e in live if e.valid_in(district, block)]
@@ -107,6 +148,8 @@ def resolve(entries: tuple[Entry, ...], caste: str, district: str, block: str) -
     cats = {e.category for e in here}
     if len(cats) > 1:
         return None, (f"caste {caste!r} names entries of both schedules there: "
-                      + "; ".join(f"{e.label} ({e.category})" for e in here) + "; write it as the schedule does")
+                      + "; ".join(f"{e.label} ({e.category})" for e in here) + "; write it as the schedule does, "
+                      "with its community where an entry names one (e.g. \"Bhat (Muslim)\")")
     e = here[0]
-    return e.category, f"{e.label} ({e.category})"
+    by_note = said is not None and _entry_community(e) is None
+    return e.category, f"{e.label} ({e.category}{'; ' + NOTE if by_note else ''})"

@@ -77,8 +77,8 @@ class VacancyRow:
     # roster, for use without a register (with one, the register holds both).
     cadre: int | None = None
     roster_start: int | None = None
-    # The ground on which the row's (open) vacancies are exempt from reservation, e.g. "tenure post" (Bill 2004
-    # s.4; Manipur s.3; Bihar s.3); empty otherwise. They take no roster point and the ceiling does not see them.
+    # The ground on which the row's (open) vacancies are exempt from reservation, e.g. "work charged" (Bill 2004
+    # s.4; Manipur s.3; Bihar s.3(1): `Policy.exemptions`); empty otherwise. They take no roster point and the ceiling does not see them.
     exempt: str = ""
     # The share of the post's grade filled by direct recruitment (promotion only: Bill 2004 s.3(2)); None if
     # not given.

@@ -1,6 +1,7 @@
 """What a carried reservation does year by year, and whose law a violation cites. Each test is worked by hand
 from the section it names."""
 import ast
+import re
 import tempfile
 from collections import Counter
 from pathlib import Path
@@ -13,6 +14,7 @@ from test_register import simulate, verify_year, year_folder
 
 from solver import load_policy, solve
 from solver.io.readers import read_problem
+from solver.errors import InputError
 from solver.register import Register, year_record
 from solver.verify import read_allocation, verify
 
@@ -199,3 +201,43 @@ def test_carried_out_is_the_next_years_carried_in(run):
         keys = {(p, c) for p, c, _ in before} | {(p, c) for p, c, _ in after}
         for p, c in sorted(keys):
             assert before[(p, c, "carried_out")] == after[(p, c, "carried_in")], (name, year, p, c, years)
+
+
+# The Acts' grounds of exemption ---------------------------------------------------------------------------------
+
+def _exempt_year(tmp_path, policy, rows):
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category", "gender"], [[f"U{k}", k + 1, "UR", "M"] for k in range(9)])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "exempt"], rows)
+    pol = load_policy(policy)
+    return pol, solve(pol, read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv"), "greedy")
+
+
+@pytest.mark.parametrize("policy, ground, section", [
+    ("central-2004", "tenure post", "Bill 2004 s.4"),            # tenure is Manipur's ground (s.3(c)), not the Bill's
+    ("bihar-1991", "work-charged", "Bihar Act 1991 s.3(1)"),     # Bihar s.3(1) lists no work-charged posts
+    ("manipur-1976", "a very good reason", "Manipur Act 1976 s.3"),
+])
+def test_a_ground_the_act_does_not_list_is_bad_input_naming_the_section(tmp_path, policy, ground, section):
+    """Bill 2004 s.4 (under 45 days, work-charged, research posts), Manipur Act 1976 s.3 (a)-(j), Bihar Act 1991
+    s.3(1) (a)-(e): the Act applies except on the grounds it lists; another ground is bad input (exit 2) naming
+    the section, the file's line and column, and the grounds."""
+    with pytest.raises(InputError, match=re.escape(section)) as e:
+        _exempt_year(tmp_path, policy, [["X", "UR", 3, ""], ["X", "UR", 1, ground]])
+    assert (e.value.line, e.value.column) == (3, "4 (exempt)") and "the grounds are" in str(e.value)
+
+
+@pytest.mark.parametrize("policy, ground", [("manipur-1976", "Tenure post"), ("manipur-1976", "ex-cadre"),
+                                            ("bihar-1991", "compassionate appointment (s.3(1)(d))"),
+                                            ("central-2004", "Under 45 days")])
+def test_a_ground_the_act_lists_is_taken_in_any_case_or_spelling(tmp_path, policy, ground):
+    _, sol = _exempt_year(tmp_path, policy, [["X", "UR", 3, ""], ["X", "UR", 1, ground]])
+    assert sol.result.seats.exempt == {"X": 1}
+
+
+def test_a_total_row_with_an_exemption_is_that_many_open_vacancies(tmp_path):
+    """SPEC allows `exempt` on any row: a TOTAL of three exempt (Manipur s.3(c), tenure) vacancies beside a
+    TOTAL of four by the roster is three open vacancies outside the roster and the ceiling."""
+    pol, sol = _exempt_year(tmp_path, "manipur-1976", [["X", "TOTAL", 4, ""], ["X", "TOTAL", 3, "tenure"]])
+    assert sol.result.seats.exempt == {"X": 3}
+    assert sum(v for (p, c), v in sol.result.seats.seats.items() if p == "X") == 7
+    assert sol.result.seats.seats[("X", "UR")] >= 3

@@ -370,16 +370,18 @@ def test_simulate_runs_a_years_special_round(tmp_path):
 def test_exempt_vacancies_are_open_take_no_roster_point_and_stay_outside_the_ceiling(tmp_path):
     """Bill 2004 s.4, Manipur Act 1976 s.3 (tenure, contract, ex-cadre, work-charged posts ...), Bihar Act 1991
     s.3: the Act does not apply to exempt posts. Post X has 4 vacancies by the roster (points 1-4: UR 3, OBC 1)
-    and 2 exempt tenure posts: 5 open, 1 OBC, the roster used 4 points, and the ceiling sees 1 of 4."""
-    pol, sol = one_year(tmp_path, "central-2004", [["X", "TOTAL", 4, ""], ["X", "UR", 2, "tenure post (s.4)"]],
+    and 2 exempt work-charged posts (s.4(ii)): 5 open, 1 OBC, the roster used 4 points, and the ceiling sees 1
+    of 4."""
+    pol, sol = one_year(tmp_path, "central-2004", [["X", "TOTAL", 4, ""], ["X", "UR", 2, "work-charged (s.4(ii))"]],
                         header=("post", "category", "vacancies", "exempt"))
     assert split(sol) == {"UR": 5, "OBC": 1}
     assert sol.result.seats.roster_used["X"] == (1, 4, None)
     assert sol.result.seats.ceiling_use(pol)["X"] == (1, 4)
-    assert any("exempt from reservation (tenure post (s.4))" in n for n in sol.result.seats.notes)
+    assert any("exempt from reservation (work-charged (s.4(ii)); Bill 2004 s.4: no reservation where appointments are "
+               "made, s.4(ii) and its Explanation)" in n for n in sol.result.seats.notes)
     with pytest.raises(InputError, match="an exempt vacancy is not reserved"):
-        one_year(tmp_path, "central-2004", [["X", "SC", 2, "tenure"]], header=("post", "category", "vacancies",
-                                                                              "exempt"))
+        one_year(tmp_path, "central-2004", [["X", "SC", 2, "research"]], header=("post", "category", "vacancies",
+                                                                                "exempt"))
 
 
 NAWADA = 'districts.Nawada={shares={SC=0.25}, source="s.4(2) first proviso: a notified district percentage"}'

@@ -8,7 +8,7 @@ import pytest
 from conftest import write_csv
 
 from solver import load_policy
-from solver.errors import InputError, Unsupported
+from solver.errors import InputError
 from solver.io.readers import read_candidates
 
 
@@ -55,10 +55,43 @@ def test_a_class_notified_as_sc_is_deemed_deleted_from_the_schedules(tmp_path):
         _read(tmp_path, [["A", 1, "EBC", "Tanti", "Patna", ""]], sets=[f'castes.file="{tmp_path / "s.csv"}"'])
 
 
-def test_a_policy_without_schedules_refuses_a_caste(tmp_path):
-    """The central Bill has no schedules of its own (OBC lists are notified, s.2(g)): exit 3."""
-    with pytest.raises(Unsupported, match="no caste schedules"):
-        _read(tmp_path, [["A", 1, "OBC", "Kahar", "", ""]], policy="central-2004")
+def test_a_caste_under_a_policy_without_schedules_is_unused_or_bad_input(tmp_path):
+    """The central Bill has no schedules of its own (OBC lists are notified, s.2(g)): with every category given
+    the caste column is unused, and said to be; a candidate with a caste and no category is bad input (exit 2)
+    naming the line and the category column."""
+    warned = []
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category", "caste"], [["A", 1, "OBC", "Kahar"], ["B", 2, "UR", ""]])
+    c, _ = read_candidates(tmp_path / "c.csv", load_policy("central-2004"), warned.append)
+    assert list(c.category) == ["OBC", "UR"]
+    assert any("caste column is not used" in w for w in warned)
+    with pytest.raises(InputError, match="no caste schedules") as e:
+        _read(tmp_path, [["A", 1, "", "Kahar", "", ""]], policy="central-2004")
+    assert (e.value.line, e.value.column) == (2, "3 (category)")
+
+
+@pytest.mark.parametrize("caste, district, expect", [
+    ("Teli (Muslim)", "Patna", "BC"),          # II no. 13 "Teli": by the Note, Hindu and Muslim Teli alike
+    ("Muslim Teli", "Gaya", "BC"),
+    ("Teli (Hindu)", "Gaya", "BC"),
+    ("Bhat (Hindu)", "Patna", "BC"),           # II no. 36 "Bhaat/Bhat/Brambhat/Rajbhat (Hindu)"
+    ("Bhat (Muslim)", "Patna", "EBC"),         # I no. 88 "Bhat (Muslim)"
+    ("Kapadia (Hindu)", "Patna", "EBC"),       # I no. 1 "Kapadia", marked with neither community
+])
+def test_a_community_written_with_the_name_is_read_as_the_schedules_note_says(tmp_path, caste, district, expect):
+    """Bihar Act 1991, the Note to Schedules I and II: "Those castes and classes in respect of whom the word
+    Muslim has not specifically been mentioned, would belong to both Hindu and Muslim communities. For example
+    Teli means both Hindu and Muslim Teli." An entry marked with a community takes that community only."""
+    assert _read(tmp_path, [["A", 1, "", caste, district, ""]]) == {"A": expect}
+
+
+@pytest.mark.parametrize("caste, message", [
+    ("Bhathiara (Hindu)", "names the Muslim community only"),   # I no. 87 "Bhathiara (Muslim)"
+    ("Tely", "nearest entries: teli"),
+])
+def test_a_name_the_schedules_do_not_take_is_bad_input_with_the_nearest_entries(tmp_path, caste, message):
+    with pytest.raises(InputError, match=message) as e:
+        _read(tmp_path, [["A", 1, "", caste, "Patna", ""]])
+    assert e.value.column == "4 (caste)"
 
 
 def test_a_district_with_nothing_to_place_is_not_silently_dropped(tmp_path):

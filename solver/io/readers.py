@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..background import Background
-from ..errors import InputError, Unsupported
+from ..errors import InputError
 from ..policy import Policy
 from ..problem import TRAITS, Candidates, Problem, VacancyRow
 from ..sorting import sorted_by
@@ -111,7 +111,7 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
     if n == 0:
         raise InputError(path, None, None, "no candidates")
     ids = unique_ids(t)
-    cats = _categories(t, policy)
+    cats = _categories(t, policy, warn)
     placed = t.has("caste") and policy.castes is not None
     for column in ("district", "block"):
         if warn and t.has(column) and not placed and (t[column] != "").any():
@@ -171,7 +171,7 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
     return c, t
 
 
-def _categories(t: Table, policy: Policy) -> np.ndarray:
+def _categories(t: Table, policy: Policy, warn=None) -> np.ndarray:
     """The `category` column, where empty derived from `caste` and `district` by the policy's schedules, and a
     given backward class the schedules contradict refused (Bihar Act 1991 s.2(j)); SC, ST and the open code are
     kept as given (the Constitution orders, not the schedules, make SC and ST)."""
@@ -179,9 +179,16 @@ def _categories(t: Table, policy: Policy) -> np.ndarray:
     if not t.has("caste") or not (t["caste"] != "").any():
         return cats
     if policy.castes is None:
-        k = _first_bad(t["caste"] != "")
-        raise Unsupported(f"{t.path}, line {t.line[k]}: a caste is given, but {policy.name} has no caste schedules "
-                          "([castes]); give the category and leave caste empty")
+        # Under a policy without schedules (the central lists are notified, not in the Act) a caste decides
+        # nothing: unused where the category is given, bad input where it is the only thing given.
+        k = _first_bad((t["caste"] != "") & (cats == ""))
+        if k is not None:
+            raise t.error(k, "category", f"empty category, and {policy.name} has no caste schedules ([castes]) to "
+                          f"place the caste {str(t['caste'][k])!r} by: give the category")
+        if warn:
+            warn(f"{t.path}: the caste column is not used: {policy.name} has no caste schedules ([castes]), and "
+                 "every candidate's category is given")
+        return cats
     from ..castes import load, resolve
     from ..policy.load import data_file
     entries = load(str(data_file(policy, policy.castes.file)))
@@ -292,6 +299,8 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
     seen: dict[tuple[str, str], int] = {}
     for k in range(len(t)):
         post, cat = str(t["post"][k]), str(t["category"][k])
+        if exempt[k] and cat == "TOTAL":
+            cat = policy.open   # exempt vacancies are outside the roster: a TOTAL of them is that many open ones
         _row_place(t, k, post, cat, allowed, bool(exempt[k]), seen)
         m = {tr: int(mins[tr][k]) for tr in mins if mins[tr][k] > 0}
         _row_fields(t, k, policy, cat, m, int(vac[k]), exempt[k], {"cadre": cadre, "roster_start": roster_start})
@@ -333,6 +342,14 @@ def _row_fields(t: Table, k: int, policy: Policy, cat: str, minimums: dict, vaca
                       f"{cat}), with the ground in exempt")
     if exempt and len(str(exempt)) > 200:
         raise t.error(k, "exempt", "the ground is over 200 characters")
+    ex = policy.exemptions
+    if exempt and ex.grounds and ex.ground(str(exempt)) is None:
+        raise t.error(k, "exempt", f"{str(exempt)!r} is not a ground of exemption under {policy.name} "
+                      f"({ex.source or 'exemptions'}); the grounds are {', '.join(g.key for g in ex.grounds)}")
+    if exempt:
+        for name, col in roster.items():
+            if col[k] > 0:
+                raise t.error(k, name, f"an exempt row takes no roster point: give {name} on the post's TOTAL row")
     for name, col in roster.items():
         if col[k] > 0 and cat != "TOTAL":
             raise t.error(k, name, f"{name} belongs on a TOTAL row (the roster splits it); this row is {cat}")

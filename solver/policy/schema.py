@@ -5,6 +5,7 @@ default. Field docs name the rule of ../shared/RULES.md they expose.
 """
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -290,6 +291,37 @@ class Side(Strict):
     authority: str = Field(min_length=1)
 
 
+class Ground(Strict):
+    """One ground on which the Act does not apply, as a vacancies.csv `exempt` value names it (its `key`, e.g.
+    "tenure", or words beginning with it: "tenure post")."""
+
+    key: str = Field(min_length=1)
+    text: str = ""      # the Act's words
+    source: str = ""
+
+
+class Exemptions(Strict):
+    """The Act's grounds of exemption (Bill 2004 s.4; Manipur Act 1976 s.3; Bihar Act 1991 s.3(1)). A vacancies.csv
+    `exempt` value must name one of them; where none are listed, any ground is taken as given."""
+
+    grounds: list[Ground] = []
+    source: str = ""
+
+    def ground(self, value: str) -> Ground | None:
+        """The ground `value` names: its key, or words beginning with it ("Work-charged posts (s.4(ii))" names
+        `work charged`); case, hyphens and underscores aside, and anything from a bracket or colon on."""
+        said = _words(re.split(r"[(:;,]", value, maxsplit=1)[0])
+        for g in self.grounds:
+            key = _words(g.key)
+            if said == key or said.startswith(key + " "):
+                return g
+        return None
+
+
+def _words(text: str) -> str:
+    return " ".join(re.sub(r"[-_]", " ", text.lower()).split())
+
+
 class Authorities(Strict):
     """The policy's own authority for each rule `verify` checks, written in full ("Bihar Act 1991 s.4(3)"), so a
     violation cites the law in force and never another Act; a rule left empty cites its judgments only."""
@@ -344,6 +376,7 @@ class Policy(Strict):
     promotion: Promotion | None = None
     open_questions: list[OpenQuestion] = []
     authorities: Authorities = Authorities()
+    exemptions: Exemptions = Exemptions()
 
     @model_validator(mode="after")
     def _codes_known(self) -> "Policy":

@@ -25,8 +25,10 @@ def split_rows(policy: Policy, problem: Problem, state: YearState | None, notes:
             # Bill 2004 s.4; Manipur s.3; Bihar s.3: outside the Act, so open, no roster point, no ceiling.
             seats[(row.post, policy.open)] = seats.get((row.post, policy.open), 0) + row.vacancies
             exempt[row.post] = exempt.get(row.post, 0) + row.vacancies
-            notes.append(f"{row.post}: {row.vacancies} vacancies exempt from reservation ({row.exempt}), filled as "
-                         f"{policy.open}; the ceiling does not count them")
+            ground = policy.exemptions.ground(row.exempt)
+            under = f"; {policy.exemptions.source}, {ground.source}" if ground and ground.source else ""
+            notes.append(f"{row.post}: {row.vacancies} vacancies exempt from reservation ({row.exempt}{under}), "
+                         f"filled as {policy.open}; the ceiling does not count them")
             continue
         if row.category == "TOTAL":
             local = policy.for_row(row.district, row.post_class)
