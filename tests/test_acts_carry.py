@@ -10,9 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from conftest import read_csv, write_csv
+from typer.testing import CliRunner
 from test_register import simulate, verify_year, year_folder
 
 from solver import load_policy, solve
+from solver.cli import app
 from solver.io.readers import read_problem
 from solver.errors import InputError
 from solver.register import Register, year_record
@@ -241,3 +243,77 @@ def test_a_total_row_with_an_exemption_is_that_many_open_vacancies(tmp_path):
     assert sol.result.seats.exempt == {"X": 3}
     assert sum(v for (p, c), v in sol.result.seats.seats.items() if p == "X") == 7
     assert sol.result.seats.seats[("X", "UR")] >= 3
+
+
+# Manipur s.8(4)-(5): a fresh recruitment from SC and ST first, general candidates after ----------------------
+
+def manipur_fresh_recruitment(tmp_path, sets=()):
+    """Manipur 2021, post X: UR 4, SC 1, ST 1; the first round has general candidates only (U0-U5). The
+    year's special round advertises the SC and ST vacancies: one SC candidate (S1) and two general ones (G1,
+    G2, below him)."""
+    year_folder(tmp_path / "years", 2021, [[f"U{k}", k + 1, "UR", "M"] for k in range(6)],
+                [["X", "UR", 4], ["X", "SC", 1], ["X", "ST", 1]])
+    sp = tmp_path / "special"
+    sp.mkdir()
+    write_csv(sp / "candidates.csv", ["id", "rank", "category", "gender"],
+              [["S1", 1, "SC", "M"], ["G1", 2, "UR", "M"], ["G2", 3, "UR", "M"]])
+    write_csv(sp / "vacancies.csv", ["post", "category", "vacancies"], [["X", "SC", 1], ["X", "ST", 1]])
+    d = tmp_path / "years" / "2021"
+    base = ["--policy", "manipur-1976", "--register", str(tmp_path / "reg.sqlite"), "--year", "2021"]
+    for s in sets:
+        base += ["--set", s]
+    r = CliRunner().invoke(app, ["solve", *base, "--engine", "both", "--candidates", str(d / "candidates.csv"),
+                                 "--vacancies", str(d / "vacancies.csv"), "--out", str(tmp_path / "main")])
+    assert r.exit_code == 0, r.output
+    special = ["solve", *base, "--engine", "both", "--round", "special", "--candidates", str(sp / "candidates.csv"),
+               "--vacancies", str(sp / "vacancies.csv"), "--out", str(tmp_path / "special-out")]
+    return base, CliRunner().invoke(app, special)
+
+
+def test_manipur_keeps_the_reserved_vacancies_for_a_fresh_recruitment_then_general(tmp_path):
+    """Manipur Act 1976 s.8(4): "a fresh recruitment may be made only from candidates belonging to the Scheduled
+    Castes or the Scheduled Tribes ... for filling up the remaining reserved vacancies"; s.8(5): what "remain
+    unfilled shall be filled by general candidates in accordance with the procedure laid down in sections 6 and
+    7". The first round fills the four open vacancies (U0-U3) and keeps SC and ST vacant, though U4 and U5
+    wait. In the special round S1 takes the SC vacancy; the ST vacancy passes by exchange (s.6) to no one (no
+    second SC candidate), so it is de-reserved (s.7) to G1, the better general candidate, and the ST
+    reservation is carried three recruitment years."""
+    base, r = manipur_fresh_recruitment(tmp_path)
+    assert r.exit_code == 0, r.output
+    first = read_csv(tmp_path / "main" / "allocation.csv")
+    assert sorted(x["candidate_id"] for x in first) == ["U0", "U1", "U2", "U3"]
+    got = {(x["candidate_id"], x["seat_category"], x["route"]) for x in
+           read_csv(tmp_path / "special-out" / "allocation.csv")}
+    assert got == {("S1", "SC", "reserved"), ("G1", "ST", "dereserved")}
+    with Register(tmp_path / "reg.sqlite") as reg:
+        live = [(x.category, x.kind, x.origin_year) for x in reg.state(2022).items]
+    assert live == [("ST", "reservation", 2021)]
+    d = tmp_path / "years" / "2021"
+    v = CliRunner().invoke(app, ["verify", *base, "--candidates", str(d / "candidates.csv"), "--vacancies",
+                                 str(d / "vacancies.csv"), "--allocation", str(tmp_path / "main" / "allocation.csv")])
+    assert v.exit_code == 0, v.output
+    # U4 on the SC vacancy in the first round breaks s.8(4): de-reserved before the fresh recruitment
+    bad = first + [{"candidate_id": "U4", "post": "X", "seat_category": "SC", "counted_as": "UR", "horizontal": "",
+                    "route": "dereserved", "rank": "5"}]
+    write_csv(tmp_path / "bad.csv", list(first[0]), [list(x.values()) for x in bad])
+    v = CliRunner().invoke(app, ["verify", *base, "--candidates", str(d / "candidates.csv"), "--vacancies",
+                                 str(d / "vacancies.csv"), "--allocation", str(tmp_path / "bad.csv")])
+    assert v.exit_code == 1 and "before the fresh recruitment" in v.stdout
+
+
+def test_manipur_s7_read_alone_dereserves_in_the_first_round(tmp_path):
+    """The other side (`unfilled.dereserve_when = "same_year"`, s.7 read alone: "in any recruitment year ... may
+    be filled up by general candidates after dereserving"): the first round gives the SC and ST vacancies to U4
+    and U5 at once, both reservations carried, and a special round then finds no backlog to advertise."""
+    _, r = manipur_fresh_recruitment(tmp_path, ["unfilled.dereserve_when=same_year"])
+    first = read_csv(tmp_path / "main" / "allocation.csv")
+    assert {(x["candidate_id"], x["route"]) for x in first if x["route"] != "open_merit"} == \
+        {("U4", "dereserved"), ("U5", "dereserved")}
+    assert r.exit_code == 2 and "open to the reserved categories only (Manipur Act 1976 s.8(4)-(5))" in r.output
+    write_csv(tmp_path / "special" / "candidates.csv", ["id", "rank", "category", "gender"], [["S1", 1, "SC", "M"]])
+    base = ["--policy", "manipur-1976", "--register", str(tmp_path / "reg.sqlite"), "--year", "2021", "--set",
+            "unfilled.dereserve_when=same_year"]
+    r = CliRunner().invoke(app, ["solve", *base, "--round", "special", "--candidates",
+                                 str(tmp_path / "special" / "candidates.csv"), "--vacancies",
+                                 str(tmp_path / "special" / "vacancies.csv"), "--out", str(tmp_path / "s2")])
+    assert r.exit_code == 2 and "register holds 0 unfilled" in r.output

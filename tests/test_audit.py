@@ -153,7 +153,8 @@ def test_every_bundled_models_open_questions_load_on_each_side():
 def test_a_model_file_may_not_declare_an_open_question_twice(tmp_path):
     text = (load_policy.__globals__["resolve_policy_path"]("bihar-1991")).read_text()
     bad = tmp_path / "p.toml"
-    bad.write_text(text + text[text.index("[[open_questions]]"):])
+    first = text.index("[[open_questions]]")
+    bad.write_text(text + "\n" + text[first:text.index("\n\n", text.index("sides = [", first))] + "\n")
     with pytest.raises(InputError, match="open_questions names an option twice"):
         load_policy(bad)
 

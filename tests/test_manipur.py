@@ -93,9 +93,14 @@ def test_st_candidates_who_failed_the_test_are_recruited_on_probation_before_de_
 
 
 def test_at_a_technical_post_there_is_no_probation_and_the_vacancy_is_de_reserved(tmp_path):
-    """The same list at a Class III technical post: s.8(3) does not reach it, so the ST vacancy passes by s.7
-    (de-reserved to general candidates) to U6; T3 and T4, who failed the test, hold nothing."""
+    """The same list at a Class III technical post: s.8(3) does not reach it. By s.8(4) the ST vacancy waits
+    for a fresh recruitment from SC and ST candidates (the model's reading), so U6 does not take it; with s.7
+    read alone (`unfilled.dereserve_when = "same_year"`) it is de-reserved to general candidates at once, to
+    U6. T3 and T4, who failed the test, hold nothing either way."""
     pol, prob = _probation(tmp_path, "III-technical")
+    assert _got(solve(pol, prob, "greedy")) == {"U1": ("UR", "open_merit"), "U5": ("UR", "open_merit"),
+                                                "S2": ("SC", "reserved")}
+    pol, prob = _probation(tmp_path, "III-technical", sets=["unfilled.dereserve_when=same_year"])
     assert _got(solve(pol, prob, "greedy")) == {"U1": ("UR", "open_merit"), "U5": ("UR", "open_merit"),
                                                 "S2": ("SC", "reserved"), "U6": ("ST", "dereserved")}
 

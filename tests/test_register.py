@@ -54,8 +54,8 @@ def simulate(tmp_path, policy, engine="both", *sets):
     return {(int(row["year"]), row["category"]): row for row in read_csv(tmp_path / "out" / "simulation.csv")}
 
 
-def verify_year(tmp_path, policy, year):
-    r = CliRunner().invoke(app, ["verify", "--policy", policy, "--candidates",
+def verify_year(tmp_path, policy, year, *sets):
+    r = CliRunner().invoke(app, ["verify", "--policy", policy, *[x for s in sets for x in ("--set", s)], "--candidates",
                                  str(tmp_path / "years" / str(year) / "candidates.csv"), "--vacancies",
                                  str(tmp_path / "years" / str(year) / "vacancies.csv"), "--allocation",
                                  str(tmp_path / "out" / str(year) / "allocation.csv"), "--register",
@@ -187,13 +187,14 @@ def test_verify_rejects_an_exchange_before_the_third_year(tmp_path):
 
 
 def test_manipur_dereserved_reservations_lapse_after_three_years(tmp_path):
-    """Manipur Act 1976 s.4: reserved vacancies without SC or ST candidates are filled by general candidates
-    after de-reservation and the reservation is carried three recruitment years, then lapses; s.5: current and
-    carried reserved vacancies at most half the year's, the excess carried further."""
+    """Manipur Act 1976 s.7 read alone (`unfilled.dereserve_when = "same_year"`, no fresh recruitment first):
+    reserved vacancies without SC or ST candidates are filled by general candidates after de-reservation and
+    the reservation is carried three recruitment years, then lapses; s.7, second proviso: current and carried
+    reserved vacancies at most half the year's, the excess carried further."""
     for y in range(2021, 2026):
         year_folder(tmp_path / "years", y, [[f"U{y}-{k}", k + 1, "UR", "M"] for k in range(12)],
                     [["X", "UR", 7], ["X", "SC", 1], ["X", "ST", 2]])
-    table = simulate(tmp_path, "manipur-1976")
+    table = simulate(tmp_path, "manipur-1976", "both", "unfilled.dereserve_when=same_year")
     # 2022: 3 current + 2 carried = 5 of 10 (the third carried reservation waits: ceiling).
     assert int(table[(2022, "SC")]["vacancies"]) + int(table[(2022, "ST")]["vacancies"]) == 5
     assert all(row["engine_differences"] == "0" for row in table.values())
@@ -206,7 +207,7 @@ def test_manipur_dereserved_reservations_lapse_after_three_years(tmp_path):
         assert kind == "reservation" and closed == 2025
         assert events[0][1] == "carried" and events[-1][:2] == (2025, "lapsed")
     for y in range(2021, 2026):
-        assert verify_year(tmp_path, "manipur-1976", y).exit_code == 0
+        assert verify_year(tmp_path, "manipur-1976", y, "unfilled.dereserve_when=same_year").exit_code == 0
     # Every de-reserved vacancy went to the open list in merit order.
     rows = read_csv(tmp_path / "out" / "2021" / "allocation.csv")
     assert sorted(r["route"] for r in rows) == ["dereserved"] * 3 + ["open_merit"] * 7

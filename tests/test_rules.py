@@ -64,12 +64,13 @@ def test_maharashtra_dt_nt_exchange_same_year(run, engine):
 
 @ENGINES
 def test_manipur_exchange_then_dereserve(run, engine):
-    """Manipur Act 1976 s.4: SC and ST exchange when one side has no candidates; still unfilled, de-reserved to
-    general candidates and carried forward."""
+    """Manipur Act 1976 s.6: SC and ST exchange when one side has no candidates; s.7 read alone
+    (`unfilled.dereserve_when = "same_year"`): still unfilled, de-reserved to general candidates at once and
+    carried forward."""
     c = [["G1", 90, "UR", "M", "", ""], ["G2", 85, "UR", "M", "", ""], ["T1", 80, "ST", "M", "", ""],
          ["T2", 70, "ST", "M", "", ""], ["G3", 60, "UR", "M", "", ""]]
     v = [["X", "UR", 2, ""], ["X", "SC", 2, ""], ["X", "ST", 1, ""]]
-    sol = run("manipur-1976", c, v, engine, ["ceiling.share=0.6"], hint=False)
+    sol = run("manipur-1976", c, v, engine, ["ceiling.share=0.6", "unfilled.dereserve_when=same_year"], hint=False)
     r = sel(sol)
     assert r["T1"]["route"] == "reserved" and r["T2"]["route"] == "exchange" and r["T2"]["seat_category"] == "SC"
     assert r["G3"]["route"] == "dereserved" and r["G3"]["counted_as"] == "UR"

@@ -60,8 +60,9 @@ def test_the_same_bytes_whatever_the_executor(tmp_path):
 
 
 def test_years_run_each_scenario_against_its_own_register(tmp_path):
-    """Manipur. 2021: X UR 1, ST 1; candidates U1, U2, no ST. De-reserving (s.7) gives the ST vacancy to U2 and
-    carries its reservation; keeping it vacant carries the vacancy. 2022: X UR 1, ST 0; U4 (rank 1), T3 (ST,
+    """Manipur. 2021: X UR 1, ST 1; candidates U1, U2, no ST. De-reserving at once (s.7 read alone) gives the ST
+    vacancy to U2 and carries its reservation; keeping it vacant for a fresh recruitment (s.8(4)) that does not
+    come carries the vacancy. 2022: X UR 1, ST 0; U4 (rank 1), T3 (ST,
     rank 2). Kept vacant, the ST vacancy comes in (carried in 1) and T3 takes it, U4 the open one. De-reserved,
     the carried reservation would make the year's one vacancy ST: 1 of 1 is above s.7's 50% ceiling (second
     proviso), so it is carried further (carried out 1, no ST vacancy) and T3 is left out."""
@@ -73,9 +74,9 @@ def test_years_run_each_scenario_against_its_own_register(tmp_path):
         write_csv(d / "vacancies.csv", ["post", "category", "vacancies"], rows)
     inputs = [Inputs(y, tmp_path / "years" / str(y) / "candidates.csv", tmp_path / "years" / str(y) / "vacancies.csv")
               for y in (2021, 2022)]
-    rows = sweep("manipur-1976", grid(["unfilled.dereserve=true,false"]), inputs).rows
+    rows = sweep("manipur-1976", grid(["unfilled.dereserve_when=same_year,after_special_round"]), inputs).rows
     st = {(r["scenario"], r["year"]): r for r in rows if r["category"] == "ST"}
-    on, off = "unfilled.dereserve=true", "unfilled.dereserve=false"
+    on, off = "unfilled.dereserve_when=same_year", "unfilled.dereserve_when=after_special_round"
     assert (st[(on, 2021)]["filled"], st[(on, 2021)]["unfilled_dereserved"], st[(on, 2021)]["carried_out"]) == (0, 1, 1)
     assert (st[(off, 2021)]["unfilled_carried_forward"], st[(off, 2021)]["carried_out"]) == (1, 1)
     assert (st[(off, 2022)]["carried_in"], st[(off, 2022)]["filled"], st[(off, 2022)]["selected_own_category"]) == \

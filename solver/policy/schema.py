@@ -95,14 +95,25 @@ class Unfilled(Strict):
 
     # Fill them this year from the open list (states) or keep them vacant (centre since 1989).
     dereserve: bool = False
-    # Which unfilled reserved vacancies are de-reserved: any of the year's ("same_year": Manipur s.7), or only
-    # carried ones still unfilled after the exchange their age opened ("after_exchange": Bihar s.4(6)(d), "even
-    # after exchange formula the remaining backlog vacancies may be filled by general candidates after
-    # de-reserving them"). Either way the reservation is carried `carry_years` recruitment years.
-    dereserve_when: Literal["same_year", "after_exchange"] = "same_year"
+    # Which unfilled reserved vacancies are de-reserved: any of the year's ("same_year": Manipur s.7 read
+    # alone), only carried ones still unfilled after the exchange their age opened ("after_exchange": Bihar
+    # s.4(6)(d), "even after exchange formula the remaining backlog vacancies may be filled by general
+    # candidates after de-reserving them"), or what the year's fresh recruitment from the reserved categories
+    # leaves ("after_special_round": Manipur s.8(4)-(5): a fresh recruitment "only from candidates belonging to
+    # the Scheduled Castes or the Scheduled Tribes", and what "remain unfilled shall be filled by general
+    # candidates in accordance with the procedure laid down in sections 6 and 7"): the first round keeps them
+    # vacant, the special round de-reserves its remainder. Either way the reservation is carried `carry_years`
+    # recruitment years.
+    dereserve_when: Literal["same_year", "after_exchange", "after_special_round"] = "same_year"
     # Years a reservation is carried; None keeps it as backlog indefinitely.
     carry_years: int | None = Field(None, ge=0)
     source: str = ""
+
+    @property
+    def in_first_round(self) -> bool:
+        """Whether a year's first round de-reserves what its reserved categories leave (not where a fresh
+        recruitment from the reserved categories comes first: "after_special_round")."""
+        return self.dereserve and self.dereserve_when != "after_special_round"
 
 
 class Ceiling(Strict):
@@ -335,6 +346,7 @@ class Authorities(Strict):
     carried: str = ""         # unfilled reserved vacancies carried to later recruitment years
     probation: str = ""       # appointment on probation of one who failed the test
     fitness: str = ""         # nobody found unfit is appointed
+    special: str = ""         # a fresh recruitment from the reserved categories only, for the backlog
 
 
 class OpenQuestion(Strict):

@@ -162,7 +162,7 @@ def dereserved_pool(b: _Builder, seats: SeatTable, j: int, phase0: dict, carried
     else took, open to all eligible for open. Bihar s.4(6)(d) (`dereserve_when = "after_exchange"`): only
     the backlog its exchange could not fill (the carried pools and what the after-years exchange took of them)."""
     policy, post = b.policy, b.problem.posts[j]
-    if not policy.unfilled.dereserve:
+    if not policy.unfilled.in_first_round:
         return
     phase = Phase.FALLBACK + b.chain_len + (policy.probation is not None)
     if policy.unfilled.dereserve_when == "after_exchange":

@@ -93,6 +93,9 @@ TABLES = {1: {"years", "roster", "items", "events"}, 2: {"years", "roster", "ite
 BUSY_SECONDS = 30.0
 
 
+SPECIAL_CLOSING = "('filled', 'exchanged', 'dereserved')"
+
+
 class Register:
     """The register file. `readonly` (verify) never migrates or writes; otherwise an older schema is migrated
     and a year left half-published by a killed run is published (see `record`)."""
@@ -256,11 +259,16 @@ class Register:
                                 [(rec.year, post) for post in sorted(set(rec.posts))])
             self._events(rec, "main")
             self._tally(rec, "main")
-            for post, code, kind, detail, *trait in rec.new_items:
-                cur = self.db.execute("INSERT INTO items (post, category, origin_year, kind, trait) "
-                                      "VALUES (?, ?, ?, ?, ?)", (post, code, rec.year, kind, "".join(trait)))
-                self._event(cur.lastrowid, rec.year, "carried", detail)
+            self._new_items(rec, "main")
             self._name_pending(rec.year, staged)
+
+    def _new_items(self, rec: YearRecord, round_: str) -> None:
+        """The items the round carries on (kept vacant, a reservation carried, a claim), each with its event."""
+        for post, code, kind, detail, *trait in rec.new_items:
+            cur = self.db.execute("INSERT INTO items (post, category, origin_year, kind, trait) "
+                                  "VALUES (?, ?, ?, ?, ?)", (post, code, rec.year, kind, "".join(trait)))
+            self._event(cur.lastrowid, rec.year, "carried", ("special round: " if round_ == "special" else "")
+                        + detail, round_)
 
     @contextmanager
     def _writing(self, what: str, staged):
@@ -342,6 +350,7 @@ class Register:
         self.db.execute("DELETE FROM years WHERE year = ?", (year,))
 
     # The special recruitment of a year (Bihar s.4(6)(e), Manipur s.8(4)) ---------------------------------------
+    # (the events of a special round that close a kept-vacant post: filled, or by s.8(5) exchanged or de-reserved)
 
     def check_special(self, year: int, replace: bool = False) -> None:
         """A special round follows its year's first round, before the next year; once, unless replaced."""
@@ -368,7 +377,7 @@ class Register:
         as they were before the special round already recorded."""
         self._seen[(year, "special")] = self._fingerprint()
         reopened = "OR (closed_year = ? AND EXISTS (SELECT 1 FROM events e WHERE e.item_id = i.id AND e.year = ? " \
-                   "AND e.round = 'special' AND e.event = 'filled'))" if replace else ""
+                   f"AND e.round = 'special' AND e.event IN {SPECIAL_CLOSING}))" if replace else ""
         return tuple(Carried(*row) for row in self.db.execute(
             "SELECT id, post, category, origin_year, kind, trait, "
             "(SELECT COUNT(*) FROM recruitments r WHERE r.post = i.post AND r.year > i.origin_year "
@@ -389,12 +398,17 @@ class Register:
                             (rec.year, policy, engine))
             self._events(rec, "special")
             self._tally(rec, "special")
+            # (Manipur s.8(5): what the round de-reserves carries its reservation, what it exchanges a claim)
+            self._new_items(rec, "special")
             self._name_pending(rec.year, staged)
 
     def _forget_special(self, year: int) -> None:
+        made = [row[0] for row in self.db.execute("SELECT item_id FROM events WHERE year = ? AND round = 'special' "
+                                                  "AND event = 'carried'", (year,))]
         self.db.execute("UPDATE items SET closed_year = NULL WHERE id IN (SELECT item_id FROM events WHERE year = ? "
-                        "AND round = 'special' AND event = 'filled')", (year,))
+                        f"AND round = 'special' AND event IN {SPECIAL_CLOSING})", (year,))
         self.db.execute("DELETE FROM events WHERE year = ? AND round = 'special'", (year,))
+        self.db.executemany("DELETE FROM items WHERE id = ?", [(k,) for k in made])
         self.db.execute("DELETE FROM tally WHERE year = ? AND round = 'special'", (year,))
         self.db.execute("DELETE FROM special_rounds WHERE year = ?", (year,))
 

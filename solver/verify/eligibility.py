@@ -132,9 +132,10 @@ def _fallback(r: Reading, row: int, i: int, j: int, seat: str) -> list[Violation
 
 
 def _dereserved(r: Reading, row: int, i: int, j: int, seat: str) -> list[Violation]:
-    if not r.policy.unfilled.dereserve:
-        return [r.violation("de-reservation forbidden", i, j, f"{seat} vacancy de-reserved",
-                            r.policy.unfilled.source or "DoPT OM 20.07.2000")]
+    if not r.policy.unfilled.in_first_round:
+        why = "before the fresh recruitment from the reserved categories" if r.policy.unfilled.dereserve else ""
+        return [r.violation("de-reservation forbidden", i, j, f"{seat} vacancy de-reserved {why}".strip(),
+                            r.cite("dereserve", r.policy.unfilled.source))]
     if not r.may[r.policy.open][i]:
         return [r.violation("relaxed candidate on an open vacancy", i, j, "de-reserved vacancies are open",
                             "DoPT OM 01.07.1998")]

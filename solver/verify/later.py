@@ -134,7 +134,7 @@ def _stages(r: Reading, j: int, left: dict) -> list[tuple]:
     if r.probation_post(j):
         stages += [(8, Route.PROBATION, [code], r.on_probation[code], policy.probation.source)
                    for code in policy.probation.categories]
-    if policy.unfilled.dereserve:
+    if policy.unfilled.in_first_round:
         stages.append((9, Route.DERESERVED, [x.code for x in policy.categories if x.carry_forward],
                        r.may[policy.open], policy.unfilled.source))
     return stages
