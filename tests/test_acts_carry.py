@@ -317,3 +317,38 @@ def test_manipur_s7_read_alone_dereserves_in_the_first_round(tmp_path):
                                  str(tmp_path / "special" / "candidates.csv"), "--vacancies",
                                  str(tmp_path / "special" / "vacancies.csv"), "--out", str(tmp_path / "s2")])
     assert r.exit_code == 2 and "register holds 0 unfilled" in r.output
+
+
+# Manipur s.6: what the exchanged community's claim takes --------------------------------------------------------
+
+def test_manipur_claim_read_as_a_reserved_vacancy_takes_an_open_one(tmp_path):
+    """Manipur Act 1976 s.6, the other reading (`claims.take = "reserved_vacancy"`): the claim is a reserved
+    vacancy carried forward, out of the year's open vacancies, within s.7's 50%. Cadre X, UR 4, SC 1, ST 1 a
+    year, ST candidates every year, one SC candidate (S2022, rank 11) in 2022 only. 2021: T2021-1 takes the SC
+    vacancy by exchange; SC keeps a claim. 2022: the claim turns an open vacancy into SC's: UR 3, SC 2, ST 1 (3
+    of 6 reserved: at the ceiling, not above). S2022 fills the claim (settled); 2022's own SC vacancy goes by
+    exchange to the second ST candidate (a new claim), ST's own to the first. Under the model's reading
+    (`partner_vacancy`) the claim takes ST's vacancy instead: UR 4, SC 2, ST 0."""
+    from test_acts_years import manipur_years
+    manipur_years(tmp_path, {2022})
+    table = simulate(tmp_path, "manipur-1976", "both", "claims.take=reserved_vacancy")
+    assert [int(table[(2022, c)]["vacancies"]) for c in ("SC", "ST")] == [2, 1]
+    rows = read_csv(tmp_path / "out" / "2022" / "allocation.csv")
+    assert sorted((r["candidate_id"], r["seat_category"], r["route"]) for r in rows if r["seat_category"] != "UR") \
+        == [("S2022", "SC", "reserved"), ("T2022-0", "ST", "reserved"), ("T2022-1", "SC", "exchange")]
+    assert sum(r["seat_category"] == "UR" for r in rows) == 3
+    with Register(tmp_path / "reg.sqlite") as reg:
+        first = next(h for h in reg.history() if h[4] == "claim" and h[3] == 2021)
+    assert [(y, e) for y, e, _ in first[6]] == [(2021, "carried"), (2022, "filled")]
+    for y in range(2021, 2025):
+        assert verify_year(tmp_path, "manipur-1976", y, "claims.take=reserved_vacancy").exit_code == 0
+
+
+def test_manipur_claim_read_as_the_partners_vacancy_keeps_the_reserved_total(tmp_path):
+    """The model's reading (`claims.take = "partner_vacancy"`), the same years: 2022 has UR 4, SC 2, ST 0."""
+    from test_acts_years import manipur_years
+    manipur_years(tmp_path, {2022})
+    table = simulate(tmp_path, "manipur-1976", "greedy")
+    assert [int(table[(2022, c)]["vacancies"]) for c in ("SC", "ST")] == [2, 0]
+    rows = read_csv(tmp_path / "out" / "2022" / "allocation.csv")
+    assert sum(r["seat_category"] == "UR" for r in rows) == 4

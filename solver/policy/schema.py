@@ -333,6 +333,18 @@ def _words(text: str) -> str:
     return " ".join(re.sub(r"[-_]", " ", text.lower()).split())
 
 
+class Claims(Strict):
+    """What the claim of a community whose vacancy an exchange partner filled takes in the next recruitment
+    years (Manipur Act 1976 s.6: "the vacancies reserved for a particular community shall continue to be
+    reserved for that community only for two recruitment years"; `exchange.claim_years`), an open question:
+    the partner's next vacancy at the post ("partner_vacancy"), or one vacancy of that year reserved for it out
+    of the open ones, as a carried reservation is, within the 50% of s.7 ("reserved_vacancy"). Either way the
+    exchange stands from the third recruitment year."""
+
+    take: Literal["partner_vacancy", "reserved_vacancy"] = "partner_vacancy"
+    source: str = ""
+
+
 class Authorities(Strict):
     """The policy's own authority for each rule `verify` checks, written in full ("Bihar Act 1991 s.4(3)"), so a
     violation cites the law in force and never another Act; a rule left empty cites its judgments only."""
@@ -388,6 +400,7 @@ class Policy(Strict):
     promotion: Promotion | None = None
     open_questions: list[OpenQuestion] = []
     authorities: Authorities = Authorities()
+    claims: Claims = Claims()
     exemptions: Exemptions = Exemptions()
 
     @model_validator(mode="after")

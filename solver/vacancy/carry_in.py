@@ -40,10 +40,13 @@ def carry_in(policy: Policy, problem: Problem, table: SeatTable, state: YearStat
         if item.category not in policy.reserved_codes:
             deferred.append((item, f"the policy has no category {item.category}"))
             continue
-        if item.kind == "reservation" and seats[(item.post, policy.open)] == 0:
-            deferred.append((item, "no open vacancy this year to carry the reservation into"))
+        # a carried reservation, or a claim read as one (`claims.take`), turns an open vacancy into its category's
+        as_reservation = item.kind == "reservation" or (item.kind == "claim" and
+                                                        policy.claims.take == "reserved_vacancy")
+        if as_reservation and seats[(item.post, policy.open)] == 0:
+            deferred.append((item, f"no open vacancy this year to carry the {item.kind} into"))
             continue
-        if item.kind == "claim":
+        if item.kind == "claim" and not as_reservation:
             # Manipur s.6: the community takes back the partner's next vacancy at the post (the reserved total
             # stays the same, so the ceiling does not move).
             partner = next((x for x in claim_partners(policy, item.category)[0]
@@ -66,7 +69,7 @@ def carry_in(policy: Policy, problem: Problem, table: SeatTable, state: YearStat
             deferred.append((item, f"current and carried reserved vacancies would pass the "
                                    f"{policy.ceiling.share:.0%} ceiling ({policy.ceiling.source})"))
             continue
-        if item.kind == "reservation":
+        if as_reservation:
             seats[(item.post, policy.open)] -= 1
         seats[key] = seats.get(key, 0) + 1
         carried.setdefault(key, []).append(item)
