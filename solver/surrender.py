@@ -74,12 +74,17 @@ def read_employees(path: str | Path, policy: Policy, warn=None) -> Employees:
 
 def bounds(policy: Policy, emp: Employees, strength: int, abolish: int) -> tuple[dict, dict, dict]:
     """(employees each protected category has, its posts in the cadre after abolition, the fewest it may
-    keep: min of the two)."""
+    keep). Read by roster (`surrender.reading = "roster"`), the fewest is the smaller of the first two; by
+    percentage, the fewest that keeps its percentage of the remaining strength from falling below its
+    percentage now, ceil(employees x (strength - abolish) / strength), or all it has."""
     prot = protected(policy)
     after = strength - abolish
     share = Counter(roster(policy, after)) if after > 0 else Counter()
     before = {c: int((emp.category == c).sum()) for c in prot}
     posts = {c: int(share.get(c, 0)) for c in prot}
+    if policy.surrender.reading == "percentage":
+        # integer ceiling of before x after / strength: no float rounding at the boundary
+        return before, posts, {c: min(before[c], -(-before[c] * after // strength)) for c in prot}
     return before, posts, {c: min(before[c], posts[c]) for c in prot}
 
 
@@ -183,8 +188,13 @@ def rows(policy: Policy, res: Surrender):
         if res.surrendered[k]:
             why = f"surrendered in the service's order (position {emp.order[k]})"
         elif k < reached and c in res.floors and kept[c] <= res.floors[c]:
-            why = (f"kept under s.12: {c} keeps {res.floors[c]}, its share of the cadre of "
-                   f"{res.strength - res.abolish} ({res.share_posts[c]} posts) or all it has, whichever is fewer")
+            if policy.surrender.reading == "percentage":
+                why = (f"kept under s.12: {c} keeps {res.floors[c]} of {res.before[c]}, so that its percentage of the "
+                       f"cadre of {res.strength - res.abolish} does not fall below its {res.before[c]} of "
+                       f"{res.strength} now (surrender.reading = percentage)")
+            else:
+                why = (f"kept under s.12: {c} keeps {res.floors[c]}, its share of the cadre of "
+                       f"{res.strength - res.abolish} ({res.share_posts[c]} posts) or all it has, whichever is fewer")
         else:
             why = "kept: not reached in the service's order"
         yield [emp.ids[k], c, int(emp.order[k]), "yes" if res.surrendered[k] else "no", why]

@@ -102,3 +102,20 @@ def test_a_bad_employees_file_names_line_and_column(tmp_path, rows, where):
     from solver.errors import InputError
     with pytest.raises(InputError, match=where.replace("(", r"\(").replace(")", r"\)")):
         read_employees(_write(tmp_path, rows), load_policy("central-2004"))
+
+
+@pytest.mark.parametrize("engine", ["greedy", "cpsat"])
+def test_read_by_percentage_no_category_s_share_of_the_smaller_cadre_falls(tmp_path, engine):
+    """Bill 2004 s.12 read by its words (`surrender.reading = "percentage"`): an employee of a protected class
+    is kept if surrendering him lowers its representation "in relation to percentage". The same 20, four posts
+    abolished: SC has 3 of 20 (15%) and keeps ceil(3 x 16 / 20) = 3 (2 of 16 would be 12.5%); OBC has 4 (20%)
+    and keeps ceil(3.2) = 4; ST keeps its 1. So E20 and E17 (SC), E19 (ST) and E18 (OBC) are kept, and the
+    four most junior UR employees go: E16, E15, E14, E13. By the roster (the model's reading) E20 went."""
+    pol = load_policy("central-2004", ["surrender.reading=percentage"])
+    emp = read_employees(_write(tmp_path), pol)
+    res = surrender(pol, emp, 4, engine=engine)
+    assert sorted(emp.ids[res.surrendered]) == ["E13", "E14", "E15", "E16"]
+    assert res.floors == {"SC": 3, "ST": 1, "OBC": 4}
+    assert check(pol, emp, res.surrendered, 4, 20) == []
+    roster_reading = surrender(load_policy("central-2004"), emp, 4, engine=engine)
+    assert check(pol, emp, roster_reading.surrendered, 4, 20) != []   # E20's surrender lowers SC below 15%

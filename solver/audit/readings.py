@@ -47,6 +47,8 @@ def open_options(policy: Policy, given: list[tuple[str, list[str]]] = (), declar
     narrowed = dict(given)
     out = []
     for q in policy.open_questions if declared else ():
+        if q.decides != "allocation":
+            continue   # (cannot change an allocation; the command line says so)
         sides = tuple((as_setting(s.value), s.authority) for s in q.sides)
         values = narrowed.pop(q.key, [v for v, _ in sides])
         out.append(OpenOption(q.key, tuple(values), sides, q.question))

@@ -55,6 +55,9 @@ def audit(
     kind = pol.recruitment   # (the readings are loaded for the same recruitment)
     try:
         readings = open_options(pol, parse_readings(reading), declared)
+        for q in pol.open_questions if declared else ():
+            if q.decides != "allocation":
+                warn(f"open question {q.key} decides a {q.decides}, not an allocation: the audit does not solve it")
         for o in readings:
             for v in o.values:
                 load_policy(policy, [*set_, f"{o.key}={v}"], kind)   # a bad reading is refused before any solve

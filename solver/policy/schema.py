@@ -278,6 +278,11 @@ class SurrenderRule(Strict):
     if that lowers the category's representation below its percentage (`solver.surrender`)."""
 
     protected: list[str] = Field(min_length=1)
+    # What "lowering the representation ... in relation to percentage of reservation fixed for them" bounds, an
+    # open question: "roster": each category keeps the posts the roster of the smaller cadre gives it (or all it
+    # has); "percentage": its percentage of the remaining strength does not fall below its percentage now
+    # (it keeps at least ceil(employees x (strength - abolished) / strength), or all it has).
+    reading: Literal["roster", "percentage"] = "roster"
     source: str = ""
 
     def check_codes(self, known: set[str]) -> None:
@@ -369,6 +374,9 @@ class OpenQuestion(Strict):
     key: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
     question: str = ""
     sides: list[Side] = Field(min_length=2)
+    # What the option decides: an allocation (the audit solves its sides) or a surrender of employees (the
+    # `surrender` command's; it cannot change an allocation, so the audit leaves it out and says so).
+    decides: Literal["allocation", "surrender"] = "allocation"
 
 
 class Merit(Strict):
