@@ -88,6 +88,9 @@ class VacancyRow:
     # A district- or division-level post's district (Bihar s.4(2) first proviso; Maharashtra s.4(2), (4)): its
     # vacancies are split by that district's percentages. Empty for a State cadre.
     district: str = ""
+    # Promotion: the class (Group) of the grade the post is filled from (Bill 2004 s.3(2)(b): by selection
+    # "from Group B post to Group A post"); empty if not given.
+    feeder_class: str = ""
 
     def __post_init__(self):
         freeze_dicts(self)

@@ -215,3 +215,35 @@ def test_a_senior_group_a_selection_is_refused_naming_s3_3(tmp_path):
                           header=("post", "category", "vacancies", "direct_share", "post_class"))
     with pytest.raises(Unsupported, match=r"s\.3\(3\)"):
         solve(pol, prob, "greedy")
+
+
+GROUPS = ("post", "category", "vacancies", "direct_share", "post_class", "feeder_class")
+
+
+@pytest.mark.parametrize("engine", ["greedy", "cpsat"])
+def test_a_group_a_selection_from_group_a_is_not_reserved(tmp_path, engine):
+    """Bill 2004 s.3(2)(b): by selection, reservation in promotion "from Group B post to Group A post or in Group
+    B, Group C or Group D posts". Four vacancies of a Group A post filled from Group A: not reserved, so all four
+    are open and go down the select list (S1, U2, U3, U4); S5 (SC, fifth), who would take the SC vacancy of a
+    Group B to Group A promotion, is not promoted. Filled from Group B, the same TOTAL row has an SC vacancy
+    (the central roster's first four points: UR 1-3, OBC 4, OBC unreserved in promotion)."""
+    pol, prob = promotion(tmp_path, rows=[["X", "TOTAL", 4, 0.5, "A", "A"]], header=GROUPS)
+    sol = solve(pol, prob, engine)
+    assert {c: v for (p, c), v in sol.result.seats.seats.items() if v} == {"UR": 4}
+    assert sorted(selected(sol)) == ["S1", "U2", "U3", "U4"]
+    assert any("promotion by selection to a A post from A: not reserved" in n for n in sol.result.seats.notes)
+    assert verify(pol, prob, _alloc(tmp_path, sol, pol, prob)) == []
+    pol, prob = promotion(tmp_path, rows=[["X", "UR", 3, 0.5, "B", "C"], ["X", "SC", 1, 0.5, "B", "C"]],
+                          header=GROUPS)
+    assert selected(solve(pol, prob, engine))["S5"] == ("SC", "reserved")   # within Group B: reserved
+
+
+def test_a_group_a_selection_needs_the_grade_it_is_filled_from(tmp_path):
+    """s.3(2)(b) reserves a Group A selection only from Group B: without `feeder_class` the row is bad input
+    naming the column; an SC row of a Group A post filled from Group A contradicts the section."""
+    with pytest.raises(InputError, match="reserved only from B") as e:
+        solve(*promotion(tmp_path, rows=[["X", "TOTAL", 4, 0.5, "A", ""]], header=GROUPS), "greedy")
+    assert (e.value.line, e.value.column) == (2, "feeder_class")
+    with pytest.raises(InputError, match="SC vacancies at X, where promotion by selection to a A post from A"):
+        solve(*promotion(tmp_path, rows=[["X", "UR", 3, 0.5, "A", "A"], ["X", "SC", 1, 0.5, "A", "A"]],
+                         header=GROUPS), "greedy")

@@ -278,7 +278,8 @@ MAX_COUNT = 10**9
 
 def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tuple[VacancyRow, ...]]:
     t = read_table(path, ["post", "category", "vacancies"], [*TRAITS, "cadre", "roster_start", "exempt",
-                                                             "district", "direct_share", "post_class"], warn)
+                                                             "district", "direct_share", "post_class", "feeder_class"],
+                   warn)
     if len(t) == 0:
         raise InputError(path, None, None, "no vacancy rows")
     allowed = [policy.open, *policy.reserved_codes, "TOTAL"]
@@ -291,6 +292,7 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
     exempt = t["exempt"] if t.has("exempt") else np.full(len(t), "", dtype=object)
     direct = _direct_shares(t, policy)
     _one_per_post(t, "post_class", "a post has one class")
+    _one_per_post(t, "feeder_class", "a post is filled from one grade")
     _one_per_post(t, "district", "a district-level cadre is a post of its own, with its own roster and register "
                   "(Bihar s.6(1); Maharashtra s.4(4)): name each district's cadre apart, e.g. Clerk-Patna")
     mins = {trait: np.maximum(_optional_counts(t, trait, least=0), 0) for trait in TRAITS if t.has(trait)}
@@ -311,7 +313,8 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
                                int(roster_start[k]) if roster_start[k] > 0 else None, str(exempt[k]),
                                None if np.isnan(direct[k]) else float(direct[k]),
                                str(t["post_class"][k]) if t.has("post_class") else "",
-                               str(t["district"][k]) if t.has("district") else ""))
+                               str(t["district"][k]) if t.has("district") else "",
+                               str(t["feeder_class"][k]) if t.has("feeder_class") else ""))
     return tuple(posts), tuple(rows)
 
 

@@ -217,6 +217,13 @@ class Promotion(Strict):
     # vacancies are included in the select list unless unfit (Bill 2004 s.3(3): selection from one Group A post
     # to another up to Director's pay). Not modelled: such a post is refused (exit 3).
     senior_included_classes: list[str] = []
+    # Per method, the promotions that are reserved, by the post's class (vacancies.csv `post_class`, its Group)
+    # and the class it is filled from (`feeder_class`): "B" any promotion to a Group B post, "B->A" one from
+    # Group B to Group A (Bill 2004 s.3(2)(b): by selection "from Group B post to Group A post or in Group B,
+    # Group C or Group D posts"; (c): by non-selection in any Group). A post of a class named nowhere here is
+    # not reserved (its vacancies open, outside the Act); a method absent, or a post without a class, is not
+    # checked.
+    reserved_classes: dict[Literal["selection", "non_selection"], list[str]] = {}
     source: str = ""
 
     def check_codes(self, known: set[str]) -> None:

@@ -77,8 +77,9 @@ def promotion_row(policy: Policy, problem: Problem, row: VacancyRow) -> VacancyR
         raise Unsupported(f"{path}, line {row.line}: horizontal minimums in promotion: the four Acts reserve "
                           "horizontally at direct recruitment only, and reservation for persons with disabilities in "
                           "promotion (RPwD Act 2016 s.34; Siddaraju 2021) is not implemented")
+    row = _by_class(policy, problem, row)
     limit = prom.direct_share_limit.get(prom.method)
-    if limit is None:
+    if limit is None or row.exempt:
         return row
     if row.direct_share is None:
         why = prom.source or "promotion.direct_share_limit"
@@ -92,6 +93,31 @@ def promotion_row(policy: Policy, problem: Problem, row: VacancyRow) -> VacancyR
     if row.category not in ("TOTAL", policy.open):
         raise InputError(path, row.line, "category", f"{row.category} vacancies in promotion at {row.post}, "
                          f"where {ground}; give them as {policy.open} or TOTAL")
+    return replace(row, category=policy.open, exempt=ground[:200])
+
+
+def _by_class(policy: Policy, problem: Problem, row: VacancyRow) -> VacancyRow:
+    """A promotion row by the post's Group and the Group it is filled from (`promotion.reserved_classes`; Bill
+    2004 s.3(2)(b): by selection "from Group B post to Group A post or in Group B, Group C or Group D posts"): a
+    promotion s.3(2) does not reserve (Group A from Group A by selection) is open vacancies outside the Act."""
+    prom = policy.promotion
+    allowed = prom.reserved_classes.get(prom.method)
+    if allowed is None or not row.post_class or row.exempt:
+        return row
+    path = problem.sources.get("vacancies", "vacancies.csv")
+    method = prom.method.replace("_", "-")
+    if row.post_class in allowed or f"{row.feeder_class}->{row.post_class}" in allowed:
+        return row
+    feeders = [x.split("->")[0] for x in allowed if x.endswith(f"->{row.post_class}")]
+    if feeders and not row.feeder_class:
+        raise InputError(path, row.line, "feeder_class", f"promotion by {method} to a {row.post_class} post is "
+                         f"reserved only from {', '.join(feeders)} ({prom.source or 'promotion.reserved_classes'}): "
+                         "give the class of the grade it is filled from")
+    ground = (f"promotion by {method} to a {row.post_class} post" + (f" from {row.feeder_class}" if row.feeder_class
+              else "") + f": not reserved ({prom.source or 'promotion.reserved_classes'})")
+    if row.category not in ("TOTAL", policy.open):
+        raise InputError(path, row.line, "category", f"{row.category} vacancies at {row.post}, where {ground}; give "
+                         f"them as {policy.open} or TOTAL")
     return replace(row, category=policy.open, exempt=ground[:200])
 
 
