@@ -13,7 +13,10 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from .errors import InputError
+import numpy as np
+
+from .errors import InputError, OptionError
+from .io.cells import _first_bad, _numbers
 from .io.tables import read_table
 from .result import fill_by_post
 
@@ -31,7 +34,10 @@ def _per_post(folder: Path) -> tuple[dict, dict]:
     c = read_table(folder / "cutoffs.csv", ["post", "category", "filled", "last_rank"], [])
     cut = {(str(c["post"][k]), str(c["category"][k])): str(c["last_rank"][k]) for k in range(len(c))}
     u = read_table(folder / "unfilled.csv", ["post", "category", "vacancies", "filled", "unfilled"], ["disposition"])
-    rows = zip(u["post"], u["category"], u["vacancies"], u["filled"], u["unfilled"],
+    counts = {name: _numbers(u, name, integer=True) for name in ("vacancies", "filled", "unfilled")}
+    if (k := _first_bad(np.any([v < 0 for v in counts.values()], axis=0))) is not None:
+        raise u.error(k, next(n for n, v in counts.items() if v[k] < 0), "a negative count")
+    rows = zip(u["post"], u["category"], counts["vacancies"], counts["filled"], counts["unfilled"],
                u["disposition"] if u.has("disposition") else [""] * len(u))
     fill = {key: [v, f, sum(left.values())] for key, (v, f, left) in fill_by_post(rows).items()}
     return cut, fill
@@ -42,9 +48,25 @@ def _summary(folder: Path) -> dict:
     if not path.exists():
         raise InputError(path, None, None, "file not found: not a `solve` output folder")
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as e:
         raise InputError(path, None, None, f"not valid JSON ({e})") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("provenance", {}), dict):
+        raise InputError(path, None, None, "not a `solve` summary: expected a JSON object with its provenance")
+    return doc
+
+
+def _inputs(summary: dict) -> dict[str, str]:
+    """input name -> SHA-256, as the run's provenance recorded them."""
+    inputs = summary.get("provenance", {}).get("inputs", {})
+    return {k: str(v.get("sha256", "")) for k, v in inputs.items() if isinstance(v, dict)} \
+        if isinstance(inputs, dict) else {}
+
+
+def differing_inputs(sa: dict, sb: dict) -> list[str]:
+    """The inputs (candidates, vacancies, preferences) two runs recorded with different contents."""
+    ia, ib = _inputs(sa), _inputs(sb)
+    return [k for k in sorted(ia.keys() | ib.keys()) if ia.get(k) != ib.get(k)]
 
 
 def _categories(candidates: Path | None, summaries: list[dict]) -> tuple[dict[str, str], str]:
@@ -61,14 +83,23 @@ def _categories(candidates: Path | None, summaries: list[dict]) -> tuple[dict[st
     return {}, ""
 
 
-def compare(a: str | Path, b: str | Path, candidates: str | Path | None = None) -> tuple[list[list[str]], dict]:
+def compare(a: str | Path, b: str | Path, candidates: str | Path | None = None,
+            other_candidates: bool = False) -> tuple[list[list[str]], dict]:
     """The changes.csv rows (one per candidate who fares otherwise) and the compare.json document.
+
+    Two runs solved from different candidates are not a what-if of one recruitment: refused (InputError) unless
+    `other_candidates`; other differing inputs (vacancies, preferences) are compared and named in the document.
 
     Example
     -------
     A folder compared with itself has no changes (`tests/test_compare.py`)."""
     a, b = Path(a), Path(b)
     sa, sb = _summary(a), _summary(b)
+    differ = differing_inputs(sa, sb)
+    if "candidates" in differ and not other_candidates:
+        raise OptionError("other_candidates", f"{b} was solved from other candidates than {a} (their summaries "
+                          "record different SHA-256s): its changes would mix two merit lists; not compared unless "
+                          "asked for")
     xa, xb = _allocation(a), _allocation(b)
     own, own_from = _categories(Path(candidates) if candidates else None, [sa, sb])
     rows = []
@@ -95,6 +126,7 @@ def compare(a: str | Path, b: str | Path, candidates: str | Path | None = None) 
     doc = {
         "a": {"folder": str(a), "overrides": sa.get("provenance", {}).get("overrides", []), "selected": len(xa)},
         "b": {"folder": str(b), "overrides": sb.get("provenance", {}).get("overrides", []), "selected": len(xb)},
+        "inputs_differ": differ,
         "candidates_changed": len(rows),
         "changes": dict(sorted(Counter(r[-1] for r in rows).items())),
         "selected_by_own_category": by_own,

@@ -24,12 +24,13 @@ from pathlib import Path
 import numpy as np
 
 from .errors import InputError, PolicyConflict, Unsupported
-from .io.readers import _first_bad, ordinals, unique_ids
+from .io.cells import _first_bad, ordinals, unique_ids
 from .io.tables import read_table
 from .policy import Policy
 from .vacancy.roster import roster
 
 COLUMNS = ["employee_id", "category", "order", "surrendered", "reason"]
+MAX_STRENGTH = 1_000_000   # posts; as `aarakshan roster` bounds a cadre
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ def read_employees(path: str | Path, policy: Policy, warn=None) -> Employees:
         raise InputError(path, None, None, "no employees")
     ids, cats = unique_ids(t), t["category"].astype(str)
     if (k := _first_bad(~np.isin(cats, policy.member_codes))) is not None:
-        raise t.error(k, "category", f"unknown category {cats[k]!r}; this policy knows {policy.member_codes}")
+        raise t.error(k, "category", f"unknown category {str(cats[k])!r}; this policy knows {policy.member_codes}")
     if t.has("order") == t.has("seniority"):
         raise InputError(path, 1, None, "give exactly one of the columns 'seniority' (1 = most senior) or 'order' "
                          "(the service's order of surrender, 1 = first)")
@@ -123,6 +124,9 @@ def surrender(policy: Policy, emp: Employees, abolish: int, strength: int | None
     those posts add up to at most the cadre, which holds everyone not surrendered."""
     n = len(emp.ids)
     strength = n if strength is None else strength
+    if strength > MAX_STRENGTH:
+        raise InputError("--strength", None, None, f"a cadre of {strength:,} posts is beyond any service (at most "
+                         f"{MAX_STRENGTH:,}): the smaller cadre's roster would not end")
     if strength < n:
         raise InputError("--strength", None, None, f"a cadre of {strength} posts cannot hold {n} employees")
     if not 0 < abolish <= strength:

@@ -14,6 +14,7 @@ carried in and out (years only), the cutoff rank and score, and the selections b
 from __future__ import annotations
 
 import itertools
+import re
 import tempfile
 import tomllib
 from dataclasses import dataclass
@@ -36,6 +37,8 @@ TEXT = {"scenario", "year", "post", "category", "cutoff_rank", "cutoff_score"}  
 class Scenario:
     name: str
     overrides: tuple[str, ...] = ()
+    # where a scenarios file gives it: (the file, the line of its table), for messages about its overrides
+    origin: tuple[str, int] | None = None
 
 
 def grid(specs: list[str]) -> list[Scenario]:
@@ -46,9 +49,15 @@ def grid(specs: list[str]) -> list[Scenario]:
     >>> [s.name for s in grid(["ceiling.share=0.5,0.6", "categories.OBC.share=0.27"])]
     ['ceiling.share=0.5;categories.OBC.share=0.27', 'ceiling.share=0.6;categories.OBC.share=0.27']
     """
-    axes = []
+    axes, keys = [], []
     for spec in specs:
         key, values = axis(spec, "grid", "ceiling.share=0.5,0.6")
+        if key in keys:
+            raise OptionError("grid", f"{key} is given twice: give its values once ({key}=V1,V2)")
+        if len(set(values)) != len(values):
+            twice = next(v for v in values if values.count(v) > 1)
+            raise OptionError("grid", f"{key} lists {twice} twice")
+        keys.append(key)
         axes.append([f"{key}={v}" for v in values])
     return [Scenario(";".join(combo), combo) for combo in itertools.product(*axes)]
 
@@ -66,13 +75,27 @@ def read_scenarios(path: str | Path) -> list[Scenario]:
     table = data.get("scenarios")
     if not isinstance(table, dict) or not table:
         raise InputError(path, None, None, "no [scenarios.NAME] tables")
+    lines = path.read_text(encoding="utf-8").splitlines()
     out = []
     for name, body in table.items():
+        line = _table_line(lines, name)
         sets = body.get("set", []) if isinstance(body, dict) else None
         if not isinstance(sets, list) or not all(isinstance(x, str) for x in sets) or set(body) - {"set"}:
-            raise InputError(path, None, None, f"scenarios.{name}: expected only set = [\"KEY=VALUE\", ...]")
-        out.append(Scenario(name, tuple(sets)))
+            raise InputError(path, line, None, f"scenarios.{name}: expected only set = [\"KEY=VALUE\", ...]")
+        for x in sets:
+            if "=" not in x or not x.partition("=")[0].strip():
+                raise InputError(path, line, None, f"scenario {name}: {x!r} in set is not of the form KEY=VALUE")
+        out.append(Scenario(name, tuple(sets), (str(path), line)))
     return out
+
+
+def _table_line(lines: list[str], name: str) -> int | None:
+    """The line of the `[scenarios.NAME]` header (bare or quoted), None where it is written otherwise."""
+    for k, text in enumerate(lines, 1):
+        m = re.match(r'\s*\[\s*scenarios\s*\.\s*(?:"([^"]*)"|\'([^\']*)\'|([A-Za-z0-9_-]+))\s*\]', text)
+        if m and name in m.groups():
+            return k
+    return None
 
 
 @dataclass(frozen=True)
@@ -138,6 +161,8 @@ def sweep(policy: str | Path, scenarios: list[Scenario], inputs: list[Inputs], e
     """
     from .kinds import Engine
     engine = Engine.parse(engine, (Engine.GREEDY, Engine.CPSAT))
+    if dask is not None:
+        _check_dask_address(dask)
     names = [s.name for s in scenarios]
     if len(set(names)) != len(names):
         dup = next(x for x in names if names.count(x) > 1)
@@ -146,7 +171,12 @@ def sweep(policy: str | Path, scenarios: list[Scenario], inputs: list[Inputs], e
     problems: list[list] = []
     tasks = []
     for k, sc in enumerate(scenarios):
-        pol = load_policy(policy, list(sc.overrides), recruitment)   # a bad override is refused before any solve
+        try:
+            pol = load_policy(policy, list(sc.overrides), recruitment)   # a bad override: refused before any solve
+        except InputError as e:
+            if sc.origin is None:
+                raise
+            raise InputError(sc.origin[0], sc.origin[1], None, f"scenario {sc.name}: {e.problem}") from None
         key = _reading_key(pol)
         if key not in readings:
             readings[key] = len(problems)
@@ -194,6 +224,15 @@ def _dask_task(t: _Task, job, problems):
     return _solve_scenario(job, problems[t.reading], t)
 
 
+DASK_TIMEOUT = 5   # seconds to reach a scheduler before the sweep is refused
+
+
+def _check_dask_address(address: str) -> None:
+    """"local" or a scheduler address (tcp://HOST:PORT, tls://..., ...); anything else is refused at once."""
+    if address != "local" and not re.fullmatch(r"(tcp|tls|ucx|inproc|ws|wss)://[^\s:/]+:\d{1,5}", address):
+        raise OptionError("dask", f"{address!r} is neither 'local' nor a scheduler address like tcp://HOST:8786")
+
+
 def _on_dask(address, workers, job, problems, tasks, progress):
     try:
         from dask.distributed import Client, LocalCluster, as_completed
@@ -202,7 +241,12 @@ def _on_dask(address, workers, job, problems, tasks, progress):
     cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
                            dashboard_address=None) if address == "local" else None
     try:
-        with Client(cluster if cluster is not None else address) as client:
+        try:
+            client = Client(cluster if cluster is not None else address, timeout=DASK_TIMEOUT)
+        except (OSError, TimeoutError) as e:
+            raise OptionError("dask", f"no Dask scheduler answered at {address} within {DASK_TIMEOUT} s "
+                              f"({type(e).__name__}); start one there or give --dask local") from None
+        with client:
             shipped = client.scatter(problems, broadcast=True)   # once, not per task
             futures = client.map(_dask_task, tasks, job=job, problems=shipped, pure=False)
             out = []

@@ -45,7 +45,8 @@ class AuditResult:
     readings: list[Reading]
     contested: list[list[str]]                 # contested.csv rows
     answers: list[dict]                        # one per question
-    alternatives: dict[str, Result] = field(default_factory=dict)   # question name -> allocation
+    alternatives: dict[str, Result] = field(default_factory=dict)   # folder name -> allocation
+    asked: dict[str, str] = field(default_factory=dict)             # folder name -> the question as asked
     status: dict[str, str] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
     options: list[OpenOption] = field(default_factory=list)   # the open questions the readings combine
@@ -107,13 +108,15 @@ def audit(policy: Policy, problem: Problem, questions: list[Question], readings:
     out.unique = unique
     out.contested = rows + _between_readings(base, read[1:])
     out.timings["unique"] = round(time.perf_counter() - t0, 3)
-    for q in questions:
+    for n, q in enumerate(questions, 1):
         t = time.perf_counter()
         answer, alt = _ask(q, read, time_limit, workers)
         answer["seconds"] = round(time.perf_counter() - t, 3)
         out.answers.append(answer)
         if alt is not None:
-            out.alternatives[q.name] = alt
+            name = q.name if q.name and q.name not in out.alternatives else f"question-{n}"
+            out.alternatives[name] = alt
+            out.asked[name] = q.text
     out.timings["total"] = round(time.perf_counter() - t0, 3)
     return out
 

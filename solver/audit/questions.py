@@ -2,6 +2,7 @@
 (selecting ID at POST?), `!ID` (not selecting ID?)."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..errors import OptionError
@@ -17,8 +18,10 @@ class Question:
 
     @property
     def name(self) -> str:
-        """A folder name for the question's alternative allocation."""
-        return self.text.replace("!", "not-").replace("@", "-at-").replace("/", "_")
+        """A folder name for the question's alternative allocation: the question spelt out where that is a
+        plain, short file name ("not-C", "C-at-X"); "" otherwise (the audit then numbers it, "question-3")."""
+        name = self.text.strip().replace("!", "not-").replace("@", "-at-")
+        return name if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", name) else ""
 
 
 def parse(text: str, problem: Problem) -> Question:

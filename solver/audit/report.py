@@ -32,6 +32,9 @@ def stage_audit(out: str | Path, a: AuditResult) -> Staged:
                                 "authority": {v: o.source(v) for v in o.values}} for o in a.options],
             "readings": [{"reading": r.name, "sets": list(r.sets), "changes": r.rule, "authority": r.source}
                          for r in a.readings],
-            "contested": len({row[0] for row in a.contested}), "questions": a.answers, "status": a.status,
+            "contested": len({row[0] for row in a.contested}), "questions": a.answers,
+            "alternatives": {name: {"question": a.asked.get(name, name), "folder": f"alternatives/{name}"}
+                             for name in a.alternatives},
+            "status": a.status,
             "timings": a.timings, "version": __version__})
     return stage(out, write, AUDIT_FILES)

@@ -19,7 +19,7 @@ err = Console(stderr=True, soft_wrap=True)
 
 # The library names an option by its field; the command line by its flag.
 FLAGS = {"engine": "--engine", "recruitment": "--recruitment", "overrides": "--set", "grid": "--grid",
-         "scenarios": "--scenarios", "baseline": "--baseline", "dask": "--dask", "policy": "--policy",
+         "scenarios": "--scenarios", "baseline": "--baseline", "dask": "--dask", "other_candidates": "--other-candidates", "policy": "--policy",
          "time_limit": "--time-limit", "workers": "--workers", "readings": "--reading", "questions": "--ask"}
 
 

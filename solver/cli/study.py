@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 
 from ..errors import AarakshanError, InputError
-from .common import PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, err, fail, optional_report, warn
+from .common import PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, err, fail, load, optional_report, warn
 
 
 @app.command()
@@ -18,6 +18,8 @@ def compare(
     out: Path = typer.Option(..., "--out", help="output folder: changes.csv and compare.json"),
     candidates: Optional[Path] = typer.Option(None, "--candidates", help="candidates.csv, for counts by the "
                                               "candidates' own category (default: the file the runs recorded)"),
+    other_candidates: bool = typer.Option(False, "--other-candidates", help="compare runs solved from different "
+                                          "candidates (refused by default: two merit lists)"),
 ):
     """What changed from A to B: who gains or loses a post, selections, cutoffs and unfilled per post and
     category, selections by the candidates' own category."""
@@ -25,7 +27,7 @@ def compare(
     from ..io.staging import stage, write_csv, write_json
 
     try:
-        rows, doc = run_compare(a, b, candidates)
+        rows, doc = run_compare(a, b, candidates, other_candidates)
 
         def write(tmp: Path) -> None:
             from ..charts import compare_charts
@@ -75,7 +77,9 @@ def sweep_cmd(
         if bool(grid_) == (scenarios is not None):
             raise InputError("--grid", None, None, "give --grid KEY=V1,V2 (repeatable) or --scenarios FILE, one of them")
         found = grid(grid_) if grid_ else read_scenarios(scenarios)
-        found = [Scenario(sc.name, (*set_, *sc.overrides)) for sc in found]
+        if set_:
+            load(policy, set_, recruitment)   # (the overrides every scenario shares, blamed on --set)
+        found = [Scenario(sc.name, (*set_, *sc.overrides), sc.origin) for sc in found]
         if baseline is not None and baseline not in {sc.name for sc in found}:
             raise InputError("--baseline", None, None, f"no scenario named {baseline!r}; there are "
                              + ", ".join(sc.name for sc in found[:10]))

@@ -97,6 +97,10 @@ def annual_report(
             regs = [stack.enter_context(Register(path, readonly=True)) for path in register]
             held(regs, year)
             pol = load_policy(policy or _recorded_policy(regs, year), set_)
+            recorded = {name for reg in regs for name in reg.policies_of(year)}
+            if pol.name not in recorded:
+                raise InputError("--policy", None, None, f"{year} was solved under {sorted(recorded)}, not "
+                                 f"{pol.name!r}: its report is that policy's (give it, or leave --policy out)")
             rep = make_report(pol, year, regs)
         stage(out, lambda tmp: write_report(tmp, rep), ("report.csv", "report.html")).publish()
     except AarakshanError as e:

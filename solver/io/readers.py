@@ -5,102 +5,19 @@ every input has been read.
 """
 from __future__ import annotations
 
-import re
+from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..background import Background
 from ..errors import InputError
 from ..policy import Policy
-from ..problem import TRAITS, Candidates, Problem, VacancyRow
+from ..problem import Candidates, Problem
 from ..sorting import sorted_by
-from .tables import Table, _short, numbers_of, read_table, release_arrow_memory
-
-TRUE = {"true", "1", "yes", "y", "t"}
-FALSE = {"false", "0", "no", "n", "f", ""}
-DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-
-
-def _first_bad(mask: np.ndarray) -> int | None:
-    idx = np.flatnonzero(mask)
-    return int(idx[0]) if len(idx) else None
-
-
-def _bools(t: Table, name: str, empty: bool = False) -> np.ndarray:
-    """A true/false column; an empty cell (or no column) reads as `empty`."""
-    if not t.has(name):
-        return np.full(len(t), empty, dtype=bool)
-    low = np.char.lower(t[name].astype(str))
-    bad = ~(np.isin(low, list(TRUE)) | np.isin(low, list(FALSE)))
-    if (k := _first_bad(bad)) is not None:
-        raise t.error(k, name, f"{str(t[name][k])!r} is not true/false")
-    return np.isin(low, list(TRUE)) | ((low == "") & empty)
-
-
-def _choice(t: Table, name: str, allowed: set[str]) -> np.ndarray:
-    if not t.has(name):
-        return np.full(len(t), "", dtype=object)
-    vals = t[name].astype(str)
-    bad = ~np.isin(vals, sorted(allowed))
-    if (k := _first_bad(bad)) is not None:
-        raise t.error(k, name, f"{str(vals[k])!r} is not one of {sorted(a for a in allowed if a)} or empty")
-    return vals.astype(object)
-
-
-def _numbers(t: Table, name: str, integer: bool) -> np.ndarray:
-    kept = t.arrow.get(name)
-    if kept is not None and not pa.types.is_string(kept.type):   # (Arrow's numbers, from a file or a frame)
-        if kept.null_count and (k := _first_bad(kept.is_null().to_numpy(zero_copy_only=False))) is not None:
-            raise t.error(k, name, f"missing {name}")
-        if pa.types.is_integer(kept.type):
-            return numbers_of(kept).astype(np.int64 if integer else float, copy=False)
-        kept = None   # (floats: checked below as text is)
-    if kept is not None:
-        if (k := _first_bad(pc.equal(kept, "").to_numpy(zero_copy_only=False))) is not None:
-            raise t.error(k, name, f"missing {name}")
-        try:
-            vals = kept.cast(pa.float64()).to_numpy(zero_copy_only=False)
-        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-            vals = None
-        if vals is not None and np.isfinite(vals).all() and (not integer or (vals == np.round(vals)).all()):
-            return vals
-    raw = t[name].astype(str)   # (a bad cell: found, and named, the slow way)
-    empty = raw == ""
-    if (k := _first_bad(empty)) is not None:
-        raise t.error(k, name, f"missing {name}")
-    # numpy's parser in C (a float() per cell took 12 s on JoSAA's 19 million preference orders; Arrow's cast
-    # needs an Arrow array, whose making imports pandas). It reads what Python's float() reads, and more where
-    # the text is not ASCII ("²" as 2): there float() says first, cell by cell.
-    ascii_only = raw.dtype.kind == "U" and (not raw.size or int(raw.view(np.uint32).max()) < 128)
-    try:
-        if not ascii_only:
-            raise ValueError
-        vals = raw.astype(float)
-    except ValueError:
-        for k, v in enumerate(raw):
-            try:
-                float(v)
-            except ValueError:
-                raise t.error(k, name, f"{str(v)!r} is not a number") from None
-        vals = np.array([float(v) for v in raw])
-    if (k := _first_bad(~np.isfinite(vals))) is not None:
-        raise t.error(k, name, f"{str(raw[k])!r} is not a finite number")
-    if integer and (k := _first_bad(vals != np.round(vals))) is not None:
-        raise t.error(k, name, f"{str(raw[k])!r} is not a whole number")
-    return vals
-
-
-def _is_date(text: str) -> bool:
-    import datetime
-    if not DATE.match(text):
-        return False
-    try:
-        datetime.date.fromisoformat(text)
-    except ValueError:
-        return False
-    return True
+from .cells import _bools, _choice, _first_bad, _is_date, _numbers, ordinals, unique_ids
+from .tables import Table, read_table, release_arrow_memory
+from .vacancies import read_vacancies
 
 
 def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]:
@@ -111,6 +28,7 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
     if n == 0:
         raise InputError(path, None, None, "no candidates")
     ids = unique_ids(t)
+    _formula_like(t, ids, warn)
     cats = _categories(t, policy, warn)
     placed = t.has("caste") and policy.castes is not None
     for column in ("district", "block"):
@@ -171,6 +89,18 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
     return c, t
 
 
+def _formula_like(t: Table, ids: np.ndarray, warn) -> None:
+    """Ids a spreadsheet would run as formulas (beginning =, +, - or @): the outputs keep them exactly, so say
+    that opening allocation.csv in a spreadsheet is not safe (OWASP, "CSV injection")."""
+    if warn is None or not len(ids):
+        return
+    risky = np.flatnonzero(np.isin(ids.astype("U1"), ["=", "+", "-", "@"]))   # (U1: each id's first character)
+    if len(risky):
+        warn(f"{t.path}: {len(risky)} ids begin with =, +, - or @ (line {t.line[risky[0]]}: "
+             f"{str(ids[risky[0]])[:40]!r}); the outputs keep them as they are, and a spreadsheet opening the CSV "
+             "files may run them as formulas: import the files as text")
+
+
 def _categories(t: Table, policy: Policy, warn=None) -> np.ndarray:
     """The `category` column, where empty derived from `caste` and `district` by the policy's schedules, and a
     given backward class the schedules contradict refused (Bihar Act 1991 s.2(j)); SC, ST and the open code are
@@ -209,38 +139,6 @@ def _categories(t: Table, policy: Policy, warn=None) -> np.ndarray:
     return cats
 
 
-def unique_ids(t: Table, column: str = "id") -> np.ndarray:
-    """The `column` of ids, none empty and none twice (the second named with the line of the first)."""
-    ids = t[column].astype(str)
-    if (k := _first_bad(ids == "")) is not None:
-        raise t.error(k, column, f"empty {column}")
-    order = np.argsort(ids, kind="stable")
-    dup = np.flatnonzero(ids[order][1:] == ids[order][:-1])
-    if len(dup):
-        first, second = sorted((order[dup[0]], order[dup[0] + 1]))
-        raise t.error(second, column, f"duplicate {column} {str(ids[second])!r} (first on line {t.line[first]})")
-    return ids
-
-
-def ordinals(t: Table, name: str, note: str, plural: str = "") -> np.ndarray:
-    """A column that numbers the rows 1..n, each number once (a rank, a seniority): outside 1..n, given twice,
-    or a gap is an error naming the row."""
-    n = len(t)
-    v = _numbers(t, name, integer=True)
-    if (k := _first_bad((v < 1) | (v > n))) is not None:
-        raise t.error(k, name, f"{name} {t[name][k]} is outside 1..{n} ({note})")
-    v = v.astype(np.int64)
-    srt = np.sort(v)
-    if (k := _first_bad(srt != np.arange(1, n + 1))) is not None:
-        missing_or_dup = srt[k]
-        dups = np.flatnonzero(v == missing_or_dup)
-        if len(dups) > 1:
-            raise t.error(int(dups[1]), name, f"{name} {missing_or_dup} given twice (also line {t.line[dups[0]]})")
-        raise t.error(int(np.argmin(np.where(v > k + 1, v, np.iinfo(np.int64).max))), name,
-                      f"{plural or name + 's'} must run 1..{n} without gaps; {name} {k + 1} is missing")
-    return v
-
-
 def _tied(score: np.ndarray, keys: list[np.ndarray]) -> np.ndarray | None:
     """Tie blocks in merit order: runs of candidates equal on score and on every tie-break but the id."""
     same = score[1:] == score[:-1]
@@ -254,150 +152,6 @@ def _tied(score: np.ndarray, keys: list[np.ndarray]) -> np.ndarray | None:
     return np.where(sizes[block] > 1, block, -1).astype(np.int64)
 
 
-def _optional_counts(t: Table, name: str, least: int = 1) -> np.ndarray:
-    """A column of whole numbers >= `least` where given, -1 where the cell is empty or the column absent."""
-    out = np.full(len(t), -1, dtype=np.int64)
-    if not t.has(name):
-        return out
-    raw = t[name].astype(str)
-    for k in np.flatnonzero(raw != ""):
-        text = str(raw[k]).strip()
-        if text.endswith(".0"):   # (a spreadsheet's 3.0)
-            text = text[:-2]
-        if not (text.isascii() and text.isdigit()) or int(text) < least:   # ("²" is a digit to isdigit)
-            raise t.error(int(k), name, f"{_short(text)!r} is not a whole number of at least {least}")
-        if int(text) > MAX_COUNT:
-            raise t.error(int(k), name, f"{text} is larger than any cadre ({MAX_COUNT:,} at most)")
-        out[k] = int(text)
-    return out
-
-
-# Vacancies, cadres and roster points above this are typing mistakes, and would overflow the solver's integers.
-MAX_COUNT = 10**9
-
-
-def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tuple[VacancyRow, ...]]:
-    t = read_table(path, ["post", "category", "vacancies"], [*TRAITS, "cadre", "roster_start", "exempt",
-                                                             "district", "direct_share", "post_class", "feeder_class"],
-                   warn)
-    if len(t) == 0:
-        raise InputError(path, None, None, "no vacancy rows")
-    allowed = [policy.open, *policy.reserved_codes, "TOTAL"]
-    vac = _numbers(t, "vacancies", integer=True)
-    if (k := _first_bad(vac < 0)) is not None:
-        raise t.error(k, "vacancies", f"negative vacancies {t['vacancies'][k]}")
-    if (k := _first_bad(vac > MAX_COUNT)) is not None:
-        raise t.error(k, "vacancies", f"{t['vacancies'][k]} vacancies is more than {MAX_COUNT:,}")
-    cadre, roster_start = _optional_counts(t, "cadre"), _optional_counts(t, "roster_start")
-    exempt = t["exempt"] if t.has("exempt") else np.full(len(t), "", dtype=object)
-    direct = _direct_shares(t, policy)
-    _one_per_post(t, "post_class", "a post has one class")
-    _one_per_post(t, "feeder_class", "a post is filled from one grade")
-    _one_per_post(t, "district", "a district-level cadre is a post of its own, with its own roster and register "
-                  "(Bihar s.6(1); Maharashtra s.4(4)): name each district's cadre apart, e.g. Clerk-Patna")
-    mins = {trait: np.maximum(_optional_counts(t, trait, least=0), 0) for trait in TRAITS if t.has(trait)}
-    posts: list[str] = []
-    rows: list[VacancyRow] = []
-    seen: dict[tuple[str, str], int] = {}
-    for k in range(len(t)):
-        post, cat = str(t["post"][k]), str(t["category"][k])
-        if exempt[k] and cat == "TOTAL":
-            cat = policy.open   # exempt vacancies are outside the roster: a TOTAL of them is that many open ones
-        _row_place(t, k, post, cat, allowed, bool(exempt[k]), seen)
-        m = {tr: int(mins[tr][k]) for tr in mins if mins[tr][k] > 0}
-        _row_fields(t, k, policy, cat, m, int(vac[k]), exempt[k], {"cadre": cadre, "roster_start": roster_start})
-        if post not in posts:
-            posts.append(post)
-        rows.append(VacancyRow(post, cat, int(vac[k]), m, int(t.line[k]),
-                               int(cadre[k]) if cadre[k] > 0 else None,
-                               int(roster_start[k]) if roster_start[k] > 0 else None, str(exempt[k]),
-                               None if np.isnan(direct[k]) else float(direct[k]),
-                               str(t["post_class"][k]) if t.has("post_class") else "",
-                               str(t["district"][k]) if t.has("district") else "",
-                               str(t["feeder_class"][k]) if t.has("feeder_class") else ""))
-    return tuple(posts), tuple(rows)
-
-
-def _row_place(t: Table, k: int, post: str, cat: str, allowed: list[str], exempt: bool, seen: dict) -> None:
-    """Row k names a post and a known category, once, and does not mix a TOTAL row with per-category rows."""
-    if post == "":
-        raise t.error(k, "post", "empty post")
-    if cat not in allowed:
-        raise t.error(k, "category", f"unknown category {str(cat)!r}; expected one of {allowed}")
-    key = (post, "exempt" if exempt else cat)   # (an exempt row sits beside the post's other rows)
-    if key in seen:
-        raise t.error(k, "category", f"post {str(post)!r} category {cat}{' exempt' if exempt else ''} given "
-                      f"twice (also line {seen[key]})")
-    has_total = not exempt and ((post, "TOTAL") in seen or
-                                (cat == "TOTAL" and any(p == post and c != "exempt" for p, c in seen)))
-    if has_total:
-        raise t.error(k, "category", f"post {str(post)!r} mixes a TOTAL row with per-category rows")
-    seen[key] = int(t.line[k])
-
-
-def _row_fields(t: Table, k: int, policy: Policy, cat: str, minimums: dict, vacancies: int, exempt,
-                roster: dict) -> None:
-    """Row k's minimums, exemption and roster columns fit its category and vacancies."""
-    if minimums and cat == "TOTAL":
-        raise t.error(k, next(iter(minimums)), "horizontal minimums belong on per-category rows, not TOTAL")
-    if exempt and cat != policy.open:
-        raise t.error(k, "exempt", f"an exempt vacancy is not reserved: give it as {policy.open} (the row is "
-                      f"{cat}), with the ground in exempt")
-    if exempt and len(str(exempt)) > 200:
-        raise t.error(k, "exempt", "the ground is over 200 characters")
-    ex = policy.exemptions
-    if exempt and ex.grounds and ex.ground(str(exempt)) is None:
-        raise t.error(k, "exempt", f"{str(exempt)!r} is not a ground of exemption under {policy.name} "
-                      f"({ex.source or 'exemptions'}); the grounds are {', '.join(g.key for g in ex.grounds)}")
-    if exempt:
-        for name, col in roster.items():
-            if col[k] > 0:
-                raise t.error(k, name, f"an exempt row takes no roster point: give {name} on the post's TOTAL row")
-    for name, col in roster.items():
-        if col[k] > 0 and cat != "TOTAL":
-            raise t.error(k, name, f"{name} belongs on a TOTAL row (the roster splits it); this row is {cat}")
-    over = [tr for tr, v in minimums.items() if v > vacancies]
-    if over:
-        raise t.error(k, over[0], f"minimum {minimums[over[0]]} exceeds the row's {vacancies} vacancies")
-
-
-def _direct_shares(t: Table, policy: Policy) -> np.ndarray:
-    """The `direct_share` column: the share of the post's grade filled by direct recruitment, which decides
-    whether its promotions are reserved (Bill 2004 s.3(2): at most 75%; Manipur Act 1976 s.10: by selection, at
-    most 50%); NaN where empty. Read in promotion only."""
-    out = np.full(len(t), np.nan)
-    if not t.has("direct_share"):
-        return out
-    raw = t["direct_share"].astype(str)
-    given = np.flatnonzero(raw != "")
-    if len(given) and policy.recruitment != "promotion":
-        raise t.error(int(given[0]), "direct_share", "direct_share decides reservation in promotion (Bill 2004 "
-                      "s.3(2)); this is direct recruitment: leave it empty or solve with --recruitment promotion")
-    for k in given:
-        try:
-            v = float(raw[k])
-        except ValueError:
-            raise t.error(int(k), "direct_share", f"{_short(str(raw[k]))!r} is not a number") from None
-        if not 0 <= v <= 1:
-            raise t.error(int(k), "direct_share", f"{raw[k]} is not a share between 0 and 1 (0.75 for 75%)")
-        out[k] = v
-    _one_per_post(t, "direct_share", "a grade has one share of direct recruitment")
-    return out
-
-
-def _one_per_post(t: Table, name: str, why: str) -> None:
-    """Every row of a post gives the same `name` (a property of the post, not of a category's row)."""
-    if not t.has(name):
-        return
-    first: dict[str, int] = {}
-    values = t[name].astype(str)
-    for k in range(len(t)):
-        post = str(t["post"][k])
-        j = first.setdefault(post, k)
-        if values[j] != values[k]:
-            raise t.error(k, name, f"post {post!r} has {name} {values[j] or 'empty'} on line {t.line[j]}: {why}")
-
-
 def _lookup(t: Table, column: str, index: dict[str, int], what: str, hint: str = "") -> np.ndarray:
     """`index[value]` for each cell of a dictionary-encoded `column` (int32); an error names the first unknown
     cell. Matched on the distinct values (a dict: JoSAA's 177,000 values, against 19.4 million cells), then one
@@ -406,7 +160,7 @@ def _lookup(t: Table, column: str, index: dict[str, int], what: str, hint: str =
     found = np.fromiter((index.get(v, -1) for v in enc.values.tolist()), dtype=np.int32, count=len(enc.values))
     out = enc.take(found)
     if (found < 0).any() and (k := _first_bad(out < 0)) is not None:
-        raise t.error(k, column, f"unknown {what} {enc.value(k)!r}{hint}")
+        raise t.error(k, column, f"unknown {what} {str(enc.value(k))!r}{hint}")
     return out
 
 
@@ -466,11 +220,11 @@ def read_preferences(path, ids_by_input: dict[str, int], posts: tuple[str, ...],
         not (~new[1:] & (order[1:] <= order[:-1])).any()
     if not grouped and (rep := _first_repeat(cand, order)) is not None:
         raise t.error(rep[1], "order", f"order {order[rep[1]]} given twice for candidate "
-                      f"{_cell(t, 'candidate_id', rep[1])!r} (also line {t.line[rep[0]]})")
+                      f"{str(_cell(t, 'candidate_id', rep[1]))!r} (also line {t.line[rep[0]]})")
     seen = _who_ranked(cand, post, n, len(posts))
     if (seen is None or np.count_nonzero(seen) < len(cand)) and (rep := _first_repeat(cand, post)) is not None:
-        raise t.error(rep[1], "post", f"post {posts[post[rep[1]]]!r} ranked twice by "
-                      f"{_cell(t, 'candidate_id', rep[1])!r} (also line {t.line[rep[0]]})")
+        raise t.error(rep[1], "post", f"post {str(posts[post[rep[1]]])!r} ranked twice by "
+                      f"{str(_cell(t, 'candidate_id', rep[1]))!r} (also line {t.line[rep[0]]})")
     views = {"ranked_by_post": seen} if seen is not None else {}
     if grouped:
         lists = [post[:0]] * n
@@ -496,6 +250,11 @@ def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=N
     # The preferences are decoded (Arrow, outside the interpreter's lock) while the candidates and vacancies are
     # read and checked; their warnings are said after those files', and a bad candidates file is still told
     # first, as when the files were read one after another.
+    for name, given in (("candidates", candidates), ("vacancies", vacancies), ("preferences", preferences)):
+        if given is not None and not isinstance(given, (str, Path, pa.Table)) and \
+                type(given).__name__ != "DataFrame":
+            raise TypeError(f"read_problem: {name} must be a path, a pandas DataFrame or a pyarrow Table, not "
+                            f"{type(given).__module__.split('.')[0]}.{type(given).__name__}")
     said: list[str] = []
     pending = Background(preferences_table, preferences, said.append) if preferences is not None else None
     cands, _ = read_candidates(candidates, policy, warn)

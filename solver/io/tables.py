@@ -130,6 +130,7 @@ def read_table(path: str | Path, required: list[str], optional: list[str], warn=
             # String columns to be encoded come dictionary-encoded from the file: no 19-million-string column.
             # (`ParquetFile`, not `read_table`: that goes through pyarrow.dataset, which imports pandas, 0.7 s.)
             tbl = pq.ParquetFile(path, read_dictionary=[n for n in encode if n in names]).read()
+            tbl = _plain_keeping(tbl, encode)
             _check_types(path, tbl)
         else:
             data = path.read_bytes()
@@ -195,7 +196,7 @@ def _from_frame(frame, required, optional, warn, encode, numbers=()) -> Table:
     label = Path("<DataFrame>" if not isinstance(frame, pa.Table) else "<Arrow table>")
     try:
         tbl = frame if isinstance(frame, pa.Table) else pa.Table.from_pandas(frame, preserve_index=False)
-        tbl = tbl.rename_columns([str(n) for n in tbl.column_names])
+        tbl = _plain(tbl.rename_columns([str(n) for n in tbl.column_names]))
     except (pa.ArrowException, TypeError, ValueError) as e:
         raise InputError(label, None, None, f"cannot be read as a table: {str(e).splitlines()[0][:300]}") from None
     _check_types(label, tbl)
@@ -203,6 +204,35 @@ def _from_frame(frame, required, optional, warn, encode, numbers=()) -> Table:
         return _columns(label, tbl, required, optional, warn, encode, numbers)
     except pa.ArrowException as e:   # (a column Arrow cannot make text of)
         raise InputError(label, None, None, f"cannot be read as a table: {str(e).splitlines()[0][:300]}") from None
+
+
+def _plain_keeping(tbl: pa.Table, encode) -> pa.Table:
+    """`_plain`, but the columns read dictionary-encoded on purpose (`encode`) kept so."""
+    kept = {n: tbl.column(n) for n in encode if n in tbl.column_names}
+    out = _plain(tbl)
+    for n, col in kept.items():
+        out = out.set_column(out.column_names.index(n), n, col)
+    return out
+
+
+def _plain(tbl: pa.Table) -> pa.Table:
+    """A frame's columns as a file would give them: a categorical (dictionary) column as its text, a large
+    string as a string, and a date, or a timestamp that is a date (midnight throughout), as YYYY-MM-DD."""
+    cols = []
+    for f, col in zip(tbl.schema, tbl.columns):
+        t = f.type
+        if pa.types.is_dictionary(t) and (pa.types.is_string(t.value_type) or pa.types.is_large_string(t.value_type)):
+            col = col.cast(pa.string())
+        elif pa.types.is_large_string(t):
+            col = col.cast(pa.string())
+        elif pa.types.is_timestamp(t):
+            day = col.cast(pa.date32())
+            if pc.all(pc.equal(day.cast(t), col)).as_py() in (True, None):
+                col = day.cast(pa.string())
+        elif pa.types.is_date(t):
+            col = col.cast(pa.string())
+        cols.append(col)
+    return pa.table(cols, names=tbl.column_names)
 
 
 def _check_types(path: Path, tbl: pa.Table) -> None:

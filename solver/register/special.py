@@ -64,7 +64,7 @@ def special_round(policy: Policy, problem: Problem, year: int, backlog: tuple[Ca
     c = problem.candidates
     for i in range(problem.n):
         if c.category[i] == policy.open and not then_general(policy):
-            raise InputError(path, int(c.line[i]), "category", f"candidate {c.ids[i]!r} is {policy.open}: a "
+            raise InputError(path, int(c.line[i]), "category", f"candidate {str(c.ids[i])!r} is {policy.open}: a "
                              f"special recruitment is open to the reserved categories only ({source(policy)})")
     vpath = problem.sources.get("vacancies", "vacancies.csv")
     chosen: list[Carried] = []

@@ -48,9 +48,9 @@ def read_allocation(path, problem: Problem, policy: Policy) -> Allocation:
     for k in range(len(t)):
         cid, p = str(t["candidate_id"][k]), str(t["post"][k])
         if cid not in index:
-            raise t.error(k, "candidate_id", f"unknown candidate {cid!r}")
+            raise t.error(k, "candidate_id", f"unknown candidate {str(cid)!r}")
         if p not in posts:
-            raise t.error(k, "post", f"unknown post {p!r}")
+            raise t.error(k, "post", f"unknown post {str(p)!r}")
         if t["seat_category"][k] not in codes:
             raise t.error(k, "seat_category", f"unknown category {str(t['seat_category'][k])!r}")
         if t["route"][k] not in ROUTES:

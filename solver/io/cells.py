@@ -1,0 +1,127 @@
+"""Cells of an input table read as what they mean: booleans, choices, numbers, dates, ids, ordinals; each bad
+cell named by its line and column."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .tables import Table, numbers_of
+
+TRUE = {"true", "1", "yes", "y", "t"}
+FALSE = {"false", "0", "no", "n", "f", ""}
+DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _first_bad(mask: np.ndarray) -> int | None:
+    idx = np.flatnonzero(mask)
+    return int(idx[0]) if len(idx) else None
+
+
+def _bools(t: Table, name: str, empty: bool = False) -> np.ndarray:
+    """A true/false column; an empty cell (or no column) reads as `empty`."""
+    if not t.has(name):
+        return np.full(len(t), empty, dtype=bool)
+    low = np.char.lower(t[name].astype(str))
+    bad = ~(np.isin(low, list(TRUE)) | np.isin(low, list(FALSE)))
+    if (k := _first_bad(bad)) is not None:
+        raise t.error(k, name, f"{str(t[name][k])!r} is not true/false")
+    return np.isin(low, list(TRUE)) | ((low == "") & empty)
+
+
+def _choice(t: Table, name: str, allowed: set[str]) -> np.ndarray:
+    if not t.has(name):
+        return np.full(len(t), "", dtype=object)
+    vals = t[name].astype(str)
+    bad = ~np.isin(vals, sorted(allowed))
+    if (k := _first_bad(bad)) is not None:
+        raise t.error(k, name, f"{str(vals[k])!r} is not one of {sorted(a for a in allowed if a)} or empty")
+    return vals.astype(object)
+
+
+def _numbers(t: Table, name: str, integer: bool) -> np.ndarray:
+    kept = t.arrow.get(name)
+    if kept is not None and not pa.types.is_string(kept.type):   # (Arrow's numbers, from a file or a frame)
+        if kept.null_count and (k := _first_bad(kept.is_null().to_numpy(zero_copy_only=False))) is not None:
+            raise t.error(k, name, f"missing {name}")
+        if pa.types.is_integer(kept.type):
+            return numbers_of(kept).astype(np.int64 if integer else float, copy=False)
+        kept = None   # (floats: checked below as text is)
+    if kept is not None:
+        if (k := _first_bad(pc.equal(kept, "").to_numpy(zero_copy_only=False))) is not None:
+            raise t.error(k, name, f"missing {name}")
+        try:
+            vals = kept.cast(pa.float64()).to_numpy(zero_copy_only=False)
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            vals = None
+        if vals is not None and np.isfinite(vals).all() and (not integer or (vals == np.round(vals)).all()):
+            return vals
+    raw = t[name].astype(str)   # (a bad cell: found, and named, the slow way)
+    empty = raw == ""
+    if (k := _first_bad(empty)) is not None:
+        raise t.error(k, name, f"missing {name}")
+    # numpy's parser in C (a float() per cell took 12 s on JoSAA's 19 million preference orders; Arrow's cast
+    # needs an Arrow array, whose making imports pandas). It reads what Python's float() reads, and more where
+    # the text is not ASCII ("²" as 2): there float() says first, cell by cell.
+    ascii_only = raw.dtype.kind == "U" and (not raw.size or int(raw.view(np.uint32).max()) < 128)
+    try:
+        if not ascii_only:
+            raise ValueError
+        vals = raw.astype(float)
+    except ValueError:
+        for k, v in enumerate(raw):
+            try:
+                float(v)
+            except ValueError:
+                raise t.error(k, name, f"{str(v)!r} is not a number") from None
+        vals = np.array([float(v) for v in raw])
+    if (k := _first_bad(~np.isfinite(vals))) is not None:
+        raise t.error(k, name, f"{str(raw[k])!r} is not a finite number")
+    if integer and (k := _first_bad(vals != np.round(vals))) is not None:
+        raise t.error(k, name, f"{str(raw[k])!r} is not a whole number")
+    return vals
+
+
+def _is_date(text: str) -> bool:
+    import datetime
+    if not DATE.match(text):
+        return False
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+def unique_ids(t: Table, column: str = "id") -> np.ndarray:
+    """The `column` of ids, none empty and none twice (the second named with the line of the first)."""
+    ids = t[column].astype(str)
+    if (k := _first_bad(ids == "")) is not None:
+        raise t.error(k, column, f"empty {column}")
+    order = np.argsort(ids, kind="stable")
+    dup = np.flatnonzero(ids[order][1:] == ids[order][:-1])
+    if len(dup):
+        first, second = sorted((order[dup[0]], order[dup[0] + 1]))
+        raise t.error(second, column, f"duplicate {column} {str(ids[second])!r} (first on line {t.line[first]})")
+    return ids
+
+
+def ordinals(t: Table, name: str, note: str, plural: str = "") -> np.ndarray:
+    """A column that numbers the rows 1..n, each number once (a rank, a seniority): outside 1..n, given twice,
+    or a gap is an error naming the row."""
+    n = len(t)
+    v = _numbers(t, name, integer=True)
+    if (k := _first_bad((v < 1) | (v > n))) is not None:
+        raise t.error(k, name, f"{name} {t[name][k]} is outside 1..{n} ({note})")
+    v = v.astype(np.int64)
+    srt = np.sort(v)
+    if (k := _first_bad(srt != np.arange(1, n + 1))) is not None:
+        missing_or_dup = srt[k]
+        dups = np.flatnonzero(v == missing_or_dup)
+        if len(dups) > 1:
+            raise t.error(int(dups[1]), name, f"{name} {missing_or_dup} given twice (also line {t.line[dups[0]]})")
+        raise t.error(int(np.argmin(np.where(v > k + 1, v, np.iinfo(np.int64).max))), name,
+                      f"{plural or name + 's'} must run 1..{n} without gaps; {name} {k + 1} is missing")
+    return v

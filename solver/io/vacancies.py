@@ -1,0 +1,179 @@
+"""vacancies.csv read and checked: each row's post, category, count, horizontal minimums, roster columns,
+exemption, promotion columns (direct_share, post_class, feeder_class) and district."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import InputError
+from ..policy import Policy
+from ..problem import TRAITS, VacancyRow
+from .cells import _first_bad, _numbers
+from .tables import Table, _short, read_table
+
+
+def _optional_counts(t: Table, name: str, least: int = 1) -> np.ndarray:
+    """A column of whole numbers >= `least` where given, -1 where the cell is empty or the column absent."""
+    out = np.full(len(t), -1, dtype=np.int64)
+    if not t.has(name):
+        return out
+    raw = t[name].astype(str)
+    for k in np.flatnonzero(raw != ""):
+        text = str(raw[k]).strip()
+        if text.endswith(".0"):   # (a spreadsheet's 3.0)
+            text = text[:-2]
+        if not (text.isascii() and text.isdigit()) or int(text) < least:   # ("²" is a digit to isdigit)
+            raise t.error(int(k), name, f"{_short(text)!r} is not a whole number of at least {least}")
+        if int(text) > MAX_COUNT:
+            raise t.error(int(k), name, f"{text} is larger than any cadre ({MAX_COUNT:,} at most)")
+        out[k] = int(text)
+    return out
+
+
+# Vacancies, cadres and roster points above this are typing mistakes, and would overflow the solver's integers.
+MAX_COUNT = 10**9
+
+
+def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tuple[VacancyRow, ...]]:
+    t = read_table(path, ["post", "category", "vacancies"], [*TRAITS, "cadre", "roster_start", "exempt",
+                                                             "district", "direct_share", "post_class", "feeder_class"],
+                   warn)
+    if len(t) == 0:
+        raise InputError(path, None, None, "no vacancy rows")
+    allowed = [policy.open, *policy.reserved_codes, "TOTAL"]
+    vac = _numbers(t, "vacancies", integer=True)
+    if (k := _first_bad(vac < 0)) is not None:
+        raise t.error(k, "vacancies", f"negative vacancies {t['vacancies'][k]}")
+    if (k := _first_bad(vac > MAX_COUNT)) is not None:
+        raise t.error(k, "vacancies", f"{t['vacancies'][k]} vacancies is more than {MAX_COUNT:,}")
+    cadre, roster_start = _optional_counts(t, "cadre"), _optional_counts(t, "roster_start")
+    exempt = t["exempt"] if t.has("exempt") else np.full(len(t), "", dtype=object)
+    direct = _direct_shares(t, policy)
+    _one_per_post(t, "post_class", "a post has one class")
+    _one_per_post(t, "feeder_class", "a post is filled from one grade")
+    _one_per_post(t, "district", "a district-level cadre is a post of its own, with its own roster and register "
+                  "(Bihar s.6(1); Maharashtra s.4(4)): name each district's cadre apart, e.g. Clerk-Patna")
+    mins = {trait: np.maximum(_optional_counts(t, trait, least=0), 0) for trait in TRAITS if t.has(trait)}
+    districts, classes = _spellings(policy)
+    posts: list[str] = []
+    rows: list[VacancyRow] = []
+    seen: dict[tuple[str, str], int] = {}
+    for k in range(len(t)):
+        post, cat = str(t["post"][k]), str(t["category"][k])
+        if exempt[k] and cat == "TOTAL":
+            cat = policy.open   # exempt vacancies are outside the roster: a TOTAL of them is that many open ones
+        _row_place(t, k, post, cat, allowed, bool(exempt[k]), seen)
+        m = {tr: int(mins[tr][k]) for tr in mins if mins[tr][k] > 0}
+        _row_fields(t, k, policy, cat, m, int(vac[k]), exempt[k], {"cadre": cadre, "roster_start": roster_start})
+        if post not in posts:
+            posts.append(post)
+        rows.append(VacancyRow(post, cat, int(vac[k]), m, int(t.line[k]),
+                               int(cadre[k]) if cadre[k] > 0 else None,
+                               int(roster_start[k]) if roster_start[k] > 0 else None, str(exempt[k]),
+                               None if np.isnan(direct[k]) else float(direct[k]),
+                               spelt(classes, t["post_class"][k]) if t.has("post_class") else "",
+                               spelt(districts, t["district"][k]) if t.has("district") else "",
+                               spelt(classes, t["feeder_class"][k]) if t.has("feeder_class") else ""))
+    return tuple(posts), tuple(rows)
+
+
+def _folded(text) -> str:
+    return " ".join(str(text).casefold().split())
+
+
+def spelt(known: dict[str, str], text) -> str:
+    """`text` as the policy spells it, where it names one of `known` (folded -> spelling) in another case or
+    spacing ("patna" for "Patna", "iv" for "IV"); as written otherwise."""
+    return known.get(_folded(text), str(text))
+
+
+def _spellings(policy: Policy) -> tuple[dict[str, str], dict[str, str]]:
+    """The district names and post classes the policy names, folded -> as it writes them."""
+    names = set()
+    if policy.probation is not None:
+        names |= set(policy.probation.post_classes)
+    for d in policy.districts.values():
+        names |= set(d.post_classes or ())
+    if policy.promotion is not None:
+        names |= set(policy.promotion.senior_included_classes)
+        names |= {x for v in policy.promotion.reserved_classes.values() for e in v for x in e.split("->")}
+    return {_folded(d): d for d in policy.districts}, {_folded(c): c for c in names}
+
+
+def _row_place(t: Table, k: int, post: str, cat: str, allowed: list[str], exempt: bool, seen: dict) -> None:
+    """Row k names a post and a known category, once, and does not mix a TOTAL row with per-category rows."""
+    if post == "":
+        raise t.error(k, "post", "empty post")
+    if cat not in allowed:
+        raise t.error(k, "category", f"unknown category {str(cat)!r}; expected one of {allowed}")
+    key = (post, "exempt" if exempt else cat)   # (an exempt row sits beside the post's other rows)
+    if key in seen:
+        raise t.error(k, "category", f"post {str(post)!r} category {cat}{' exempt' if exempt else ''} given "
+                      f"twice (also line {seen[key]})")
+    has_total = not exempt and ((post, "TOTAL") in seen or
+                                (cat == "TOTAL" and any(p == post and c != "exempt" for p, c in seen)))
+    if has_total:
+        raise t.error(k, "category", f"post {str(post)!r} mixes a TOTAL row with per-category rows")
+    seen[key] = int(t.line[k])
+
+
+def _row_fields(t: Table, k: int, policy: Policy, cat: str, minimums: dict, vacancies: int, exempt,
+                roster: dict) -> None:
+    """Row k's minimums, exemption and roster columns fit its category and vacancies."""
+    if minimums and cat == "TOTAL":
+        raise t.error(k, next(iter(minimums)), "horizontal minimums belong on per-category rows, not TOTAL")
+    if exempt and cat != policy.open:
+        raise t.error(k, "exempt", f"an exempt vacancy is not reserved: give it as {policy.open} (the row is "
+                      f"{cat}), with the ground in exempt")
+    if exempt and len(str(exempt)) > 200:
+        raise t.error(k, "exempt", "the ground is over 200 characters")
+    ex = policy.exemptions
+    if exempt and ex.grounds and ex.ground(str(exempt)) is None:
+        raise t.error(k, "exempt", f"{str(exempt)!r} is not a ground of exemption under {policy.name} "
+                      f"({ex.source or 'exemptions'}); the grounds are {', '.join(g.key for g in ex.grounds)}")
+    if exempt:
+        for name, col in roster.items():
+            if col[k] > 0:
+                raise t.error(k, name, f"an exempt row takes no roster point: give {name} on the post's TOTAL row")
+    for name, col in roster.items():
+        if col[k] > 0 and cat != "TOTAL":
+            raise t.error(k, name, f"{name} belongs on a TOTAL row (the roster splits it); this row is {cat}")
+    over = [tr for tr, v in minimums.items() if v > vacancies]
+    if over:
+        raise t.error(k, over[0], f"minimum {minimums[over[0]]} exceeds the row's {vacancies} vacancies")
+
+
+def _direct_shares(t: Table, policy: Policy) -> np.ndarray:
+    """The `direct_share` column: the share of the post's grade filled by direct recruitment, which decides
+    whether its promotions are reserved (Bill 2004 s.3(2): at most 75%; Manipur Act 1976 s.10: by selection, at
+    most 50%); NaN where empty. Read in promotion only."""
+    out = np.full(len(t), np.nan)
+    if not t.has("direct_share"):
+        return out
+    raw = t["direct_share"].astype(str)
+    given = np.flatnonzero(raw != "")
+    if len(given) and policy.recruitment != "promotion":
+        raise t.error(int(given[0]), "direct_share", "direct_share decides reservation in promotion (Bill 2004 "
+                      "s.3(2)); this is direct recruitment: leave it empty or solve with --recruitment promotion")
+    for k in given:
+        try:
+            v = float(raw[k])
+        except ValueError:
+            raise t.error(int(k), "direct_share", f"{_short(str(raw[k]))!r} is not a number") from None
+        if not 0 <= v <= 1:
+            raise t.error(int(k), "direct_share", f"{raw[k]} is not a share between 0 and 1 (0.75 for 75%)")
+        out[k] = v
+    _one_per_post(t, "direct_share", "a grade has one share of direct recruitment")
+    return out
+
+
+def _one_per_post(t: Table, name: str, why: str) -> None:
+    """Every row of a post gives the same `name` (a property of the post, not of a category's row)."""
+    if not t.has(name):
+        return
+    first: dict[str, int] = {}
+    values = t[name].astype(str)
+    for k in range(len(t)):
+        post = str(t["post"][k])
+        j = first.setdefault(post, k)
+        if values[j] != values[k]:
+            raise t.error(k, name, f"post {str(post)!r} has {name} {values[j] or 'empty'} on line {t.line[j]}: {why}")

@@ -1,0 +1,173 @@
+"""The newer commands under a hostile user: each finding a clear message, the documented exit code and nothing
+written (sweep, compare, report, audit, surrender, the readers' Python API)."""
+import json
+import time
+
+import pandas as pd
+import pytest
+from conftest import write_csv
+from typer.testing import CliRunner
+
+from solver import load_policy
+from solver.cli import app
+from solver.io.readers import read_candidates, read_problem
+from solver.sweep import Scenario, grid, read_scenarios
+
+
+def invoke(*args):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def small(tmp_path):
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category"], [["A", 1, "UR"], ["B", 2, "SC"], ["C", 3, "OBC"]])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], [["X", "UR", 1], ["X", "SC", 1]])
+    return tmp_path / "c.csv", tmp_path / "v.csv"
+
+
+# sweep --------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("address, text", [("bogus", "neither 'local' nor a scheduler address"),
+                                           ("tcp://127.0.0.1:9", "no Dask scheduler answered at tcp://127.0.0.1:9")])
+def test_a_dask_address_that_is_bad_or_silent_is_exit_2_within_seconds(tmp_path, address, text):
+    c, v = small(tmp_path)
+    t = time.perf_counter()
+    r = invoke("sweep", "--policy", "central-dopt", "--candidates", c, "--vacancies", v,
+               "--grid", "ceiling.share=0.5,0.6", "--out", tmp_path / "o", "--dask", address)
+    assert r.exit_code == 2 and text in r.output and "Traceback" not in r.output
+    assert time.perf_counter() - t < 30 and not (tmp_path / "o").exists()
+
+
+def test_a_grid_key_given_twice_or_a_value_listed_twice_is_refused():
+    with pytest.raises(Exception, match="ceiling.share is given twice"):
+        grid(["ceiling.share=0.5", "ceiling.share=0.6"])
+    with pytest.raises(Exception, match="ceiling.share lists 0.5 twice") as e:
+        grid(["ceiling.share=0.5,0.5"])
+    assert e.value.field == "grid"   # told as --grid, not as --scenarios
+
+
+def test_a_bad_set_line_in_a_scenarios_file_names_the_file_the_line_and_the_scenario(tmp_path):
+    c, v = small(tmp_path)
+    (tmp_path / "s.toml").write_text('[scenarios.base]\nset = []\n\n[scenarios.reform]\nset = ["ceiling.share=2"]\n')
+    r = invoke("sweep", "--policy", "central-dopt", "--candidates", c, "--vacancies", v,
+               "--scenarios", tmp_path / "s.toml", "--out", tmp_path / "o")
+    assert r.exit_code == 2 and "s.toml, line 4: scenario reform: ceiling.share=2" in r.output
+    (tmp_path / "s.toml").write_text('[scenarios."a b"]\nset = ["ceilingshare"]\n')
+    with pytest.raises(Exception, match=r"line 1: scenario a b: 'ceilingshare' in set is not of the form"):
+        read_scenarios(tmp_path / "s.toml")
+    assert Scenario("x").origin is None
+
+
+# compare ------------------------------------------------------------------------------------------------------
+
+def _solved(tmp_path, name, cands):
+    write_csv(tmp_path / f"{name}.csv", ["id", "rank", "category"], cands)
+    _, v = small(tmp_path)
+    r = invoke("solve", "--policy", "central-dopt", "--candidates", tmp_path / f"{name}.csv", "--vacancies", v,
+               "--engine", "greedy", "--out", tmp_path / name)
+    assert r.exit_code == 0, r.output
+    return tmp_path / name
+
+
+def test_compare_refuses_runs_of_other_candidates_unless_asked(tmp_path):
+    a = _solved(tmp_path, "a", [["A", 1, "UR"], ["B", 2, "SC"]])
+    b = _solved(tmp_path, "b", [["P", 1, "UR"], ["Q", 2, "SC"]])
+    r = invoke("compare", a, b, "--out", tmp_path / "cmp")
+    assert r.exit_code == 2 and "--other-candidates" in r.output and "other candidates" in r.output
+    assert not (tmp_path / "cmp").exists()
+    r = invoke("compare", a, b, "--out", tmp_path / "cmp", "--other-candidates")
+    assert r.exit_code == 0, r.output
+    assert json.loads((tmp_path / "cmp" / "compare.json").read_text())["inputs_differ"] == ["candidates"]
+
+
+@pytest.mark.parametrize("damage, text", [
+    (("summary.json", "[1, 2]"), "not a `solve` summary"),
+    (("unfilled.csv", "post,category,vacancies,filled,unfilled,disposition\nX,SC,three,0,1,backlog\n"),
+     "line 2, column 3 (vacancies)"),
+])
+def test_compare_of_a_damaged_folder_is_bad_input_not_a_traceback(tmp_path, damage, text):
+    a = _solved(tmp_path, "a", [["A", 1, "UR"], ["B", 2, "SC"]])
+    (a / damage[0]).write_text(damage[1])
+    r = invoke("compare", a, a, "--out", tmp_path / "cmp")
+    assert r.exit_code == 2 and text in r.output and "Traceback" not in r.output
+
+
+# report, surrender, audit ---------------------------------------------------------------------------------------
+
+def test_a_report_under_another_policy_than_the_registers_is_refused(tmp_path):
+    c, v = small(tmp_path)
+    r = invoke("solve", "--policy", "central-dopt", "--candidates", c, "--vacancies", v, "--engine", "greedy",
+               "--register", tmp_path / "reg.sqlite", "--year", 2021, "--out", tmp_path / "o")
+    assert r.exit_code == 0, r.output
+    r = invoke("report", "--register", tmp_path / "reg.sqlite", "--year", 2021, "--policy", "manipur-1976",
+               "--out", tmp_path / "rep")
+    assert r.exit_code == 2 and "2021 was solved under" in r.output and not (tmp_path / "rep").exists()
+    assert invoke("report", "--register", tmp_path / "reg.sqlite", "--year", 2021, "--out", tmp_path / "rep"
+                  ).exit_code == 0
+
+
+def test_surrender_of_an_impossible_cadre_is_refused_at_once(tmp_path):
+    write_csv(tmp_path / "e.csv", ["id", "category", "seniority"], [["E1", "UR", 1], ["E2", "SC", 2]])
+    t = time.perf_counter()
+    r = invoke("surrender", "--policy", "central-2004", "--employees", tmp_path / "e.csv", "--abolish", 1,
+               "--strength", 100_000_000, "--out", tmp_path / "o")
+    assert r.exit_code == 2 and "beyond any service" in r.output and time.perf_counter() - t < 30
+
+
+def test_no_numpy_repr_in_a_message(tmp_path):
+    write_csv(tmp_path / "e.csv", ["id", "category", "seniority"], [["E1", "QQ", 1]])
+    r = invoke("surrender", "--policy", "central-2004", "--employees", tmp_path / "e.csv", "--abolish", 1,
+               "--out", tmp_path / "o")
+    assert r.exit_code == 2 and "unknown category 'QQ'" in r.output and "np." not in r.output
+
+
+def test_audit_alternatives_are_named_by_a_stable_short_key_and_listed(tmp_path):
+    """Two questions whose folder names were one ("A/B" became "A_B"): each gets its own alternative folder, one
+    that is no plain file name numbered by its place among the questions, and audit.json maps each folder to
+    its question. (R1, OBC, availed a relaxed standard; with `migration.relaxed_may_take_open=true` R1 takes the
+    open vacancy, "A/B" the OBC one, and "A_B" loses his: both questions have an alternative.)"""
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category", "relaxed"],
+              [["R1", 1, "OBC", "true"], ["A_B", 2, "UR", ""], ["A/B", 3, "OBC", ""]])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], [["X", "UR", 1], ["X", "OBC", 1]])
+    r = invoke("audit", "--policy", "central-dopt", "--candidates", tmp_path / "c.csv", "--vacancies",
+               tmp_path / "v.csv", "--out", tmp_path / "a", "--ask", "A/B", "--ask", "!A_B", "--no-declared",
+               "--reading", "migration.relaxed_may_take_open=true")
+    assert r.exit_code == 0, r.output
+    doc = json.loads((tmp_path / "a" / "audit.json").read_text())
+    assert doc["alternatives"] == {"question-1": {"question": "A/B", "folder": "alternatives/question-1"},
+                                   "not-A_B": {"question": "!A_B", "folder": "alternatives/not-A_B"}}
+    assert sorted(p.name for p in (tmp_path / "a" / "alternatives").iterdir()) == ["not-A_B", "question-1"]
+
+
+# the readers -----------------------------------------------------------------------------------------------------
+
+def test_a_district_or_post_class_in_another_case_is_the_policys_own(tmp_path):
+    """Bihar s.4(2), first proviso: a district's own percentages. `patna` is the model's `Patna` (as caste names
+    are matched), and a probation class `iv` Manipur's `IV`."""
+    nawada = 'districts.Nawada={shares={SC=0.25}, source="s.4(2) first proviso"}'
+    pol = load_policy("bihar-1991", [nawada])
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category"], [["A", 1, "UR"]])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "district"], [["Clerk", "TOTAL", 20, "nawada"]])
+    prob = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv")
+    assert prob.vacancy_rows[0].district == "Nawada"
+    pol = load_policy("manipur-1976")
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "post_class"], [["X", "UR", 2, "iv"]])
+    assert read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv").vacancy_rows[0].post_class == "IV"
+
+
+def test_pandas_categorical_and_datetime_columns_are_read_and_a_series_is_a_type_error(tmp_path):
+    pol = load_policy("central-dopt")
+    c = pd.DataFrame({"id": ["a", "b"], "rank": [1, 2], "category": pd.Categorical(["UR", "SC"]),
+                      "birth_date": pd.to_datetime(["2000-01-01", "1999-05-02"])})
+    v = pd.DataFrame({"post": ["X", "X"], "category": ["UR", "SC"], "vacancies": [1, 1]})
+    assert list(read_problem(pol, c, v).candidates.category) == ["UR", "SC"]
+    c.to_parquet(tmp_path / "c.parquet")
+    assert list(read_problem(pol, tmp_path / "c.parquet", v).candidates.category) == ["UR", "SC"]
+    with pytest.raises(TypeError, match="candidates must be a path, a pandas DataFrame or a pyarrow Table"):
+        read_problem(pol, c["id"], v)
+
+
+def test_ids_a_spreadsheet_would_run_are_warned_of_and_kept_exactly(tmp_path):
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category"], [["=1+2", 1, "UR"], ["B", 2, "SC"]])
+    said = []
+    cands, _ = read_candidates(tmp_path / "c.csv", load_policy("central-dopt"), said.append)
+    assert "=1+2" in list(cands.ids) and any("may run them as formulas" in w for w in said)
