@@ -196,3 +196,34 @@ def test_the_exit_code_is_the_documented_one_every_time(tmp_path):
         codes = list(ex.map(code, range(100)))
     assert codes == [2] * 100, sorted(set(codes))
     assert not (tmp_path / "o").exists()
+
+
+# a simulation resumed ----------------------------------------------------------------------------------------------
+
+def test_a_simulation_stopped_at_a_year_resumes_with_every_years_rows(tmp_path):
+    """Bihar, three years; 2022's vacancies break the 50% ceiling (s.4(1); `ceiling.excess = "refuse"`), so the run
+    stops there (exit 3) with 2021 recorded. Fixed and run again, it resumes at 2022, and simulation.csv holds
+    every year's rows, byte for byte what an uninterrupted run of the fixed years writes."""
+    from test_register import year_folder
+    good = [["X", "UR", 6], ["X", "SC", 2], ["X", "EBC", 1]]
+    for y in (2021, 2022, 2023):
+        year_folder(tmp_path / "years", y, [[f"U{y}-{k}", k + 1, "UR", "M"] for k in range(8)] +
+                    [[f"S{y}", 9, "SC", "F"]], [["X", "UR", 2], ["X", "SC", 4]] if y == 2022 else good)
+
+    def simulate(root):
+        return invoke("simulate", "--policy", "bihar-1991", "--years", root / "years", "--register",
+                      root / "reg.sqlite", "--out", root / "out", "--engine", "both")
+    stopped = simulate(tmp_path)
+    assert stopped.exit_code == 3, stopped.output
+    year_folder(tmp_path / "fixed" / "years", 2022, [[f"U2022-{k}", k + 1, "UR", "M"] for k in range(8)] +
+                [["S2022", 9, "SC", "F"]], good)
+    import shutil
+    shutil.copy(tmp_path / "fixed" / "years" / "2022" / "vacancies.csv", tmp_path / "years" / "2022")
+    resumed = simulate(tmp_path)
+    assert resumed.exit_code == 0 and "resuming: 2021" in resumed.output, resumed.output
+    fresh = tmp_path / "fresh"
+    shutil.copytree(tmp_path / "years", fresh / "years")
+    assert simulate(fresh).exit_code == 0
+    assert (tmp_path / "out" / "simulation.csv").read_bytes() == (fresh / "out" / "simulation.csv").read_bytes()
+    assert {line.split(",")[0] for line in (fresh / "out" / "simulation.csv").read_text().splitlines()[1:]} == \
+        {"2021", "2022", "2023"}

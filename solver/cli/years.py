@@ -44,7 +44,7 @@ def simulate(
         recorded = resumable(reg, inputs)
     except AarakshanError as e:
         fail(e)
-    rows = earlier_rows(out / "simulation.csv", recorded)
+    rows = earlier_rows(reg, pol, recorded, chosen)
     if recorded:
         err.print(f"resuming: {', '.join(map(str, recorded))} already recorded in {register}", highlight=False)
         inputs = [y for y in inputs if y.year not in recorded]

@@ -23,6 +23,9 @@ Say = Callable[[str], None]                 # progress: what the run is doing no
 Done = Callable[[str, float], None]         # a step finished, and its seconds
 
 
+ALL_POSTS, ENGINE_DIFFERENCES = "ALL", "engine_differences"   # the register's tally of a round's engine differences
+
+
 def _quiet(*_) -> None:
     return None
 
@@ -104,6 +107,8 @@ def solve_round(options: RunOptions, problem: Problem, rnd: Round, progress: Say
     sol = solve(pol, problem, options.engine, time_limit=options.time_limit, workers=options.workers, state=state,
                 hint=options.hint, progress=progress)
     rec = year_record(sol.result, rnd.year if rnd.year is not None else 0) if reg is not None else None
+    if rec is not None and options.engine == "both":
+        rec.note(ALL_POSTS, "", ENGINE_DIFFERENCES, sol.differences)   # (simulation.csv's column, rebuilt on resume)
     return sol, rec
 
 

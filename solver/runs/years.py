@@ -3,14 +3,13 @@ each year's main round, then its special round where it has one. A year's carrie
 and exchange claims come from the years before it, so the years run one after another, never in parallel."""
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
 from ..errors import InputError
 from ..io.readers import read_problem
-from .year import Done, Round, RunOptions, Say, YearRun, _quiet, run_year
+from .year import ENGINE_DIFFERENCES, Done, Round, RunOptions, Say, YearRun, _quiet, run_year
 
 
 @dataclass(frozen=True)
@@ -109,17 +108,41 @@ def run_years(options: RunOptions, years: list[YearInputs], register, out: Path 
 
 def simulation_rows(run: YearRun, engine) -> list[dict]:
     """simulation.csv rows of one round: reserved categories in policy order, then horizontal seats."""
-    return [{"year": run.year, "round": run.round, "category": code, **row,
-             **({"engine_differences": run.solution.differences} if engine == "both" else {})}
-            for code, row in run.record.table.items()]
+    return _rows(run.solution.result.policy, run.year, run.round, run.record.table, engine,
+                 run.solution.differences)
 
 
-def earlier_rows(path: Path, years: list[int]) -> list[dict]:
-    """simulation.csv rows of the years a resumed simulation does not solve again."""
-    if not years or not path.is_file():
-        return []
-    with open(path, newline="", encoding="utf-8") as fh:
-        return [dict(r, year=int(r["year"])) for r in csv.DictReader(fh) if int(r["year"]) in years]
+def _rows(policy, year: int, round_: str, table: dict[str, dict[str, int]], engine, differences: int) -> list[dict]:
+    """One round's rows in one order whatever the events' (every reserved category, then the horizontal seats'
+    rows by their compartment in policy order): a resumed run rebuilds the same table from the register."""
+    from ..register.outcome import TABLE_COLUMNS
+    order = {code: k for k, code in enumerate([policy.open, *policy.reserved_codes])}
+    names = list(policy.reserved_codes) + sorted(
+        (n for n in table if n not in policy.reserved_codes),
+        key=lambda n: (order.get(n.split()[0], len(order)), n))
+    return [{"year": year, "round": round_, "category": code,
+             **{c: table.get(code, {}).get(c, 0) for c in TABLE_COLUMNS},
+             **({"engine_differences": differences} if engine == "both" else {})} for code in names]
+
+
+def earlier_rows(register, policy, years: list[int], engine) -> list[dict]:
+    """simulation.csv rows of the years a resumed simulation does not solve again, rebuilt from the register's
+    tally (a run stopped part way wrote no simulation.csv), as the run that solved them gave them."""
+    from ..register.outcome import TABLE_COLUMNS
+    out = []
+    for year in years:
+        rounds: dict[str, dict[str, dict[str, int]]] = {}
+        differences: dict[str, int] = {}
+        for round_, post, code, what, k in register.tally(year):
+            rounds.setdefault(round_, {})
+            if what == ENGINE_DIFFERENCES:
+                differences[round_] = k
+            elif what in TABLE_COLUMNS and code != policy.open:   # (the open category's tally is the report's)
+                row = rounds[round_].setdefault(code, {})
+                row[what] = row.get(what, 0) + k
+        for round_ in sorted(rounds, key=lambda r: r != "main"):
+            out += _rows(policy, year, round_, rounds[round_], engine, differences.get(round_, 0))
+    return out
 
 
 __all__ = ["YearInputs", "check_inputs", "earlier_rows", "folder_inputs", "read_years", "resumable", "run_years",
