@@ -263,7 +263,8 @@ def test_a_run_is_repeated_from_its_own_summary(tmp_path):
 
 def test_help_starts_without_ortools_pandas_or_the_policy_schema():
     """`aarakshan --help` (and a bad option) import only what the command line needs (issue 19: start-up)."""
-    code = ("import sys\nfrom solver.cli import main\nsys.argv = ['aarakshan', '--help']\ntry:\n    main()\n"
+    # (`app`, not `main`: the installed command's `main` ends the process itself, leaving nothing to print after)
+    code = ("import sys\nfrom solver.cli import app\nsys.argv = ['aarakshan', '--help']\ntry:\n    app()\n"
             "except SystemExit:\n    pass\nprint(sorted(m for m in ('ortools', 'pandas', 'pyarrow', 'pydantic', "
             "'solver.solve') if m in sys.modules))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -1,6 +1,7 @@
 """The newer commands under a hostile user: each finding a clear message, the documented exit code and nothing
 written (sweep, compare, report, audit, surrender, the readers' Python API)."""
 import json
+from pathlib import Path
 import time
 
 import pandas as pd
@@ -227,3 +228,48 @@ def test_a_simulation_stopped_at_a_year_resumes_with_every_years_rows(tmp_path):
     assert (tmp_path / "out" / "simulation.csv").read_bytes() == (fresh / "out" / "simulation.csv").read_bytes()
     assert {line.split(",")[0] for line in (fresh / "out" / "simulation.csv").read_text().splitlines()[1:]} == \
         {"2021", "2022", "2023"}
+
+
+# publishing in one step ------------------------------------------------------------------------------------------
+
+KILLED_PUBLISH = """
+import os, sys
+from pathlib import Path
+import solver.io.staging as st
+out, when = Path(sys.argv[1]), sys.argv[2]
+real = st._exchange
+def dying(a, b):
+    if when == "before":
+        os._exit(9)
+    real(a, b)
+    os._exit(9)
+st._exchange = dying
+staged = st.stage(out, lambda d: [(d / n).write_text("new " + n) for n in ("allocation.csv", "summary.json")],
+                  ("allocation.csv", "summary.json", "diff.csv"))
+print(staged.folder, flush=True)
+staged.publish()
+"""
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_a_run_killed_at_the_publish_step_leaves_one_runs_outputs_whole(tmp_path, when):
+    """An earlier run's allocation.csv, summary.json and diff.csv are in `out`; a new run writing the first two
+    is killed just before or just after the exchange that publishes them. `out` then holds wholly the earlier
+    run's three files or wholly the new run's two (never the new allocation.csv beside the old diff.csv), and
+    publishing the staged folder again (as the register does for a recorded year) ends in the new run's."""
+    import subprocess
+    import sys
+    from solver.io.staging import REPLACED, Staged
+    out = tmp_path / "out"
+    out.mkdir()
+    for n in ("allocation.csv", "summary.json", "diff.csv"):
+        (out / n).write_text("old " + n)
+    r = subprocess.run([sys.executable, "-c", KILLED_PUBLISH, str(out), when], capture_output=True, text=True)
+    assert r.returncode == 9, r.stderr
+    folder = Path(r.stdout.strip())
+    got = {p.name: p.read_text() for p in out.iterdir() if p.name != REPLACED}
+    old = {n: "old " + n for n in ("allocation.csv", "summary.json", "diff.csv")}
+    new = {n: "new " + n for n in ("allocation.csv", "summary.json")}
+    assert got == (old if when == "before" else new)
+    Staged(folder, out, ("allocation.csv", "summary.json", "diff.csv")).publish()
+    assert {p.name: p.read_text() for p in out.iterdir()} == new and not folder.exists()

@@ -52,42 +52,98 @@ OUTPUT_FILES = ("allocation.csv", "decisions.csv", "unfilled.csv", "cutoffs.csv"
 STAGING_PREFIX = ".aarakshan-"
 
 
+# Put in `out` just before it is exchanged with a staging folder: found in a staging folder, it says the folder
+# holds the outputs its own were exchanged for (published already).
+REPLACED = ".aarakshan-replaced"
+
+
 class Staged:
-    """A folder of complete output files beside `out`, not yet in it. `publish` moves them in and removes the
+    """A folder of complete output files beside `out`, not yet in it. `publish` puts them in and removes the
     output files of an earlier run that this one did not write (a stale diff.csv or carried.csv); a folder
-    already published (or gone) publishes nothing."""
+    already published (or gone) publishes nothing.
+
+    Where `out` holds nothing but outputs of this kind, the staging folder and `out` are exchanged in one step
+    (Linux's renameat2, RENAME_EXCHANGE), or the folder renamed to `out` where there is none yet: a run killed
+    at any moment leaves `out` wholly the earlier run's or wholly this one's. Elsewhere (another system, or
+    other files in `out`) the files are moved in one by one, and the register's pending record covers the
+    window for a recorded year."""
 
     def __init__(self, folder: Path, out: Path, outputs: tuple[str, ...] = OUTPUT_FILES):
         self.folder, self.out, self.outputs = Path(folder), Path(out), outputs
 
     def publish(self) -> None:
-        if not self.folder.is_dir():
+        mark = self.out / REPLACED
+        if not self.folder.is_dir() or (self.folder / REPLACED).exists():
+            # published already: renamed to `out`, or exchanged (the folder then holds the outputs it replaced)
+            shutil.rmtree(self.folder, ignore_errors=True)
+            mark.unlink(missing_ok=True)
             return
         try:
-            self.out.mkdir(parents=True, exist_ok=True)
-            names = {f.name for f in self.folder.iterdir()}
-            for name in self.outputs:
-                if name not in names and (self.out / name).is_file():
-                    (self.out / name).unlink(missing_ok=True)
-                elif name not in names and (self.out / name).is_dir():
-                    shutil.rmtree(self.out / name, ignore_errors=True)
-            for f in sorted(names):
-                src = self.folder / f
-                try:
-                    if src.is_dir() and (self.out / f).is_dir():
-                        shutil.rmtree(self.out / f)   # (a folder of outputs is replaced whole)
-                    os.replace(src, self.out / f)
-                except FileNotFoundError:
-                    # Another run opening the register publishes the same pending folder (a year recorded by
-                    # this run): whichever moves a file first has published it.
-                    if src.exists():
-                        raise
+            if not self._in_one_step():
+                self._file_by_file()
+                mark.unlink(missing_ok=True)
         except OSError as e:
             raise InputError(self.out, None, None, f"cannot write the outputs here: {e.strerror or e}") from None
         shutil.rmtree(self.folder, ignore_errors=True)
 
+    def _in_one_step(self) -> bool:
+        """Put the staged folder in place of `out` in one rename (False where that is not possible here)."""
+        self.out.parent.mkdir(parents=True, exist_ok=True)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(self.folder, 0o777 & ~umask)   # (a folder made by mkdtemp is the owner's only)
+        if not self.out.exists():
+            os.rename(self.folder, self.out)
+            return True
+        if not self.out.is_dir() or any(e.name not in self.outputs and e.name != REPLACED
+                                        for e in os.scandir(self.out)):
+            return False
+        (self.out / REPLACED).touch()
+        if _exchange(self.folder, self.out):
+            return True
+        (self.out / REPLACED).unlink(missing_ok=True)
+        return False
+
+    def _file_by_file(self) -> None:
+        self.out.mkdir(parents=True, exist_ok=True)
+        names = {f.name for f in self.folder.iterdir()} - {REPLACED}
+        for name in self.outputs:
+            if name not in names and (self.out / name).is_file():
+                (self.out / name).unlink(missing_ok=True)
+            elif name not in names and (self.out / name).is_dir():
+                shutil.rmtree(self.out / name, ignore_errors=True)
+        for f in sorted(names):
+            src = self.folder / f
+            try:
+                if src.is_dir() and (self.out / f).is_dir():
+                    shutil.rmtree(self.out / f)   # (a folder of outputs is replaced whole)
+                os.replace(src, self.out / f)
+            except FileNotFoundError:
+                # Another run opening the register publishes the same pending folder (a year recorded by
+                # this run): whichever moves a file first has published it.
+                if src.exists():
+                    raise
+
     def discard(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two folders in one step (renameat2 with RENAME_EXCHANGE, Linux 3.15 and glibc 2.28 on); False where
+    the system or the file system cannot."""
+    import ctypes
+    import errno
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EXDEV):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
 
 
 def _clean_stale_staging(parent: Path) -> None:
