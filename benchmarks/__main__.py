@@ -45,6 +45,9 @@ CATALOGUE = {
     "bihar-100k": ("bihar-1991", 100_000, 10_000, 1, 101, 0),
     "upsc-cse": ("upsc-cse", 3_000, 1_129, 24, 2024, 24),
     "ssc-cgl": ("central-dopt", 25_000, 17_727, 35, 2024, 35),
+    # ssc-cgl with a birth date each: its 10,727 candidates tied to the third decimal settled by age (the audit's
+    # one lawful allocation per reading, as with a commission's tie-break rules).
+    "ssc-cgl-dob": ("central-dopt", 25_000, 17_727, 35, 2024, 35),
     # BPSC 70th CCE: 2,035 vacancies over Bihar's services (30 here), ranked by 20,000 mains candidates.
     "bpsc-70": ("bihar-1991", 20_000, 2_035, 30, 70, 30),
     # RRB 2024 single-post recruitment: 64,197 posts, 1,000,000 candidates.
@@ -88,7 +91,8 @@ def generate(name: str):
         return
     write_instance(INSTANCES / name, *gen(load_policy(policy), n, vac, seed=seed, posts=posts, preferences=ranked,
                                           disabled=0.05 if policy in (HORIZONTAL, OVERALL, EACH, PWBD, UPSC_PWBD) else 0.0,
-                                          female=0.2 if policy == OVERALL else 0.35))
+                                          female=0.2 if policy == OVERALL else 0.35,
+                                          birth_dates=name.endswith("-dob")))
     con.print(f"{name}: {n:,} candidates, {vac:,} vacancies ({policy}) in {time.perf_counter() - t:.1f} s")
 
 

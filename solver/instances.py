@@ -20,10 +20,12 @@ def category_mix(policy: Policy) -> tuple[list[str], np.ndarray]:
 
 
 def generate(policy: Policy, n: int, vacancies: int, seed: int = 0, posts: int = 1, preferences: int = 0,
-             women_share: float = 0.0, disabled: float = 0.0, female: float = 0.35):
+             women_share: float = 0.0, disabled: float = 0.0, female: float = 0.35, birth_dates: bool = False):
     """Columns of candidates.csv, rows of vacancies.csv and (when `preferences`) of preferences.csv.
     `disabled`: share of candidates with a benchmark disability (sub-categories a-e alike); `female`: share of
-    women among the candidates."""
+    women among the candidates; `birth_dates`: a birth date each (1970-2004), drawn after everything else so
+    that the other columns are those of the same seed without them (scores tied to the third decimal are
+    then settled by age, `merit.tie_breaks`, as commissions settle them)."""
     rng = np.random.default_rng(seed)
     codes, w = category_mix(policy)
     cat = np.array(codes, dtype=object)[rng.choice(len(codes), size=n, p=w)]
@@ -60,6 +62,14 @@ def generate(policy: Policy, n: int, vacancies: int, seed: int = 0, posts: int =
         for k in range(n):
             for o, p in enumerate(rng.permutation(posts)[:preferences], 1):
                 prefs.append((cands["id"][k], o, post_names[p]))
+    if birth_dates:
+        days = rng.integers(0, 35 * 365, n)
+        seen: set = set()
+        for k in range(n):   # (no two of one score born the same day: merit and age settle every tie)
+            while (score[k], days[k]) in seen:
+                days[k] += 1
+            seen.add((score[k], days[k]))
+        cands["birth_date"] = (np.datetime64("1970-01-01") + days.astype("timedelta64[D]")).astype(str)
     return cands, vac_rows, prefs
 
 

@@ -141,6 +141,8 @@ def _cpsat(emp: Employees, count: int, floors: dict) -> np.ndarray:
     """The choice as CP-SAT states it: exactly `count` surrendered, each protected category keeping its
     floor, the service's order followed as far as the law lets it (least sum of order positions)."""
     from ortools.sat.python import cp_model
+
+    from .engines.cpsat.parameters import solve_stoppably
     m = cp_model.CpModel()
     out = [m.new_bool_var(f"surrender[{x}]") for x in emp.ids]
     m.add(sum(out) == count)
@@ -150,7 +152,7 @@ def _cpsat(emp: Employees, count: int, floors: dict) -> np.ndarray:
     m.minimize(sum(int(p) * v for p, v in zip(emp.order, out)))
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
-    status = solver.solve(m)
+    status = solve_stoppably(solver, m)
     if status != cp_model.OPTIMAL:
         raise PolicyConflict(f"CP-SAT found no surrender ({solver.status_name(status)})")
     return np.array([bool(solver.value(v)) for v in out])

@@ -23,7 +23,6 @@ from ..pools import DERESERVED, OPEN_MERIT, RESERVED, Pools
 from ..problem import Problem
 
 SRC_RELAXED = "DoPT OM 01.07.1998, 04.04.2018; Deepa E.V. v. Union of India 2017"
-SRC_CREAMY = "central Bill 2004 s.3(1); Indra Sawhney 1992"
 
 
 def relaxable(policy: Policy, problem: Problem, pools: Pools, i: int) -> tuple[Pools, dict]:
@@ -42,7 +41,8 @@ def relaxable(policy: Policy, problem: Problem, pools: Pools, i: int) -> tuple[P
             rule = (f"{c.ids[i]} availed a relaxed standard and may not hold an open vacancy", SRC_RELAXED)
         elif p.route == RESERVED and p.category == c.category[i] and c.creamy[i] and \
                 policy.category(p.category).creamy_layer_excluded:
-            rule = (f"{c.ids[i]} is of the creamy layer and may not hold a {p.category} vacancy", SRC_CREAMY)
+            rule = (f"{c.ids[i]} is of the creamy layer and may not hold a {p.category} vacancy",
+                    "; ".join(x for x in (policy.authorities.creamy_layer, "Indra Sawhney 1992") if x))
         if rule is None:
             out.append(p)
             continue

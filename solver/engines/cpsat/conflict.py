@@ -8,7 +8,7 @@ from ortools.sat.python import cp_model
 from ...pools import Pools
 from .build import build
 from .model import Model, Names, Rules
-from .parameters import parameters
+from .parameters import parameters, solve_stoppably
 
 # What each kind of rule instance says, and its source, for a conflict named in `solve`.
 SAYS = {
@@ -38,7 +38,7 @@ def run(model: Model, assumptions: list, time_limit: float | None, workers: int 
     solver = parameters(False, False, time_limit, workers)
     # Presolve may prove infeasibility before the search sees the assumptions, and then names no core.
     solver.parameters.cp_model_presolve = not assumptions
-    status = solver.solve(m)
+    status = solve_stoppably(solver, m)
     name = {cp_model.OPTIMAL: "feasible", cp_model.FEASIBLE: "feasible", cp_model.INFEASIBLE: "infeasible"}.get(
         status, "time_limit")
     return name, solver

@@ -15,7 +15,7 @@ from .hint import add_hint
 from .build import build, chain_depths
 from .certificate import certificate_pools, dominance_pools, no_better
 from .model import Model, Names
-from .parameters import parameters
+from .parameters import parameters, solve_stoppably
 from .size import check_model_size
 
 
@@ -139,12 +139,12 @@ def solve_model(pools: Pools, n: int, hint: Assignment | None, time_limit: float
     solver = parameters(hint is not None, certify, time_limit, workers)
     if certify:
         assume(model, hint)
-    status = solver.solve(model.m)
+    status = solve_stoppably(solver, model.m)
     stats["solve_seconds"] += solver.wall_time
     if certify and status == cp_model.INFEASIBLE:
         stats["hint_rejected"] = True
         model.m.clear_assumptions()
-        status = solver.solve(model.m)
+        status = solve_stoppably(solver, model.m)
         stats["solve_seconds"] += solver.wall_time
     stats["variables"] += len(model.m.proto.variables)
     stats["constraints"] += len(model.m.proto.constraints)
@@ -181,7 +181,7 @@ def _certify(pools: Pools, hint: Assignment, names: Names | None, time_limit: fl
     try:
         solver = parameters(True, True, time_limit, workers)
         assume(model, hint)
-        status = solver.solve(model.m)
+        status = solve_stoppably(solver, model.m)
         stats["solve_seconds"] += solver.wall_time
         if status == cp_model.INFEASIBLE:
             stats["hint_rejected"] = True
@@ -195,7 +195,7 @@ def _certify(pools: Pools, hint: Assignment, names: Names | None, time_limit: fl
             left = None if time_limit is None else max(0.01, time_limit - (time.perf_counter() - t0))
             # (the proof is a search: presolve and the LP relaxation took 35 of bpsc-70-horizontal's 59 s)
             solver = parameters(True, False, left, workers)
-            status = solver.solve(model.m)
+            status = solve_stoppably(solver, model.m)
             stats["solve_seconds"] += solver.wall_time
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 return None   # (a stable assignment better than the greedy's: a defect the full model settles)
