@@ -273,3 +273,27 @@ def test_a_run_killed_at_the_publish_step_leaves_one_runs_outputs_whole(tmp_path
     assert got == (old if when == "before" else new)
     Staged(folder, out, ("allocation.csv", "summary.json", "diff.csv")).publish()
     assert {p.name: p.read_text() for p in out.iterdir()} == new and not folder.exists()
+
+
+def test_sigterm_stops_an_audit_at_once_and_writes_nothing(tmp_path):
+    """An audit building and solving the model of every lawful allocation (ties left to ids make it the long
+    path: minutes at 25,000 candidates) stops on SIGTERM with exit 143 and no output folder. (Before, the
+    search held the signal until it ended: a kill at 600 s did not stop it.)"""
+    import signal
+    import subprocess
+    import sys
+
+    from solver.instances import generate, write_instance
+    d = write_instance(tmp_path / "inst", *generate(load_policy("central-dopt"), 6000, 3000, seed=7, posts=12,
+                                                    preferences=12))
+    cmd = [sys.executable, "-c", "from solver.cli import main; main()", "audit", "--policy", "central-dopt",
+           "--candidates", str(d / "candidates.csv"), "--vacancies", str(d / "vacancies.csv"), "--preferences",
+           str(d / "preferences.csv"), "--out", str(tmp_path / "a"), "--ask", "C0100", "--no-declared"]
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    time.sleep(6)
+    assert p.poll() is None, "the audit ended before the signal: the instance is too easy to test the stop"
+    t = time.perf_counter()
+    p.send_signal(signal.SIGTERM)
+    code = p.wait(timeout=60)
+    assert code == 143 and time.perf_counter() - t < 10, (code, time.perf_counter() - t)
+    assert not (tmp_path / "a").exists()
