@@ -36,7 +36,7 @@ UPSC_PWBD = str(HERE / "policies" / "upsc-cse-pwbd.toml")
 
 # name: (policy, candidates, vacancies, posts, seed, posts ranked by each candidate).
 # Single cadres with nine categories (Maharashtra 2001: open + eight reserved), issues 2 and 3; combined exams
-# after published figures, issue 5: UPSC CSE 2024 (1,129 vacancies, 24 services) and SSC CGL 2024 (17,727
+# after published figures: UPSC CSE 2024 (1,129 vacancies, 24 services) and SSC CGL 2024 (17,727
 # vacancies, 35 posts), every candidate ranking every post.
 CATALOGUE = {
     "single-10k": ("maharashtra-2001", 10_000, 1_000, 1, 10, 0),
@@ -54,7 +54,7 @@ CATALOGUE = {
     "rrb-2024": ("central-dopt", 1_000_000, 64_197, 1, 2024, 0),
     # JoSAA 2025: 172,782 candidates, 927 programmes, 62,853 seats, 19.4 million choices (benchmarks/josaa.py).
     "josaa-2025": ("central-dopt", 172_782, 62_853, 927, 2025, 112),
-    # Issue 4: women 35% and the four PwBD sub-categories at 1% each in every compartment, 5% of candidates
+    # women 35% and the four PwBD sub-categories at 1% each in every compartment, 5% of candidates
     # with a benchmark disability: several traits per compartment, one chain per trait signature in CP-SAT.
     "bihar-100k-horizontal": (HORIZONTAL, 100_000, 10_000, 1, 101, 0),
     "bpsc-70-horizontal": (HORIZONTAL, 20_000, 2_035, 30, 70, 30),

@@ -1,4 +1,4 @@
-"""Scenario sweeps (issue 18): the read-once gain and the executors, measured.
+"""Scenario sweeps: the read-once gain and the executors, measured.
 
     python -m benchmarks.sweep one --candidates 100000 --posts 10 --vacancies 10000 --workers 2
     python -m benchmarks.sweep years --years 5 --candidates 20000 --vacancies 2000 --posts 10 --workers 2

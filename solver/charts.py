@@ -1,5 +1,5 @@
 """`report.html`: one self-contained page of charts (plotly, its script inlined once, so the page opens with no
-network) for `solve --report`, `compare` and `sweep` (issue 18, item 5).
+network) for `solve --report`, `compare` and `sweep`.
 
 Charts are built from the same rows the CSV outputs hold, so a chart never says what the files do not. Div ids
 are numbered, not random, so the same input gives the same bytes.

@@ -1,4 +1,4 @@
-"""`aarakshan compare A/ B/`: what changed between two `solve` output folders (issue 18, item 2): who gains or
+"""`aarakshan compare A/ B/`: what changed between two `solve` output folders: who gains or
 loses a post, per post and category the change in selections, cutoffs and unfilled vacancies, and selections
 by the candidates' own category (open merit included).
 

@@ -153,7 +153,7 @@ def _best_counting_each(pool: Pool, avail: np.ndarray, cap: int) -> np.ndarray:
 
     The procedure of replacing the lowest non-beneficiaries trait by trait can stop short of it (merit a
     (neither) > b (woman) > c (pwbd) > d (both), two seats, minimums 1 and 1: it gives {b, c}; the best set
-    is {a, d}), and issue 4 makes the merit-lexicographic rule the definition. Such sets are not the bases
+    is {a, d}), and the merit-lexicographic rule is taken as the definition. Such sets are not the bases
     of a matroid, so the greedy down the merit list does not apply; instead, from the compartment's merit
     top, make the best improving exchange of `exchanges` until none improves. Every class's
     holders stay a merit prefix, so the state is one count per class."""

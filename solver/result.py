@@ -132,8 +132,8 @@ class Result:
 
     @cached_property
     def procedure_differences(self) -> list[dict]:
-        """Where appointees count for each trait they have: the compartments whose best set (issue 4's
-        definition) differs from what the procedure as written would select from the same candidates
+        """Where appointees count for each trait they have: the compartments whose best set (by the definition
+        taken here) differs from what the procedure as written would select from the same candidates
         (`solver.compartment.procedure`), with who only the procedure would select and who only the rule
         does. For the reader who must answer "why not the procedure?"."""
         from .engines.assignment import available

@@ -62,7 +62,7 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
         for refused in ("unfilled.dereserve=true", 'horizontal.mode="overall"', "horizontal.multi_trait_counts_each=true",
                         'horizontal.traits=[{name="women", share=0.3}, {name="pwbd", share=0.2}]'):
             if refused in extra:
-                extra.remove(refused)  # refused with a recommendation list (README; issue 5 notes)
+                extra.remove(refused)  # refused with a recommendation list (README; see its note)
         if 'horizontal.traits=[{name="women", share=0.3}]' in extra:
             column = "women"
         else:

@@ -1,4 +1,4 @@
-"""Issue 16's systems end to end from the command line: solve with both engines, then verify the written
+"""The Acts' systems end to end from the command line: solve with both engines, then verify the written
 allocation independently (exit 0), on the worked examples of test_castes, test_acts_years and test_manipur."""
 from __future__ import annotations
 

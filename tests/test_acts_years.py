@@ -1,4 +1,4 @@
-"""The four Acts year by year (issue 15): a year's vacancies on the cadre's running roster, recruitment years
+"""The four Acts year by year: a year's vacancies on the cadre's running roster, recruitment years
 counted by the register, and the Acts' own readings of carry-forward, exchange, the ceiling and the creamy layer.
 Each test is worked by hand from the section it cites."""
 import shutil
@@ -365,7 +365,7 @@ def test_simulate_runs_a_years_special_round(tmp_path):
     assert (tmp_path / "out" / "2021" / "special" / "allocation.csv").exists()
 
 
-# Issue 16: known columns are used or refused with the section that would need them -------------------------
+# Known columns are used or refused with the section that would need them -------------------------
 
 def test_exempt_vacancies_are_open_take_no_roster_point_and_stay_outside_the_ceiling(tmp_path):
     """Bill 2004 s.4, Manipur Act 1976 s.3 (tenure, contract, ex-cadre, work-charged posts ...), Bihar Act 1991

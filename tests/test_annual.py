@@ -1,4 +1,4 @@
-"""The annual report on appointments (issue 16, item 7): Bill 2004 s.14(1) ("a report on the appointments made
+"""The annual report on appointments: Bill 2004 s.14(1) ("a report on the appointments made
 by direct recruitment and promotions"), Manipur Act 1976 s.13(1) ("by the end of the month of July of the
 succeeding financial year"; s.2(b): the recruitment year is the financial year), Bihar Act 1991 s.15(2)(c).
 

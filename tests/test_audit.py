@@ -1,4 +1,4 @@
-"""`aarakshan audit` (issue 17): worked examples whose answers are derived by hand, and a property against
+"""`aarakshan audit`: worked examples whose answers are derived by hand, and a property against
 brute force over every allocation of small instances."""
 import csv
 import itertools
@@ -272,7 +272,7 @@ def _lawful(pol, prob, res) -> list[np.ndarray]:
 @settings(max_examples=60, deadline=None)
 @given(small, seats)
 def test_every_answer_matches_brute_force(tmp_path_factory, people, vac):
-    """Issue 17: every yes comes with an allocation verify accepts, and every no is confirmed by brute force
+    """Every yes comes with an allocation verify accepts, and every no is confirmed by brute force
     over all allocations of the instance (verify as the judge of what is lawful; scores 60-64 make ties, where
     either order is lawful)."""
     tmp = tmp_path_factory.mktemp("audit")
@@ -324,7 +324,7 @@ def test_an_infeasible_model_names_the_rules_in_conflict(tmp_path):
     """No input the readers accept makes the model infeasible (any input has a stable completion), so the
     conflict is planted: X's open compartment of 2 vacancies given a women's minimum of 3, with three women
     eligible. No two holders meet a minimum of 3, and the model's chains reach only as deep as the capacities
-    allow, so the minimum alone cannot hold: `solve` names it, its pool and its source (issue 17, part 4).
+    allow, so the minimum alone cannot hold: `solve` names it, its pool and its source.
     Capacity and non-wastefulness are not in the core: without the minimum the pool is satisfiable."""
     from dataclasses import replace
 

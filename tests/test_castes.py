@@ -1,4 +1,4 @@
-"""Caste schedules (issue 16, item 4): Bihar Act 1991 s.2(j), Schedules I (Extremely Backward Classes) and II
+"""Caste schedules: Bihar Act 1991 s.2(j), Schedules I (Extremely Backward Classes) and II
 (Backward Classes), entries limited to named districts or blocks, and the explanation: a class notified as SC
 or ST is deemed deleted from the schedules. Each answer is read off the schedules' text
 (models/bihar-1991-castes.csv mirrors it entry by entry)."""
@@ -95,7 +95,7 @@ def test_a_name_the_schedules_do_not_take_is_bad_input_with_the_nearest_entries(
 
 
 def test_a_district_with_nothing_to_place_is_not_silently_dropped(tmp_path):
-    """Issue 16: a known column is used or said to be unused. A candidate's district places a caste; without
+    """A known column is used or said to be unused. A candidate's district places a caste; without
     castes (or schedules) the reader warns that it is not used."""
     warned = []
     write_csv(tmp_path / "c.csv", ["id", "rank", "category", "district"], [["A", 1, "SC", "Patna"]])

@@ -1,4 +1,4 @@
-"""The reduced certificate (issue 19): CP-SAT certifies the greedy's assignment on the pairs that can refute
+"""The reduced certificate: CP-SAT certifies the greedy's assignment on the pairs that can refute
 it (`solver.engines.cpsat.certificate`). It must accept exactly what the full model accepts: checked on random
 recruitments, the greedy's assignment and planted violations of it (a candidate moved to another pool, left
 out, or placed where she is not eligible)."""

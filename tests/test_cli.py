@@ -199,7 +199,7 @@ def test_solve_reports_progress_per_group(tmp_path):
 
 
 def test_summary_records_its_provenance(tmp_path):
-    """Issue 18, item 1: summary.json says what made it: the resolved policy after --set, the overrides, the
+    """`summary.json` says what made it: the resolved policy after --set, the overrides, the
     SHA-256 of each input, the version and the engine; two folders solved under different overrides differ."""
     import hashlib
     import solver
@@ -219,7 +219,7 @@ def test_summary_records_its_provenance(tmp_path):
 
 
 def test_console_totals_a_screenful_quiet_and_json(tmp_path):
-    """Issue 18, item 7: totals by category, at most a screenful of post rows (the rest in the files),
+    """Totals by category, at most a screenful of post rows (the rest in the files),
     --quiet prints nothing on stdout, --json prints summary.json."""
     import json
     import subprocess
@@ -243,7 +243,7 @@ def test_console_totals_a_screenful_quiet_and_json(tmp_path):
 
 
 def test_a_run_is_repeated_from_its_own_summary(tmp_path):
-    """Issue 18: provenance round-trips. `--policy out/summary.json` solves under the policy the run resolved
+    """Provenance round-trips. `--policy out/summary.json` solves under the policy the run resolved
     (after its --set and --recruitment), and gives the same allocation; Bihar's caste schedules are found
     though the summary is not beside them."""
     inp = instance(tmp_path)
@@ -262,7 +262,7 @@ def test_a_run_is_repeated_from_its_own_summary(tmp_path):
 
 
 def test_help_starts_without_ortools_pandas_or_the_policy_schema():
-    """`aarakshan --help` (and a bad option) import only what the command line needs (issue 19: start-up)."""
+    """`aarakshan --help` (and a bad option) import only what the command line needs (start-up)."""
     # (`app`, not `main`: the installed command's `main` ends the process itself, leaving nothing to print after)
     code = ("import sys\nfrom solver.cli import app\nsys.argv = ['aarakshan', '--help']\ntry:\n    app()\n"
             "except SystemExit:\n    pass\nprint(sorted(m for m in ('ortools', 'pandas', 'pyarrow', 'pydantic', "

@@ -1,4 +1,4 @@
-"""`aarakshan compare A/ B/` (issue 18, item 2), on a what-if whose outcome is derived by hand."""
+"""`aarakshan compare A/ B/`, on a what-if whose outcome is derived by hand."""
 import csv
 import json
 import subprocess

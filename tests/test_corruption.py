@@ -1,4 +1,4 @@
-"""Property (issue 20, "Done when"): random corruptions of valid inputs (cells, headers, encodings,
+"""Property: random corruptions of valid inputs (cells, headers, encodings,
 truncation) fed to `solve` and `verify` end with a documented exit code (solve 0, 2, 3 or 4; verify 0, 1 or
 2), never a traceback, and nothing new in --out unless solve exits 0."""
 import shutil

@@ -1,7 +1,7 @@
 """Several horizontal traits in one compartment, each appointee counting for every trait they have
 (`horizontal.multi_trait_counts_each = true`, an option RULES.md leaves to the policy).
 
-Issue 4 makes the merit-lexicographic rule the definition where the procedure is ambiguous: of the sets the
+The merit-lexicographic rule is taken as the definition where the procedure is ambiguous: of the sets the
 compartment may hold, those filling the most of the minimums' seats (sum over traits of min(minimum,
 count)), and of those the merit-best. The greedy reaches it by exchanges from the merit top; CP-SAT and
 verify state it as "no exchange of one or two improves the set". That statement is what the brute-force
@@ -39,7 +39,7 @@ ABCD = [["a", 90, "UR", "M", ""], ["b", 80, "UR", "F", ""], ["c", 70, "UR", "M",
 def test_counting_each_takes_the_merit_best_set_meeting_both(run, engine):
     """Two seats, minimums women 1 and PwBD 1 (RPwD Act 2016 s.34 beside a state women's quota). Replacing
     the lowest non-beneficiary trait by trait gives {b, c}; d alone meets both minimums, so the merit-best
-    set meeting them is {a, d} (issue 4: the merit-lexicographic rule governs). d serves both seats."""
+    set meeting them is {a, d} (the merit-lexicographic rule governs). d serves both seats."""
     sol = run("central-dopt", ABCD, [["X", "UR", 2, 1, 1]], engine, EACH, CH, VH, hint=False)
     rows = rows_by_id(sol.result)
     assert {k: (r["route"], r["horizontal"]) for k, r in rows.items()} == {

@@ -1,4 +1,4 @@
-"""A hostile or careless user (issue 20): the register under concurrent writers and kill -9, files that are not
+"""A hostile or careless user: the register under concurrent writers and kill -9, files that are not
 registers, --out that cannot be written, stale outputs, interrupted runs. Each test reproduces a finding."""
 import os
 import shutil
@@ -279,7 +279,7 @@ def test_a_model_too_large_for_the_machine_is_refused_before_it_is_built(monkeyp
     with pytest.raises(Unsupported, match="--engine greedy"):
         solve(pol, prob, "cpsat", hint=False)   # the full model (--independent)
     assert solve(pol, prob, "greedy").result.selected.sum() > 0
-    # The certificate of the greedy's answer has only the pairs that could refute it (issue 19): it fits.
+    # The certificate of the greedy's answer has only the pairs that could refute it: it fits.
     cert = solve(pol, prob, "cpsat").result.assignment
     assert cert.status == "optimal" and cert.stats["certificate"] == "reduced"
 

@@ -137,7 +137,7 @@ def test_cli_ceiling_exit_3(tmp_path):
 
 
 def test_dataframes_and_arrow_tables_are_read_as_files_are(tmp_path):
-    """Issue 18, item 6: solve() takes pandas DataFrames or Arrow tables as well as paths, validated as a file
+    """solve() takes pandas DataFrames or Arrow tables as well as paths, validated as a file
     is (a bad cell names its row as the line it would have in a CSV, and the column), and Result.to_frames()
     gives the outputs with the files' columns."""
     import pandas as pd

@@ -1,4 +1,4 @@
-"""Manipur Act 1976 rules of its own (issue 16, items 5 and 6), each answer derived by hand from the text."""
+"""Manipur Act 1976 rules of its own, each answer derived by hand from the text."""
 from __future__ import annotations
 
 import json

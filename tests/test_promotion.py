@@ -1,4 +1,4 @@
-"""Reservation in promotion (issue 16, item 1): each answer below is derived by hand from the Acts' text.
+"""Reservation in promotion: each answer below is derived by hand from the Acts' text.
 
 - Bihar Act 1991 s.4(2), second proviso: "in case of promotion, reservation shall be made only for Scheduled
   Castes/Scheduled Tribes in the same proportion"; s.6(1): "50 points for promotion"; s.6(2): "separate running

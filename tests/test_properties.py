@@ -58,8 +58,8 @@ def test_several_traits_engines_agree_and_verify_accepts(inst):
 @PROFILE
 @given(instances(each=True, max_n=30))
 def test_counting_each_engines_agree_and_verify_accepts(inst):
-    """Several traits per compartment, each appointee counting for every trait they have (issue 4's
-    definition: most of the minimums' seats served, then merit-lexicographic): the greedy's exchanges and the
+    """Several traits per compartment, each appointee counting for every trait they have (the definition taken
+    here: most of the minimums' seats served, then merit-lexicographic): the greedy's exchanges and the
     CP-SAT model agree, and verify accepts (posts filled in turn; with preferences the option is refused)."""
     _available_is_free_for(_agree_and_verify(inst)[3].result)
 
@@ -201,7 +201,7 @@ def test_solving_in_turn_is_the_whole_model(inst):
 
 
 def test_named_variables_read_as_the_law_and_change_nothing():
-    """Issue 21 (OR-Tools samples: named variables): with post names the model's variables read as the rules
+    """As OR-Tools samples do (named variables): with post names the model's variables read as the rules
     they state (admit[OBC@P02][rank 3]); the assignment is the same as with unnamed ones."""
     from solver import load_policy
     from solver.engines.cpsat import solve_cpsat
@@ -231,7 +231,7 @@ def test_named_variables_read_as_the_law_and_change_nothing():
 @given(st.lists(st.integers(1, 40), min_size=1, max_size=5), st.integers(0, 300), st.integers(0, 2**32 - 1),
        st.booleans())
 def test_the_packed_sort_is_lexsort(highs, n, seed, wide):
-    """Issue 19: `sorting.sorted_by` (one packed int64 key, one stable argsort) orders rows exactly as the
+    """`sorting.sorted_by` (one packed int64 key, one stable argsort) orders rows exactly as the
     5-key `np.lexsort` it replaced, ties in the original order; keys too wide to pack fall back to lexsort."""
     from solver.sorting import sorted_by
     rng = np.random.default_rng(seed)

@@ -1,5 +1,5 @@
 """Recruitment years: running rosters, the carry-forward register, exchange after N years, lapse, the ceiling
-with backlog (issue 6). Sources: DoPT OM 02.07.1997 and R.K. Sabharwal 1995 (rosters); Art. 16(4B) and
+with backlog. Sources: DoPT OM 02.07.1997 and R.K. Sabharwal 1995 (rosters); Art. 16(4B) and
 T. Devadasan v. Union of India 1964 (backlog and the ceiling); Bihar Act 1991 s.4(6); Manipur Act 1976 s.4-5;
 OM 31.01.2019 (EWS never carried)."""
 import dataclasses

@@ -1,4 +1,4 @@
-"""report.html (issue 18, item 5) opened in a real headless browser: the charts render (plotly's SVG is in the
+"""report.html opened in a real headless browser: the charts render (plotly's SVG is in the
 DOM) and a screenshot is not blank. Debian's chromium; .ci/run installs it when missing."""
 from __future__ import annotations
 

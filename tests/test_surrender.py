@@ -1,4 +1,4 @@
-"""Surrender of employees on the abolition of posts (issue 16, item 8): Bill 2004 s.12, "a Scheduled Caste or
+"""Surrender of employees on the abolition of posts: Bill 2004 s.12, "a Scheduled Caste or
 Scheduled Tribe or an Other Backward Class employee shall not be surrendered ... if it results in lowering the
 representation of [their class] in relation to percentage of reservation fixed for them"."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Scenario sweeps (issue 18, items 3, 4, 6): scenarios as overrides, one tidy table, the same bytes whatever
+"""Scenario sweeps: scenarios as overrides, one tidy table, the same bytes whatever
 the executor, changes against a baseline derived by hand."""
 from __future__ import annotations
 

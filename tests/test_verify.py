@@ -142,7 +142,7 @@ def test_verify_cli_exit_codes(tmp_path):
     assert bad.exit_code == 1 and "over capacity" in bad.stdout
 
 
-# verify as a judge (issue 20, item 6): every column of allocation.csv is checked, a malformed file is exit 2.
+# verify as a judge: every column of allocation.csv is checked, a malformed file is exit 2.
 
 @pytest.mark.parametrize("route", ["exchange", "fallback", "dereserved"])
 def test_a_later_phase_route_on_an_open_vacancy_is_named_not_a_crash(tmp_path, route):

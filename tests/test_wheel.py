@@ -1,4 +1,4 @@
-"""A built wheel works outside the checkout (issue 20, "Fresh machine"): the policy models ship inside the
+"""A built wheel works outside the checkout: the policy models ship inside the
 package, so `--policy NAME`, `aarakshan models` and `aarakshan demo` work from any folder."""
 import os
 import shutil

@@ -1,4 +1,4 @@
-"""Contested outcomes (issue 17): the questions only the CP-SAT model can answer. `audit()` proves the
+"""Contested outcomes: the questions only the CP-SAT model can answer. `audit()` proves the
 official allocation unique or finds who is contested; answers `--ask` questions with an allocation (yes) or
 the rules and candidates that block it (no)."""
 from .audit import AuditResult, audit, official, outcome

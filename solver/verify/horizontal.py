@@ -134,7 +134,7 @@ def several(masks: dict, post, code, holders, routes, want, ids) -> list[Violati
 def each(masks: dict, post, code, holders, routes, want, ids) -> list[Violation]:
     """Several traits, each appointee counting for every trait they have (`multi_trait_counts_each`): the
     holders must fill as many of the minimums' seats (the sum over traits of min(minimum, count)) as any set
-    of as many of the available could, and be the merit-lexicographic best such set (issue 4's definition).
+    of as many of the available could, and be the merit-lexicographic best such set (the definition taken here).
     Checked by exchanges, candidates grouped by the traits they have: nobody waiting is better than the worst
     holder of the same traits, and no exchange of one or two holders (each the worst of their group) for as
     many waiting (each the best of another group) fills more of the seats, or as many with better merit."""

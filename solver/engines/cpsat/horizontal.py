@@ -111,7 +111,7 @@ def passed_over_only_for_a_seat(model: Model, p: Pool, ch: Chains, fixed: list, 
 
 def counting_each(model: Model, p: Pool, ch: Chains) -> None:
     """Each appointee counting for every trait they have (`multi_trait_counts_each`): the holders are the set
-    that fills the most of the minimums' seats, then the merit-lexicographic best (issue 4's definition;
+    that fills the most of the minimums' seats, then the merit-lexicographic best (the definition taken here;
     `solver.compartment._best_counting_each`). The chains keep each signature class's holders a merit prefix of
     those free to take the pool, so it is enough that no exchange of `solver.compartment.exchanges` improves the
     set (`no_improving_exchange`). An exchange taking classes O out (each one's worst holder) and I in (each
