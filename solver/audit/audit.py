@@ -20,6 +20,7 @@ from ..result import Result
 from .lawful import differs, lawful_model, relaxable, solution
 from .questions import Question
 from .readings import OpenOption, combinations, sources
+from .ties import model_bytes, solved_in, tie_orders, too_large
 
 TIE = "merit tie settled only by id"
 SEVERAL = "horizontal minimums with preferences: several stable allocations (the official one is candidate-optimal)"
@@ -104,7 +105,7 @@ def audit(policy: Policy, problem: Problem, questions: list[Question], readings:
             out.status[f"reading {name}"] = f"refused: {e}"
             continue
         read.append(Reading(name, sets, pol, result, *sources(policy, list(readings), sets)))
-    unique, rows, out.status["unique"] = _uniqueness(base.result, time_limit, workers, prove)
+    unique, rows, out.status["unique"] = _uniqueness(base.result, time_limit, workers, prove, state)
     out.unique = unique
     out.contested = rows + _between_readings(base, read[1:])
     out.timings["unique"] = round(time.perf_counter() - t0, 3)
@@ -121,7 +122,8 @@ def audit(policy: Policy, problem: Problem, questions: list[Question], readings:
     return out
 
 
-def _uniqueness(res: Result, time_limit, workers, prove: bool = False) -> tuple[bool | None, list[list[str]], str]:
+def _uniqueness(res: Result, time_limit, workers, prove: bool = False, state=None) \
+        -> tuple[bool | None, list[list[str]], str]:
     """CP-SAT: is there a lawful allocation in which someone fares otherwise? Repeated, each time for someone
     not yet contested, until none is left: the contested set, exactly (for outcomes as pools held)."""
     problem = res.problem
@@ -131,6 +133,15 @@ def _uniqueness(res: Result, time_limit, workers, prove: bool = False) -> tuple[
         # model's solution, which the property tests check on thousands of instances). CP-SAT's proof of it
         # takes minutes at 3,000 candidates and 24 posts, and adds nothing.
         return True, [], "theorem"
+    if not res.pools.minimums_with_preferences and not prove and too_large(res.pools):
+        # (ties left to ids at a size the model cannot take: every tie block reversed, by the procedure)
+        alt = solved_in(tie_orders(ties)[0], official, res, state)
+        moved = np.flatnonzero(alt.assignment.pool != res.assignment.pool).tolist()
+        size = f"the model of every lawful allocation would take about {model_bytes(res.pools) / 2**30:.1f} GiB"
+        if moved:
+            return False, _rows(res, {i: outcome(alt, i) for i in moved}, ties), \
+                f"ties: contested found by reversing every tie block, at least these ({size}; --prove builds it)"
+        return None, [], f"not proven: reversing every tie block changes nothing, and {size}"
     model = lawful_model(res.pools, problem, Rules(ties=ties))
     offi = res.assignment.pool
     contested: dict[int, str] = {}
@@ -179,7 +190,7 @@ def _between_readings(base: Reading, others: list[Reading]) -> list[list[str]]:
 def _ask(q: Question, readings: list[Reading], time_limit, workers) -> tuple[dict, Result | None]:
     """Under each reading in turn: fix the question's literal and solve; the first yes is the answer, with
     its allocation; a no under every reading names, for the policy as given, the blocking rules."""
-    explained = None
+    explained, unsettled = None, None
     for r in readings:
         verdict, detail, alt = _ask_one(q, r.result, readings[0].result, time_limit, workers)
         if verdict == "time_limit":
@@ -188,8 +199,13 @@ def _ask(q: Question, readings: list[Reading], time_limit, workers) -> tuple[dic
         if verdict == "yes":
             return {"question": q.text, "answer": "yes", "reading": r.name, "blocking": "", "detail": detail,
                     "minimal": True}, alt
-        if explained is None:
+        if verdict == "unknown":   # (a yes under a later reading still answers it)
+            unsettled = unsettled or (r.name, detail)
+        elif explained is None:
             explained = detail
+    if unsettled is not None:
+        return {"question": q.text, "answer": "unknown", "reading": unsettled[0], "blocking": "",
+                "detail": unsettled[1], "minimal": False}, None
     blocking, text, minimal = explained
     return {"question": q.text, "answer": "no", "reading": "; ".join(r.name for r in readings),
             "blocking": blocking, "detail": text, "minimal": minimal}, None
@@ -214,6 +230,16 @@ def _ask_one(q: Question, res: Result, base: Result, time_limit, workers, model:
                       "preferences.csv)", True), None
     if not model and settled_by_structure(res):
         return _by_structure(q, res, base)
+    if not model and not res.pools.minimums_with_preferences and too_large(res.pools):
+        for order in tie_orders(problem.candidates.tie_blocks(), i):
+            alt = solved_in(order, official, res)
+            if _answers(q, alt):
+                return "yes", _yes_detail(q, base, alt), alt
+        tied = problem.candidates.tie_blocks()
+        tried = "every tie block reversed" + (f", and {ids[i]} first in hers" if tied[i] >= 0 else "")
+        return "unknown", f"not settled by the orders tried ({tried}: {int((tied >= 0).sum()):,} candidates tie " \
+            f"on merit that only ids order), and the model of every lawful allocation would take about " \
+            f"{model_bytes(res.pools) / 2**30:.1f} GiB: not built", None
     pools, why = relaxable(res.policy, problem, res.pools, i)
     rules = Rules(ties=problem.candidates.tie_blocks(), ineligible=why, capacity=True, waste=True)
     model = lawful_model(pools, problem, rules)
@@ -229,6 +255,13 @@ def _ask_one(q: Question, res: Result, base: Result, time_limit, workers, model:
     return "no", _explain(q, res, pools, why, core, minimal), None
 
 
+def _answers(q: Question, res: Result) -> bool:
+    """Whether `res` has the outcome the question asks about."""
+    held = int(res.assignment.pool[q.candidate])
+    got = held >= 0 and (q.post is None or res.pools.pools[held].post == q.post)
+    return got == q.selected
+
+
 def _by_structure(q: Question, res: Result, base: Result):
     """The answer read off the reading's one lawful allocation; a "no" names what stands in the way as the
     model's core would: the capacity of each pool she could hold at the posts asked about, filled by candidates
@@ -236,9 +269,7 @@ def _by_structure(q: Question, res: Result, base: Result):
     standard, the creamy layer); or, asked to be left out, the non-wastefulness of the pool she holds."""
     i = q.candidate
     held = int(res.assignment.pool[i])
-    at = None if held < 0 else res.pools.pools[held].post
-    got = held >= 0 and (q.post is None or at == q.post)
-    if got == q.selected:
+    if _answers(q, res):
         return "yes", _yes_detail(q, base, res), res
     if not q.selected:
         return "no", _explain(q, res, res.pools, {}, [("waste", int(held))], True), None

@@ -1,0 +1,67 @@
+"""Ties an id alone settles, at a size the model of every lawful allocation cannot take: the lawful allocations
+are then the procedure's over the orders of the tie blocks (one strict list each), so orders the question
+points to are solved by the greedy instead, and what they cannot settle is said, with the model's estimated
+size, rather than built."""
+from __future__ import annotations
+
+from dataclasses import fields, replace
+
+import numpy as np
+
+from ..engines.assignment import Assignment
+from ..engines.cpsat.size import BYTES_PER_PAIR
+from ..pools import Pools
+from ..problem import Problem
+from ..result import Result
+
+# The most memory an audit's model may take before the audit answers from tie orders instead (its targets:
+# a question at SSC size within 4 GiB).
+MODEL_BUDGET = 4 * 2**30
+
+
+def model_bytes(pools: Pools) -> int:
+    """The model's estimated peak memory (`engines.cpsat.size`)."""
+    return sum(int(p.eligible.sum()) for p in pools.pools) * BYTES_PER_PAIR
+
+
+def too_large(pools: Pools) -> bool:
+    return model_bytes(pools) > MODEL_BUDGET
+
+
+def reordered(problem: Problem, order: np.ndarray) -> Problem:
+    """The problem with candidate order[k] at merit position k (an order a tie allows)."""
+    c, n = problem.candidates, problem.n
+    moved = {f.name: getattr(c, f.name)[order] for f in fields(c)
+             if isinstance(getattr(c, f.name), np.ndarray) and len(getattr(c, f.name)) == n}
+    prefs = None if problem.preferences is None else tuple(problem.preferences[k] for k in order)
+    return replace(problem, candidates=replace(c, **moved), preferences=prefs)
+
+
+def tie_orders(ties: np.ndarray, first: int | None = None) -> list[np.ndarray]:
+    """Orders worth trying: every tie block reversed, and with candidate `first` put first in hers (the rest as
+    given, then reversed)."""
+    n = len(ties)
+    given = np.arange(n)
+    rev = given.copy()
+    for block in np.unique(ties[ties >= 0]):
+        members = np.flatnonzero(ties == block)
+        rev[members] = members[::-1]
+    out = [rev]
+    if first is not None and ties[first] >= 0:
+        for base in (given, rev):
+            members = np.flatnonzero(ties == ties[first])
+            ahead = [first, *[m for m in base[members] if m != first]]
+            o = base.copy()
+            o[members] = ahead
+            out.append(o)
+    return out
+
+
+def solved_in(order: np.ndarray, official, res: Result, state=None) -> Result:
+    """The procedure's allocation with the candidates in `order`, told in the original indexing."""
+    alt = official(res.policy, reordered(res.problem, order), state)
+    pool = np.full(res.problem.n, -1)
+    adjusted = np.zeros(res.problem.n, dtype=bool)
+    pool[order] = alt.assignment.pool
+    adjusted[order] = alt.assignment.adjusted
+    return Result(res.policy, res.problem, res.seats, res.pools, Assignment(pool, adjusted, "greedy"), "greedy")
