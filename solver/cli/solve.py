@@ -42,10 +42,13 @@ def solve(
     json_: bool = typer.Option(False, "--json", help="print summary.json to stdout instead of the tables"),
     report: bool = typer.Option(False, "--report", help="also write report.html: charts of cutoffs, selections by "
                                 "own category, fill and dispositions (needs plotly: aarakshan\\[report])"),
+    shortlist: Optional[Path] = typer.Option(None, "--shortlist", help="the previous stage's shortlist.csv: "
+                                             "every candidate must be on it"),
     set_: list[str] = SetOpt,
 ):
     """Allocate vacancies and write allocation, decisions, unfilled, cutoffs and summary to OUT."""
     from ..runs import Round, RunOptions, open_register, run_year
+    from ..shortlist import only_called
 
     chosen, workers = check_engine(engine, time_limit, workers)
     check_register_args(register, year)
@@ -54,6 +57,8 @@ def solve(
     special = check_round(round_, register)
     pol = load(policy, set_, recruitment)
     try:
+        if shortlist is not None:
+            only_called(candidates, shortlist)
         reg = open_register(register, year, replace, pol, special, warn=warn) if register is not None else None
         opts = RunOptions(pol, chosen, time_limit, workers, hint=not independent, overrides=tuple(set_),
                           report=report)
@@ -114,20 +119,31 @@ def verify(
     policy: str = PolicyOpt,
     candidates: Path = typer.Option(..., "--candidates"),
     vacancies: Path = typer.Option(..., "--vacancies"),
-    allocation: Path = typer.Option(..., "--allocation"),
+    allocation: Optional[Path] = typer.Option(None, "--allocation", help="the allocation.csv to check"),
     preferences: Optional[Path] = typer.Option(None, "--preferences"),
     register: Optional[Path] = typer.Option(None, "--register", help="the register the year was solved against "
                                             "(read only)"),
     year: Optional[int] = typer.Option(None, "--year", help="recruitment year (with --register)"),
     round_: str = typer.Option("main", "--round", help="main, or special (the year's reserved-only round)"),
+    stage: str = typer.Option("allocation", "--stage", help="allocation, or shortlist (with --shortlist and "
+                              "--ratio)"),
+    shortlist: Optional[Path] = typer.Option(None, "--shortlist", help="the shortlist.csv to check"),
+    ratio: Optional[float] = typer.Option(None, "--ratio", help="the shortlist's candidates per vacancy"),
     recruitment: str = RecruitmentOpt,
     set_: list[str] = SetOpt,
 ):
-    """Check an allocation against every rule, independently of both engines. Exit 1 on violations."""
+    """Check an allocation (or a stage's output) against every rule, independently of both engines. Exit 1 on
+    violations."""
     from ..io.readers import read_problem
     from ..runs import register_seats
     from ..verify import read_allocation, verify as run_verify
 
+    if stage == "shortlist":
+        return _verify_shortlist(policy, candidates, vacancies, shortlist, ratio, set_)
+    if stage != "allocation":
+        usage(f"--stage must be allocation or shortlist, not {stage!r}")
+    if allocation is None:
+        usage("give --allocation (or --stage shortlist with --shortlist)")
     check_register_args(register, year)
     special = check_round(round_, register)
     pol = load(policy, set_, recruitment)
@@ -148,6 +164,33 @@ def verify(
     for v in violations:
         w.writerow(v.row())
     err.print(f"[bold red]{len(violations)} violations[/]")
+    raise typer.Exit(1)
+
+
+def _verify_shortlist(policy, candidates, vacancies, shortlist, ratio, set_) -> None:
+    """`verify --stage shortlist`: the shortlist's rules checked from the policy and the inputs
+    (`solver.shortlist.check_shortlist`)."""
+    from ..io.readers import read_problem
+    from ..shortlist import check_shortlist
+    from ..shortlist import called_in as called_ids
+
+    if shortlist is None or ratio is None:
+        usage("--stage shortlist takes --shortlist FILE and --ratio R")
+    pol = load(policy, set_, "direct")
+    try:
+        problem = read_problem(pol, candidates, vacancies, warn=warn)
+        called = called_ids(shortlist)
+        broken = check_shortlist(pol, problem, ratio, called)
+    except AarakshanError as e:
+        fail(e)
+    if not broken:
+        Console().print(f"{len(called):,} called: every rule of the shortlist holds")
+        return
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    w.writerow(["rule", "candidate_id", "post", "detail", "source"])
+    for text in broken:
+        w.writerow(["shortlist", "", "", text, pol.shortlist.source or "solver.shortlist (Rajat Yadav 2026)"])
+    err.print(f"[bold red]{len(broken)} violations[/]")
     raise typer.Exit(1)
 
 

@@ -11,7 +11,7 @@ from pydantic import ConfigDict, Field, model_validator
 
 from .base import Strict, _named
 from .provisions import (Authorities, CasteSchedules, Claims, District, Exemptions, OpenQuestion, Probation,
-                         Promotion, RecruitmentYear, SurrenderRule)
+                         Promotion, RecruitmentYear, ShortlistRule, SurrenderRule)
 
 
 class Eligibility(Strict):
@@ -199,6 +199,7 @@ class Policy(Strict):
     open_questions: list[OpenQuestion] = []
     authorities: Authorities = Authorities()
     claims: Claims = Claims()
+    shortlist: ShortlistRule = ShortlistRule()
     exemptions: Exemptions = Exemptions()
 
     @model_validator(mode="after")
@@ -223,6 +224,7 @@ class Policy(Strict):
                 # Which vacancies an exchange pool took from which category would be ambiguous.
                 raise ValueError(f"fallback from {f.from_}: a category with a fallback chain may not also be in a "
                                  "same-year exchange group")
+        self.shortlist.check_codes(known, self.open)
         for name, d in self.districts.items():
             d.check_codes(known, name, self.categories)
         if sum(c.share for c in self.categories) > 1 + 1e-9:

@@ -1,0 +1,123 @@
+"""Shortlisting for the next stage (`aarakshan shortlist`): the open list first, so that a reserved candidate who
+reaches its cut-off is counted in it (Rajasthan High Court v. Rajat Yadav, 2025 INSC 1503, decided 6 January
+2026); a relaxed standard keeps one in his category (Deepa E.V. 2017); ties with the last called called; each
+category's qualifying score applied first. Each answer is worked by hand."""
+import math
+
+import numpy as np
+from conftest import read_csv, write_csv
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from solver import load_policy
+from solver.cli import app
+from solver.io.readers import read_problem
+from solver.shortlist import check_shortlist, shortlist
+
+# One UR and one OBC vacancy; at ratio 2, two places in each list.
+CANDS = [["O1", 95, "OBC", ""], ["U1", 90, "UR", ""], ["O2", 85, "OBC", ""], ["U2", 80, "UR", ""],
+         ["O3", 75, "OBC", ""], ["O4", 70, "OBC", ""], ["U3", 60, "UR", ""]]
+VACS = [["X", "UR", 1], ["X", "OBC", 1]]
+
+
+def run(tmp_path, cands=CANDS, sets=(), ratio=2):
+    write_csv(tmp_path / "c.csv", ["id", "score", "category", "relaxed"], cands)
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], VACS)
+    pol = load_policy("central-dopt", list(sets))
+    prob = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv")
+    res = shortlist(pol, prob, ratio)
+    return pol, prob, res, {prob.candidates.ids[i]: res.counted_as[i] for i in np.flatnonzero(res.called)}
+
+
+def test_a_reserved_candidate_above_the_open_cut_off_is_counted_in_the_open_list(tmp_path):
+    """Rajat Yadav: the open list takes the two best of everyone, O1 (OBC, 95) and U1 (90): open cut-off 90. O1
+    does not use an OBC place, so the OBC list is O2 and O3: OBC cut-off 75, below the open one. Listing each
+    category on its own would call O1 and O2 as OBC (cut-off 85) and U1 and U2 as open (80), the OBC cut-off
+    above the general one, as in the judgment's 230.44 against 196.34."""
+    pol, prob, res, got = run(tmp_path)
+    assert got == {"O1": "UR", "U1": "UR", "O2": "OBC", "O3": "OBC"}
+    assert res.cutoffs == {"UR": 90, "SC": None, "ST": None, "OBC": 75, "EWS": None}
+    assert check_shortlist(pol, prob, 2, got) == []
+    wrong = {"O1": "OBC", "O2": "OBC", "U1": "UR", "U2": "UR"}
+    assert any("O3" in x or "left out" in x for x in check_shortlist(pol, prob, 2, wrong))
+
+
+def test_a_relaxed_standard_keeps_a_candidate_in_his_category(tmp_path):
+    """DoPT OM 01.07.1998; Deepa E.V. 2017 (central-dopt bars a relaxed candidate from open): O1 availed a
+    relaxed standard, so the open list is U1 and O2 (cut-off 85), and O1 takes an OBC place with O3."""
+    cands = [list(r) for r in CANDS]
+    cands[0][3] = "true"
+    pol, prob, res, got = run(tmp_path, cands)
+    assert got == {"U1": "UR", "O2": "UR", "O1": "OBC", "O3": "OBC"}
+    assert check_shortlist(pol, prob, 2, got) == []
+    assert any("may not be in" in x for x in check_shortlist(pol, prob, 2, {**got, "O1": "UR", "O2": "OBC"}))
+
+
+def test_everyone_tied_with_the_last_called_is_called_unless_the_policy_says_otherwise(tmp_path):
+    """U1b scores 90 as U1 does, the open list's last: both are called (three in two places); with
+    `shortlist.include_ties = false` the merit order (here the file's) leaves U1b out."""
+    cands = CANDS[:2] + [["U1b", 90, "UR", ""]] + CANDS[2:]
+    pol, prob, res, got = run(tmp_path, cands)
+    assert [k for k, v in got.items() if v == "UR"] == ["O1", "U1", "U1b"]
+    assert check_shortlist(pol, prob, 2, got) == []
+    _, _, _, strict = run(tmp_path, cands, ["shortlist.include_ties=false"])
+    assert [k for k, v in strict.items() if v == "UR"] == ["O1", "U1"]
+
+
+def test_a_qualifying_score_applies_before_the_ratio(tmp_path):
+    """`shortlist.qualifying = {OBC = 80}`: O3 (75) and O4 (70) do not qualify, so the OBC list has O2 only."""
+    pol, prob, res, got = run(tmp_path, sets=["shortlist.qualifying={OBC=80}"])
+    assert got == {"O1": "UR", "U1": "UR", "O2": "OBC"}
+    assert check_shortlist(pol, prob, 2, got) == []
+
+
+def test_the_command_and_the_next_stage(tmp_path):
+    """`shortlist` writes the three files; `verify --stage shortlist` accepts them and rejects a planted
+    change; `solve --shortlist` refuses a candidate the shortlist did not call (exit 2, naming his line)."""
+    write_csv(tmp_path / "c.csv", ["id", "score", "category"], [r[:3] for r in CANDS])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], VACS)
+    base = ["--policy", "central-dopt", "--candidates", tmp_path / "c.csv", "--vacancies", tmp_path / "v.csv"]
+    r = CliRunner().invoke(app, ["shortlist", *map(str, base), "--ratio", "2", "--out", str(tmp_path / "s"),
+                                 "--stage", "main examination"])
+    assert r.exit_code == 0, r.output
+    assert [x["candidate_id"] for x in read_csv(tmp_path / "s" / "shortlist.csv")] == ["O1", "U1", "O2", "O3"]
+    cut = {x["category"]: x["last_score"] for x in read_csv(tmp_path / "s" / "cutoffs.csv")}
+    assert (cut["UR"], cut["OBC"]) == ("90", "75")
+    check = ["verify", *map(str, base), "--stage", "shortlist", "--ratio", "2", "--shortlist"]
+    assert CliRunner().invoke(app, [*check, str(tmp_path / "s" / "shortlist.csv")]).exit_code == 0
+    write_csv(tmp_path / "bad.csv", ["candidate_id", "counted_as", "route"],
+              [["O1", "UR", "open"], ["U2", "UR", "open"], ["O2", "OBC", "reserved"], ["O3", "OBC", "reserved"]])
+    bad = CliRunner().invoke(app, [*check, str(tmp_path / "bad.csv")])
+    assert bad.exit_code == 1 and "U1 (score 90) is left out of the UR list" in bad.output
+    write_csv(tmp_path / "next.csv", ["id", "score", "category"], [["O1", 300, "OBC"], ["U3", 280, "UR"]])
+    r = CliRunner().invoke(app, ["solve", "--policy", "central-dopt", "--candidates", str(tmp_path / "next.csv"),
+                                 "--vacancies", str(tmp_path / "v.csv"), "--out", str(tmp_path / "o"),
+                                 "--shortlist", str(tmp_path / "s" / "shortlist.csv")])
+    assert r.exit_code == 2 and "line 3" in r.output and "U3 was not called" in r.output
+    assert not (tmp_path / "o").exists()
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(["UR", "OBC", "SC", "EWS"]), st.integers(50, 60), st.booleans()),
+                min_size=1, max_size=25),
+       st.tuples(st.integers(1, 3), st.integers(0, 2), st.integers(0, 1), st.integers(0, 1)),
+       st.sampled_from([1, 1.5, 2, 3]), st.booleans())
+def test_no_list_leaves_out_one_who_scores_above_someone_in_it(tmp_path_factory, people, vac, ratio, ties):
+    """On random stages: verify accepts every shortlist; nobody left out of a list he may be in scores above
+    (or, with ties, as) its last called; no list calls more than its places but for ties."""
+    tmp = tmp_path_factory.mktemp("sl")
+    cands = [[f"C{k:02d}", s, cat, "true" if relaxed and cat != "UR" else ""] for k, (cat, s, relaxed)
+             in enumerate(people)]
+    write_csv(tmp / "c.csv", ["id", "score", "category", "relaxed"], cands)
+    write_csv(tmp / "v.csv", ["post", "category", "vacancies"],
+              [["X", code, k] for code, k in zip(("UR", "OBC", "SC", "EWS"), vac)])
+    pol = load_policy("central-dopt", [f"shortlist.include_ties={str(ties).lower()}", "ceiling.share=1.0"])
+    prob = read_problem(pol, tmp / "c.csv", tmp / "v.csv")
+    res = shortlist(pol, prob, ratio)
+    got = {prob.candidates.ids[i]: res.counted_as[i] for i in np.flatnonzero(res.called)}
+    assert check_shortlist(pol, prob, ratio, got) == []
+    for code, places in res.places.items():
+        members = [i for i in np.flatnonzero(res.counted_as == code)]
+        assert len(members) <= places or (ties and len({prob.candidates.score[i] for i in members[places - 1:]}) == 1)
+        assert places == math.ceil(ratio * res.vacancies.get(code, 0) - 1e-9)
