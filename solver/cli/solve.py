@@ -207,4 +207,4 @@ def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
     solve(policy="bihar-1991", candidates=inputs / "candidates.csv", vacancies=inputs / "vacancies.csv",
           out=out, preferences=None, engine=engine, register=None, year=None, replace=False, time_limit=None,
           workers=1, independent=False, set_=[], round_="main", recruitment="direct", quiet=False, json_=False,
-          report=False)
+          report=False, shortlist=None)
