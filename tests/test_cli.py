@@ -281,3 +281,17 @@ def test_an_engine_a_command_does_not_run_is_bad_input(tmp_path, args, allowed):
     file is read."""
     r = CliRunner().invoke(app, [*args, "--policy", "central-dopt", "--out", str(tmp_path / "o"), "--engine", "x"])
     assert r.exit_code == 2 and f"--engine: must be {allowed}, not 'x'" in r.output
+
+
+def test_policy_show_prints_the_resolved_policy_with_its_sources():
+    """`aarakshan policy show P --set K=V`: every parameter as `--set` names it, after the overrides, the
+    tables' sources beside their keys; a bad override is exit 2."""
+    from typer.testing import CliRunner as Runner
+
+    from solver.cli import app as cli
+    r = Runner().invoke(cli, ["policy", "show", "central-dopt", "--set", "ceiling.share=0.6"])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert "# --set ceiling.share=0.6" in lines and "ceiling.share = 0.6" in lines
+    assert "categories.OBC.share = 0.27" in lines and any(x.startswith("ceiling.source = ") for x in lines)
+    assert Runner().invoke(cli, ["policy", "show", "central-dopt", "--set", "ceiling.share=2"]).exit_code == 2

@@ -112,3 +112,37 @@ def surrender_cmd(
     if problems:
         err.print("[bold red]the choice fails its own check[/]: " + "; ".join(problems))
         raise typer.Exit(1)
+
+
+policy_app = typer.Typer(add_completion=False, no_args_is_help=True,
+                         help="Policies: show one resolved, with the sources of its rules.")
+app.add_typer(policy_app, name="policy")
+
+
+@policy_app.command("show")
+def policy_show(name: str = typer.Argument(..., help="a bundled model (aarakshan models) or a policy file"),
+                recruitment: str = RecruitmentOpt, set_: list[str] = SetOpt):
+    """Print the policy as resolved after every --set, as TOML-like lines `key = value`, each table's `source`
+    beside its keys; the overrides applied are listed first."""
+    import json
+
+    pol = load(name, set_, recruitment)
+    out = [f"# {pol.name}", f"# source: {pol.source}"]
+    out += [f"# --set {s}" for s in set_] or ["# as the model gives it (no --set)"]
+
+    def walk(prefix: str, value) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(f"{prefix}.{k}" if prefix else k, v)
+        elif isinstance(value, list) and value and all(isinstance(x, dict) for x in value):
+            for x in value:
+                key = x.get("code") or x.get("name") or x.get("key") or x.get("from") or \
+                    "-".join(x.get("categories", [])) or "?"
+                walk(f"{prefix}.{key}", {k: v for k, v in x.items()})
+        else:
+            out.append(f"{prefix} = {json.dumps(value, ensure_ascii=False)}")
+    data = pol.model_dump(mode="json", by_alias=True, exclude={"folder"})
+    for key in ("name", "source"):
+        data.pop(key, None)
+    walk("", data)
+    typer.echo("\n".join(out))
