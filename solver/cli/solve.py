@@ -156,14 +156,18 @@ def verify(
         violations = run_verify(pol, problem, alloc, seats)
     except AarakshanError as e:
         fail(e)
-    if not violations:
-        Console().print(f"{len(alloc.cand):,} appointments checked: every rule holds")
+    _report_violations([v.row() for v in violations], f"{len(alloc.cand):,} appointments checked: every rule holds")
+
+
+def _report_violations(rows: list[list[str]], clean: str) -> None:
+    """`verify`'s answer: `clean` when no rule is broken, else the violations as CSV on stdout and exit 1."""
+    if not rows:
+        Console().print(clean)
         return
     w = csv.writer(sys.stdout, lineterminator="\n")
     w.writerow(["rule", "candidate_id", "post", "detail", "source"])
-    for v in violations:
-        w.writerow(v.row())
-    err.print(f"[bold red]{len(violations)} violations[/]")
+    w.writerows(rows)
+    err.print(f"[bold red]{len(rows)} violations[/]")
     raise typer.Exit(1)
 
 
@@ -183,15 +187,9 @@ def _verify_shortlist(policy, candidates, vacancies, shortlist, ratio, set_) -> 
         broken = check_shortlist(pol, problem, ratio, called)
     except AarakshanError as e:
         fail(e)
-    if not broken:
-        Console().print(f"{len(called):,} called: every rule of the shortlist holds")
-        return
-    w = csv.writer(sys.stdout, lineterminator="\n")
-    w.writerow(["rule", "candidate_id", "post", "detail", "source"])
-    for text in broken:
-        w.writerow(["shortlist", "", "", text, pol.shortlist.source or "solver.shortlist (Rajat Yadav 2026)"])
-    err.print(f"[bold red]{len(broken)} violations[/]")
-    raise typer.Exit(1)
+    source = pol.shortlist.source or "solver.shortlist (Rajat Yadav 2026)"
+    _report_violations([["shortlist", "", "", text, source] for text in broken],
+                       f"{len(called):,} called: every rule of the shortlist holds")
 
 
 @app.command()
