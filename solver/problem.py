@@ -2,7 +2,7 @@
 preferences. Index ``i`` of every candidate array is the candidate's merit position (0 = best)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 
 import numpy as np
@@ -125,6 +125,15 @@ class Problem:
     def post_classes(self) -> dict[str, str]:
         """post -> its class (vacancies.csv `post_class`, one per post; "" where not given)."""
         return {row.post: row.post_class for row in self.vacancy_rows}
+
+    def reordered(self, order: np.ndarray) -> "Problem":
+        """The problem with candidate order[k] at merit position k: an order a tie allows (`solver.audit`), or
+        the candidates of a later round in their merit order (a sorted subset: `solver.fill`)."""
+        c, n = self.candidates, self.n
+        moved = {f.name: getattr(c, f.name)[order] for f in fields(c)
+                 if isinstance(getattr(c, f.name), np.ndarray) and len(getattr(c, f.name)) == n}
+        prefs = None if self.preferences is None else tuple(self.preferences[k] for k in order)
+        return replace(self, candidates=replace(c, **moved), preferences=prefs)
 
     @property
     def ranked(self) -> np.ndarray:

@@ -88,14 +88,15 @@ class InputDigests:
 
 
 def _sha256_each(sources: dict[str, str]) -> dict[str, str]:
-    out = {}
-    for role, path in sorted(sources.items()):
-        h = hashlib.sha256()
-        with open(path, "rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                h.update(block)
-        out[role] = h.hexdigest()
-    return out
+    return {role: sha256_file(path) for role, path in sorted(sources.items())}
+
+
+def sha256_file(path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
 
 
 def diff_rows(greedy: Result, cpsat: Result):

@@ -120,65 +120,6 @@ def _top(score: np.ndarray, may: np.ndarray, k: int, ties: bool) -> np.ndarray:
     return chosen
 
 
-def check_shortlist(policy: Policy, problem: Problem, ratio: float, called: dict[str, str]) -> list[str]:
-    """`verify --stage shortlist`: each rule of the stage, derived from the policy and the inputs: nobody counted
-    in a list he may not be in; each list within its places (ties aside); nobody left out who scores above
-    someone called in a list he may be in (migration: the open list first); everyone tied with a list's last
-    called, called. `called`: candidate id -> the list counted in. Returns the broken rules, in words."""
-    c = problem.candidates
-    index = {cid: i for i, cid in enumerate(c.ids)}
-    out = []
-    rule = policy.shortlist
-    seats = determine_seats(policy, problem, enforce_ceiling=False)
-    vacancies: dict[str, int] = {}
-    for (_, code), k in seats.seats.items():
-        vacancies[code] = vacancies.get(code, 0) + k
-    for cid in called:
-        if cid not in index:
-            out.append(f"{cid} is called but not among the candidates")
-    lists = {code: [index[x] for x, v in called.items() if v == code and x in index]
-             for code in [policy.open, *policy.reserved_codes]}
-    done = np.zeros(len(c), dtype=bool)
-    for code in [policy.open, *policy.reserved_codes]:
-        own = np.array(sorted(lists[code]), dtype=np.int64)
-        if code != policy.open:
-            may = _members(policy, c, code)
-        else:
-            may = np.ones(len(c), bool) if policy.migration.relaxed_may_take_open else ~c.relaxed
-        floor = rule.qualifying.get(code, -math.inf)
-        may = may & (c.score >= floor) & np.array([c.score[i] >= rule.qualifying.get(c.category[i], -math.inf)
-                                                   for i in range(len(c))], dtype=bool) & ~done
-        bad = [c.ids[i] for i in own if not may[i]]
-        if bad:
-            out.append(f"{bad[0]} is counted in the {code} list, which he may not be in ({len(bad)} such)")
-        places = math.ceil(ratio * vacancies.get(code, 0) - 1e-9)
-        if len(own) and len(own) > places and not (rule.include_ties and
-                                                    len({c.score[i] for i in own[places - 1:]}) == 1):
-            out.append(f"the {code} list calls {len(own)} for {places} places")
-        if len(own):
-            last = c.score[own].min()
-            left = [i for i in np.flatnonzero(may) if i not in set(own.tolist()) and
-                    (c.score[i] > last or (rule.include_ties and c.score[i] == last))]
-            if left:
-                out.append(f"{c.ids[left[0]]} (score {c.score[left[0]]:g}) is left out of the {code} list, "
-                           f"whose last called scores {last:g} ({policy.shortlist.source or 'shortlist'})")
-        elif places and may.any():
-            out.append(f"the {code} list calls nobody for {places} places")
-        done[own] = True
-    return out
-
-
-def _members(policy: Policy, c, code: str) -> np.ndarray:
-    """Members who may be in `code`'s list, read from the policy text (not from `eligibility`)."""
-    cat = policy.category(code)
-    mask = c.category == code if cat.eligible is None else np.isin(c.category, cat.eligible.categories)
-    if cat.eligible is not None and cat.eligible.gender is not None:
-        mask &= np.isin(np.where(c.female, "F", "M"), cat.eligible.gender)
-    if cat.creamy_layer_excluded:
-        mask &= ~c.creamy
-    return mask
-
-
 def called_in(path) -> dict[str, str]:
     """A shortlist.csv read: candidate id -> the list he is counted in."""
     from .io.tables import read_table

@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 from solver import load_policy
 from solver.cli import app
 from solver.io.readers import read_problem
-from solver.shortlist import check_shortlist, shortlist
+from solver.shortlist import shortlist
+from solver.verify.stages import check_shortlist
 
 # One UR and one OBC vacancy; at ratio 2, two places in each list.
 CANDS = [["O1", 95, "OBC", ""], ["U1", 90, "UR", ""], ["O2", 85, "OBC", ""], ["U2", 80, "UR", ""],

@@ -4,14 +4,11 @@ points to are solved by the greedy instead, and what they cannot settle is said,
 size, rather than built."""
 from __future__ import annotations
 
-from dataclasses import fields, replace
-
 import numpy as np
 
 from ..engines.assignment import Assignment
 from ..engines.cpsat.size import BYTES_PER_PAIR
 from ..pools import Pools
-from ..problem import Problem
 from ..result import Result
 
 # The most memory an audit's model may take before the audit answers from tie orders instead (its targets:
@@ -26,15 +23,6 @@ def model_bytes(pools: Pools) -> int:
 
 def too_large(pools: Pools) -> bool:
     return model_bytes(pools) > MODEL_BUDGET
-
-
-def reordered(problem: Problem, order: np.ndarray) -> Problem:
-    """The problem with candidate order[k] at merit position k (an order a tie allows)."""
-    c, n = problem.candidates, problem.n
-    moved = {f.name: getattr(c, f.name)[order] for f in fields(c)
-             if isinstance(getattr(c, f.name), np.ndarray) and len(getattr(c, f.name)) == n}
-    prefs = None if problem.preferences is None else tuple(problem.preferences[k] for k in order)
-    return replace(problem, candidates=replace(c, **moved), preferences=prefs)
 
 
 def tie_orders(ties: np.ndarray, first: int | None = None) -> list[np.ndarray]:
@@ -59,7 +47,7 @@ def tie_orders(ties: np.ndarray, first: int | None = None) -> list[np.ndarray]:
 
 def solved_in(order: np.ndarray, official, res: Result, state=None) -> Result:
     """The procedure's allocation with the candidates in `order`, told in the original indexing."""
-    alt = official(res.policy, reordered(res.problem, order), state)
+    alt = official(res.policy, res.problem.reordered(order), state)
     pool = np.full(res.problem.n, -1)
     adjusted = np.zeros(res.problem.n, dtype=bool)
     pool[order] = alt.assignment.pool

@@ -44,6 +44,9 @@ def solve(
                                 "own category, fill and dispositions (needs plotly: aarakshan\\[report])"),
     shortlist: Optional[Path] = typer.Option(None, "--shortlist", help="the previous stage's shortlist.csv: "
                                              "every candidate must be on it"),
+    reserve: bool = typer.Option(False, "--reserve-list", help="also write reserve_list.csv: the consolidated "
+                                 "reserve list below the last recommended of each category, and the Extended List "
+                                 "(CSE Rule 16(4)-(5), 20(4)-(6); `aarakshan fill` draws on it)"),
     set_: list[str] = SetOpt,
 ):
     """Allocate vacancies and write allocation, decisions, unfilled, cutoffs and summary to OUT."""
@@ -61,7 +64,7 @@ def solve(
             only_called(candidates, shortlist)
         reg = open_register(register, year, replace, pol, special, warn=warn) if register is not None else None
         opts = RunOptions(pol, chosen, time_limit, workers, hint=not independent, overrides=tuple(set_),
-                          report=report)
+                          report=report, reserve_list=reserve)
         with err.status("reading inputs...") as status:
             run = run_year(opts, Round(candidates, vacancies, preferences, out, reg, year, replace, special),
                            progress=status.update, done=(lambda *a: None) if quiet or json_ else done, warn=warn)
@@ -125,10 +128,14 @@ def verify(
                                             "(read only)"),
     year: Optional[int] = typer.Option(None, "--year", help="recruitment year (with --register)"),
     round_: str = typer.Option("main", "--round", help="main, or special (the year's reserved-only round)"),
-    stage: str = typer.Option("allocation", "--stage", help="allocation, or shortlist (with --shortlist and "
-                              "--ratio)"),
+    stage: str = typer.Option("allocation", "--stage", help="allocation; shortlist (with --shortlist, --ratio); "
+                              "reserve (with --allocation, --reserve-list); fill (those, --declined and --fill)"),
     shortlist: Optional[Path] = typer.Option(None, "--shortlist", help="the shortlist.csv to check"),
     ratio: Optional[float] = typer.Option(None, "--ratio", help="the shortlist's candidates per vacancy"),
+    reserve_list: Optional[Path] = typer.Option(None, "--reserve-list", help="the reserve_list.csv to check (or "
+                                                "the fill drew on)"),
+    declined: Optional[Path] = typer.Option(None, "--declined", help="the fill's declined.csv"),
+    fill: Optional[Path] = typer.Option(None, "--fill", help="the fill's allocation.csv (its new appointments)"),
     recruitment: str = RecruitmentOpt,
     set_: list[str] = SetOpt,
 ):
@@ -140,8 +147,11 @@ def verify(
 
     if stage == "shortlist":
         return _verify_shortlist(policy, candidates, vacancies, shortlist, ratio, set_)
+    if stage in ("reserve", "fill"):
+        return _verify_reserve(stage, policy, candidates, vacancies, preferences, allocation, reserve_list, declined,
+                               fill, set_)
     if stage != "allocation":
-        usage(f"--stage must be allocation or shortlist, not {stage!r}")
+        usage(f"--stage must be allocation, shortlist, reserve or fill, not {stage!r}")
     if allocation is None:
         usage("give --allocation (or --stage shortlist with --shortlist)")
     check_register_args(register, year)
@@ -173,9 +183,9 @@ def _report_violations(rows: list[list[str]], clean: str) -> None:
 
 def _verify_shortlist(policy, candidates, vacancies, shortlist, ratio, set_) -> None:
     """`verify --stage shortlist`: the shortlist's rules checked from the policy and the inputs
-    (`solver.shortlist.check_shortlist`)."""
+    (`solver.verify.stages.check_shortlist`)."""
     from ..io.readers import read_problem
-    from ..shortlist import check_shortlist
+    from ..verify.stages import check_shortlist
     from ..shortlist import called_in as called_ids
 
     if shortlist is None or ratio is None:
@@ -192,6 +202,36 @@ def _verify_shortlist(policy, candidates, vacancies, shortlist, ratio, set_) -> 
                        f"{len(called):,} called: every rule of the shortlist holds")
 
 
+def _verify_reserve(stage, policy, candidates, vacancies, preferences, allocation, reserve_list, declined, fill,
+                    set_) -> None:
+    """`verify --stage reserve|fill`: the reserve list's rules, or the fill's, checked from the policy, the inputs
+    and the allocation (`solver.verify.stages`)."""
+    from ..io.readers import read_problem
+    from ..runs.stages import read_declined, read_rows
+    from ..verify import read_allocation
+    from ..verify.stages import check_fill, check_reserve
+
+    if allocation is None or reserve_list is None or (stage == "fill" and (declined is None or fill is None)):
+        usage("--stage reserve takes --allocation and --reserve-list; --stage fill also --declined and --fill")
+    pol = load(policy, set_, "direct")
+    try:
+        problem = read_problem(pol, candidates, vacancies, preferences, warn=warn)
+        alloc = read_allocation(allocation, problem, pol)
+        rows = read_rows(reserve_list, ["candidate_id", "part", "list"])
+        if stage == "reserve":
+            broken = check_reserve(pol, problem, alloc, [(r["candidate_id"], r["part"], r["list"], r["line"])
+                                                         for r in rows])
+            clean = f"{len(rows):,} on the reserve and Extended Lists: every rule of the reserve list holds"
+        else:
+            gone = read_declined(declined, [{"candidate_id": x} for x in alloc.ids])
+            broken = check_fill(pol, problem, alloc, {r["candidate_id"]: r["list"] for r in rows}, gone,
+                                read_allocation(fill, problem, pol))
+            clean = f"{len(gone):,} vacancies left: every rule of the fill holds"
+    except AarakshanError as e:
+        fail(e)
+    _report_violations([[stage, "", "", text, pol.reserve_list.source] for text in broken], clean)
+
+
 @app.command()
 def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
          engine: str = typer.Option("both", "--engine")):
@@ -205,4 +245,4 @@ def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
     solve(policy="bihar-1991", candidates=inputs / "candidates.csv", vacancies=inputs / "vacancies.csv",
           out=out, preferences=None, engine=engine, register=None, year=None, replace=False, time_limit=None,
           workers=1, independent=False, set_=[], round_="main", recruitment="direct", quiet=False, json_=False,
-          report=False, shortlist=None)
+          report=False, shortlist=None, reserve=False)

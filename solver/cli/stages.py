@@ -54,3 +54,30 @@ def shortlist_cmd(
     cut = ", ".join(f"{k} {v:g}" for k, v in res.cutoffs.items() if v is not None)
     Console().print(f"{int(res.called.sum()):,} of {problem.n:,} called to the {stage} (cut-offs: {cut}); written "
                     f"to {out}/", highlight=False)
+
+
+@app.command("fill")
+def fill_cmd(
+    result: Path = typer.Option(..., "--result", help="the output folder of `aarakshan solve --reserve-list`"),
+    declined: Path = typer.Option(..., "--declined", help="candidate_id,reason: who left his vacancy, and why "
+                                  "(declined, limited_preferences, invalid_claim, cancelled)"),
+    out: Path = typer.Option(..., "--out", help="output folder: allocation.csv (the new appointments), unfilled.csv, "
+                             "filled_from_reserve.csv, summary.json"),
+    engine: str = typer.Option("greedy", "--engine", help="cpsat | greedy | both"),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="seconds for CP-SAT"),
+    workers: int = typer.Option(1, "--workers", help="CP-SAT workers; output is the same for any number"),
+):
+    """Fill the vacancies recommended candidates left, from the run's reserve list, and from its Extended List only
+    for limited preferences, invalid claims and cancelled candidature (CSE Rule 20(5) as amended 14.11.2025)."""
+    from ..runs.stages import run_fill
+    from .common import check_engine
+
+    chosen, workers = check_engine(engine, time_limit, workers)
+    try:
+        _, done = run_fill(result, declined, out, chosen, time_limit, workers, warn=warn)
+    except AarakshanError as e:
+        fail(e)
+    filled = sum(1 for r in done.report if r[5])
+    extended = sum(1 for r in done.report if r[6] == "extended")
+    Console().print(f"{filled} of {len(done.report)} vacancies filled ({extended} from the Extended List); written to "
+                    f"{out}/", highlight=False)

@@ -48,7 +48,7 @@ def csv_text(rows) -> str:
 
 
 OUTPUT_FILES = ("allocation.csv", "decisions.csv", "unfilled.csv", "cutoffs.csv", "summary.json", "diff.csv",
-                "carried.csv", "report.html")
+                "carried.csv", "report.html", "reserve_list.csv")
 STAGING_PREFIX = ".aarakshan-"
 
 

@@ -217,16 +217,3 @@ class OpenQuestion(Strict):
     # What the option decides: an allocation (the audit solves its sides) or a surrender of employees (the
     # `surrender` command's; it cannot change an allocation, so the audit leaves it out and says so).
     decides: Literal["allocation", "surrender"] = "allocation"
-
-
-class ShortlistRule(Strict):
-    """Shortlisting for the next stage (`solver.shortlist`): everyone tied with the last called is called
-    (`include_ties`; commission practice, no rule text read), and each category's minimum qualifying score at
-    the stage, applied before the ratio (`qualifying`, e.g. {UR = 40, SC = 35})."""
-
-    include_ties: bool = True
-    qualifying: dict[str, float] = {}
-    source: str = ""
-
-    def check_codes(self, known: set[str], open_code: str) -> None:
-        _named("shortlist.qualifying", [k for k in self.qualifying if k != open_code], known)

@@ -11,7 +11,8 @@ from pydantic import ConfigDict, Field, model_validator
 
 from .base import Strict, _named
 from .provisions import (Authorities, CasteSchedules, Claims, District, Exemptions, OpenQuestion, Probation,
-                         Promotion, RecruitmentYear, ShortlistRule, SurrenderRule)
+                         Promotion, RecruitmentYear, SurrenderRule)
+from .stages import ReserveListRule, ShortlistRule
 
 
 class Eligibility(Strict):
@@ -200,6 +201,7 @@ class Policy(Strict):
     authorities: Authorities = Authorities()
     claims: Claims = Claims()
     shortlist: ShortlistRule = ShortlistRule()
+    reserve_list: ReserveListRule = ReserveListRule()
     exemptions: Exemptions = Exemptions()
 
     @model_validator(mode="after")

@@ -41,6 +41,7 @@ class RunOptions:
     hint: bool = True                  # CP-SAT certifies the greedy's answer (False: solves independently)
     overrides: tuple[str, ...] = ()    # the policy overrides, for the summary's provenance
     report: bool = False               # report.html beside the other outputs
+    reserve_list: bool = False         # reserve_list.csv beside the other outputs (`solver.reserve`)
 
     def __post_init__(self):
         object.__setattr__(self, "engine", Engine.parse(self.engine))
@@ -191,7 +192,16 @@ def _stage(options: RunOptions, rnd: Round, run: YearRun, digests):
     extra = {**({"differences": sol.differences} if sol.other is not None else {}),
              "provenance": provenance(pol, list(options.overrides), options.engine, run.problem.sources, where,
                                       digests)}
+    reserve = None
+    if options.reserve_list:
+        from ..reserve import reserve_list
+        reserve = reserve_list(pol, sol.result)
+        extra["reserve_list"] = {**reserve.counts(), "source": pol.reserve_list.source}
     staged = stage_outputs(rnd.out, sol.result, run.timings, diff, extra, run.record)
+    if reserve is not None:
+        from ..io.staging import write_csv
+        from ..reserve import RESERVE_COLUMNS
+        write_csv(staged.folder / "reserve_list.csv", RESERVE_COLUMNS, reserve.rows(run.problem.candidates.ids))
     if options.report:
         from ..charts import page, solve_charts
         page(staged.folder / "report.html", f"{pol.name}: allocation", f"{run.problem.n:,} candidates, engine "

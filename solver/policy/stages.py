@@ -1,0 +1,47 @@
+"""The policy's tables for the stages of a combined examination around the final list: the shortlist for the
+next stage, and the reserve list kept below the final list (with its Extended List)."""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from .base import Strict, _named
+
+# Why a recommended candidate's vacancy is left to be filled after service allocation (the `reason` column of
+# `fill`'s declined.csv): CSE Rules 2025, Rule 20(5) as amended 14.11.2025 (gazette summary).
+REASONS = ("declined", "limited_preferences", "invalid_claim", "cancelled")
+
+
+class ShortlistRule(Strict):
+    """Shortlisting for the next stage (`solver.shortlist`): everyone tied with the last called is called
+    (`include_ties`; commission practice, no rule text read), and each category's minimum qualifying score at
+    the stage, applied before the ratio (`qualifying`, e.g. {UR = 40, SC = 35})."""
+
+    include_ties: bool = True
+    qualifying: dict[str, float] = {}
+    source: str = ""
+
+    def check_codes(self, known: set[str], open_code: str) -> None:
+        _named("shortlist.qualifying", [k for k in self.qualifying if k != open_code], known)
+
+
+class ReserveListRule(Strict):
+    """The consolidated reserve list below the final list (`solver.reserve`), as the UPSC keeps it under CSE
+    Rule 16(4)-(5) (Rule 20(4)-(6) as amended 14.11.2025). The rule's own words were not found with the search
+    tool; what is encoded is the press and gazette summaries' reading, hence parameters:
+
+    - each reserved category's part holds as many of its members as were recommended at the general standard
+      (on open merit or by a Rule 16(2) upgrade), each trait of `traits` as many of its beneficiaries so
+      recommended, and the open part the sum of all the others (CSE 2025: 129 = 26 + 86 + 8 + 6 + 1 + 2);
+    - the Extended List below it: "sufficient candidates from all categories"; `extended` times each part;
+    - the reserve list fills a vacancy left for any of `REASONS`; the Extended List only those of
+      `extended_reasons` (Rule 20(5)(a)(2): limited preferences, an invalid reservation claim, cancelled
+      candidature; "no further requisition" for any other)."""
+
+    traits: list[Literal["women", "pwbd", "ex_serviceman", "pwbd_a", "pwbd_b", "pwbd_c", "pwbd_de"]] = []
+    extended: float = Field(1.0, ge=0)
+    extended_reasons: list[Literal["declined", "limited_preferences", "invalid_claim", "cancelled"]] = \
+        ["limited_preferences", "invalid_claim", "cancelled"]
+    source: str = ("CSE Rules, Rule 16(4)-(5); Rule 20(4)-(6) as amended 14.11.2025 (read from press and gazette "
+                   "summaries; the rule's text was not read)")

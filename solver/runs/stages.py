@@ -1,0 +1,116 @@
+"""The exam pipeline's later stages as runs: a stage reads the output folder of the one before it (its policy and
+inputs from its summary.json, checked by SHA-256), and names those files by SHA-256 in its own summary.json: a
+chain of custody from the first list to the last vacancy filled."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import InputError
+from ..io.readers import read_problem
+from ..io.tables import read_table
+from ..kinds import Engine
+from ..policy import Policy, load_policy
+from ..policy.stages import REASONS
+from ..problem import Problem
+from ..reports import sha256_file as sha256
+
+FILL_FILES = ("allocation.csv", "unfilled.csv", "filled_from_reserve.csv", "summary.json")
+
+
+@dataclass(frozen=True)
+class Previous:
+    """An earlier stage's output folder: its policy, its inputs read again, its files' digests."""
+
+    folder: Path
+    policy: Policy
+    problem: Problem
+    inputs: dict[str, str]        # role -> path, as its summary.json names them
+    files: dict[str, str]         # its output file -> SHA-256
+
+
+def previous(folder: str | Path, needs: tuple[str, ...] = ("allocation.csv",), warn=lambda _: None) -> Previous:
+    """The run in `folder` (a `solve` output): its summary.json's resolved policy and inputs, each input checked
+    against the SHA-256 recorded (changed since: exit 2, naming the file), and `needs` present."""
+    folder = Path(folder)
+    summary = folder / "summary.json"
+    if not summary.is_file():
+        raise InputError(folder, None, None, "holds no summary.json: give the output folder of `aarakshan solve`")
+    try:
+        doc = json.loads(summary.read_text(encoding="utf-8"))
+        inputs = doc["provenance"]["inputs"]
+        paths = {role: str(v["path"]) for role, v in inputs.items()}
+    except (ValueError, KeyError, TypeError):
+        raise InputError(summary, None, None, "is not a run's summary.json (no provenance.inputs)") from None
+    for name in needs:
+        if not (folder / name).is_file():
+            hint = " (solve with --reserve-list)" if name == "reserve_list.csv" else ""
+            raise InputError(folder, None, None, f"holds no {name}{hint}")
+    for role, path in paths.items():
+        if not Path(path).is_file():
+            raise InputError(path, None, None, f"the {role} file of the run in {folder} is not there any more")
+        if sha256(Path(path)) != inputs[role].get("sha256"):
+            raise InputError(path, None, None, f"changed since the run in {folder} read it (its SHA-256 differs "
+                             "from summary.json's)")
+    pol = load_policy(summary)
+    problem = read_problem(pol, paths["candidates"], paths["vacancies"], paths.get("preferences"), warn=warn)
+    files = {p.name: sha256(p) for p in sorted(folder.iterdir()) if p.is_file()}
+    return Previous(folder, pol, problem, paths, files)
+
+
+def read_rows(path: Path, required: list[str], optional: list[str] = ()) -> list[dict]:
+    """A table's rows as dicts of strings (with `line`: the file line)."""
+    t = read_table(path, required, list(optional))
+    cols = [c for c in [*required, *optional] if t.has(c)]
+    return [{**{c: str(t[c][k]) for c in cols}, "line": int(t.line[k])} for k in range(len(t))]
+
+
+def read_declined(path: Path, allocation: list[dict]) -> dict[str, str]:
+    """declined.csv (candidate_id, reason): each a recommended candidate, once, with a reason of `REASONS`."""
+    t = read_table(path, ["candidate_id", "reason"], [])
+    held = {r["candidate_id"] for r in allocation}
+    out: dict[str, str] = {}
+    for k in range(len(t)):
+        cid, reason = str(t["candidate_id"][k]), str(t["reason"][k])
+        if cid not in held:
+            raise t.error(k, "candidate_id", f"{cid} holds no vacancy in the allocation")
+        if cid in out:
+            raise t.error(k, "candidate_id", f"{cid} is listed twice")
+        if reason not in REASONS:
+            raise t.error(k, "reason", f"unknown reason {reason!r}; expected one of {list(REASONS)}")
+        out[cid] = reason
+    return out
+
+
+def run_fill(result: str | Path, declined: str | Path, out: str | Path | None, engine: Engine | str = Engine.GREEDY,
+             time_limit: float | None = None, workers: int = 1, warn=lambda _: None):
+    """`aarakshan fill`: the vacancies `declined` leaves in the run `result`, filled from its reserve list
+    (`solver.fill`), written to `out` (allocation.csv of the new appointments, unfilled.csv,
+    filled_from_reserve.csv, summary.json) atomically. Returns (Previous, Filled)."""
+    from ..fill import FILLED_COLUMNS, fill
+    from ..io.staging import stage, write_csv, write_json
+    from ..reports import provenance
+    from ..result import ALLOCATION_COLUMNS, UNFILLED_COLUMNS
+
+    engine = Engine.parse(engine)
+    prev = previous(result, ("allocation.csv", "reserve_list.csv"), warn)
+    allocation = read_rows(prev.folder / "allocation.csv", ["candidate_id", "post", "seat_category"], ["horizontal"])
+    reserve = {r["candidate_id"]: r["list"] for r in read_rows(prev.folder / "reserve_list.csv",
+                                                                 ["candidate_id", "part", "list"])}
+    gone = read_declined(Path(declined), allocation)
+    done = fill(prev.policy, prev.problem, allocation, reserve, gone, engine, time_limit, workers)
+    if out is not None:
+        sources = {**prev.inputs, "declined": str(declined)}
+        doc = {"stage": "fill", "engine": str(engine), "vacated": len(gone),
+               "filled": sum(1 for r in done.report if r[5]), "rounds": done.rounds,
+               "previous": {"folder": str(prev.folder), "files": prev.files},
+               "provenance": provenance(prev.policy, [], str(engine), sources)}
+
+        def write(tmp: Path) -> None:
+            write_csv(tmp / "allocation.csv", ALLOCATION_COLUMNS, done.rows)
+            write_csv(tmp / "unfilled.csv", UNFILLED_COLUMNS, done.unfilled)
+            write_csv(tmp / "filled_from_reserve.csv", FILLED_COLUMNS, done.report)
+            write_json(tmp / "summary.json", doc)
+        stage(out, write, FILL_FILES).publish()
+    return prev, done

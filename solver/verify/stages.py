@@ -1,0 +1,224 @@
+"""`verify --stage shortlist|reserve`: each stage's own rules, derived from the policy and the inputs (never from
+`solver.shortlist` or `solver.reserve`). Each check returns the broken rules in words, empty when all hold."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..policy import Policy
+from ..problem import Problem
+from .allocation import Allocation, _may_hold, may_hold
+
+GENERAL_STANDARD = ("open_merit", "upgrade")   # allocation.csv routes of a recommendation on merit
+
+
+def notified(policy: Policy, problem: Problem) -> dict[str, int]:
+    """Each category's vacancies as notified, every post together: the rows' own (an exempt row's are open). A
+    TOTAL row's split is the vacancy stage's (`verify.seats` checks only its sum)."""
+    if any(row.category == "TOTAL" for row in problem.vacancy_rows):
+        from ..vacancy import determine_seats
+        out: dict[str, int] = {}
+        for (_, code), k in determine_seats(policy, problem, enforce_ceiling=False).seats.items():
+            out[code] = out.get(code, 0) + k
+        return out
+    out = {}
+    for row in problem.vacancy_rows:
+        code = policy.open if row.exempt else row.category
+        out[code] = out.get(code, 0) + row.vacancies
+    return out
+
+
+def check_shortlist(policy: Policy, problem: Problem, ratio: float, called: dict[str, str]) -> list[str]:
+    """The shortlist's rules: nobody counted in a list he may not be in; each list within its places (ties
+    aside); nobody left out who scores above someone called in a list he may be in (migration: the open list
+    first); everyone tied with a list's last called, called. `called`: candidate id -> the list counted in."""
+    c = problem.candidates
+    index = {cid: i for i, cid in enumerate(c.ids)}
+    out = [f"{cid} is called but not among the candidates" for cid in called if cid not in index]
+    rule = policy.shortlist
+    vacancies = notified(policy, problem)
+    qualified = c.score >= np.array([rule.qualifying.get(x, -math.inf) for x in c.category], dtype=float)
+    lists = {code: [index[x] for x, v in called.items() if v == code and x in index]
+             for code in [policy.open, *policy.reserved_codes]}
+    done = np.zeros(len(c), dtype=bool)
+    for code in [policy.open, *policy.reserved_codes]:
+        own = np.array(sorted(lists[code]), dtype=np.int64)
+        may = _may_hold(policy, c, code) & (c.score >= rule.qualifying.get(code, -math.inf)) & qualified & ~done
+        bad = [c.ids[i] for i in own if not may[i]]
+        if bad:
+            out.append(f"{bad[0]} is counted in the {code} list, which he may not be in ({len(bad)} such)")
+        places = math.ceil(ratio * vacancies.get(code, 0) - 1e-9)
+        if len(own) > places and not (rule.include_ties and len({c.score[i] for i in own[places - 1:]}) == 1):
+            out.append(f"the {code} list calls {len(own)} for {places} places")
+        if len(own):
+            last = c.score[own].min()
+            listed = np.zeros(len(c), dtype=bool)
+            listed[own] = True
+            above = may & ~listed & ((c.score > last) | ((c.score == last) & rule.include_ties))
+            if above.any():
+                i = int(np.flatnonzero(above)[0])
+                out.append(f"{c.ids[i]} (score {c.score[i]:g}) is left out of the {code} list, whose last called "
+                           f"scores {last:g} ({rule.source or 'shortlist'})")
+        elif places and may.any():
+            out.append(f"the {code} list calls nobody for {places} places")
+        done[own] = True
+    return out
+
+
+def reserve_sizes(policy: Policy, problem: Problem, alloc: Allocation) -> dict[str, int]:
+    """Each part's size in the reserve list: a reserved category's, its members recommended at the general
+    standard; a trait's, its beneficiaries so recommended; the open part's, the sum of the others."""
+    c = problem.candidates
+    general = np.zeros(len(c), dtype=bool)
+    general[[i for r, i in enumerate(alloc.cand.tolist()) if alloc.route[r] in GENERAL_STANDARD]] = True
+    sizes = {code: int((general & (c.category == code)).sum()) for code in policy.reserved_codes}
+    sizes.update({t: int((general & c.trait(t)).sum()) for t in policy.reserve_list.traits})
+    return {policy.open: sum(sizes.values()), **sizes}
+
+
+def check_reserve(policy: Policy, problem: Problem, alloc: Allocation, listed: list[tuple[str, str, str, int]]) \
+        -> list[str]:
+    """The reserve list's rules (`Policy.reserve_list`): nobody recommended is on it, nobody twice; each part,
+    drawn in order (open, the reserved categories, the traits; then the Extended List the same way), holds the
+    best in merit of those not recommended or listed before who may be in it, as many as its size or all there
+    are. `listed`: (candidate id, part, list, line) per row of reserve_list.csv."""
+    c, rule = problem.candidates, policy.reserve_list
+    index = {cid: i for i, cid in enumerate(c.ids)}
+    out, seen = [], {}
+    for cid, part, kind, line in listed:
+        if cid not in index:
+            out.append(f"line {line}: {cid} is not among the candidates")
+        elif cid in seen:
+            out.append(f"line {line}: {cid} is listed twice (first on line {seen[cid]})")
+        else:
+            seen[cid] = line
+    free = np.ones(len(c), dtype=bool)
+    free[alloc.cand] = False
+    for cid in seen:
+        if not free[index[cid]]:
+            out.append(f"{cid} was recommended, yet is on the reserve list")
+    sizes = reserve_sizes(policy, problem, alloc)
+    extended = {p: math.ceil(rule.extended * k - 1e-9) for p, k in sizes.items()}
+    failed = c.failed_test if c.failed_test is not None else np.zeros(len(c), dtype=bool)
+    may = {policy.open: may_hold(policy, problem, policy.open),
+           **{code: may_hold(policy, problem, code) for code in policy.reserved_codes},
+           **{t: c.trait(t) & c.fit & ~failed for t in rule.traits}}
+    parts = [policy.open, *policy.reserved_codes, *rule.traits]
+    known = set(parts)
+    for cid, part, kind, line in listed:
+        if part not in known or kind not in ("reserve", "extended"):
+            out.append(f"line {line}: {cid} is in part {part!r} of list {kind!r}; the parts are {parts}, the lists "
+                       "reserve and extended")
+    for kind, want in (("reserve", sizes), ("extended", extended)):
+        for p in parts:
+            got = np.array(sorted(index[x] for x, q, k, _ in listed if q == p and k == kind and x in index),
+                           dtype=np.int64)
+            expected = np.flatnonzero(may[p] & free)[:want[p]]
+            missing = np.setdiff1d(expected, got)
+            wrong = np.setdiff1d(got, expected)
+            for i in wrong[:1].tolist():
+                why = "which he may not be in" if not may[p][i] else \
+                    f"not among the first {want[p]} in merit order of those who may be in it"
+                out.append(f"{c.ids[i]} is in the {p} part of the {kind} list, {why} ({len(wrong)} such)")
+            for i in missing[:1].tolist():
+                out.append(f"{c.ids[i]} (merit position {i + 1}) is left out of the {p} part of the {kind} list, "
+                           f"of size {want[p]} ({len(missing)} such; {rule.source})")
+            free[got] = False
+    return out
+
+
+def check_fill(policy: Policy, problem: Problem, before: Allocation, listed: dict[str, str], declined: dict[str, str],
+               filled: Allocation) -> list[str]:
+    """The fill's rules (CSE Rule 16(5); Rule 20(5) as amended 14.11.2025): only the vacancies the declined left
+    are filled, each by one on the reserve list, by one on the Extended List only where the vacancy was left for
+    a reason `reserve_list.extended_reasons` names; each filler may hold the vacancy and ranked its post; nobody
+    on the list who may hold a vacancy and ranked its post is passed over for one below him in merit (one on
+    the Extended List only for another of it), save for a trait's beneficiary on a vacancy that served the
+    trait; no vacancy is left while such a candidate is without one. `listed`: id -> "reserve" or
+    "extended"; `declined`: id -> reason."""
+    c, rule, source = problem.candidates, policy.reserve_list, policy.reserve_list.source
+    out = []
+    left: dict[tuple[int, str], int] = {}
+    extended_ok: dict[tuple[int, str], int] = {}
+    traits: dict[tuple[int, str], set] = {}
+    for r, i in enumerate(before.cand.tolist()):
+        reason = declined.get(before.ids[r])
+        if reason is None:
+            continue
+        key = (int(before.post[r]), before.seat[r])
+        left[key] = left.get(key, 0) + 1
+        extended_ok[key] = extended_ok.get(key, 0) + (reason in rule.extended_reasons)
+        traits.setdefault(key, set()).update(t for t in before.horizontal[r].split(";") if t)
+    had = set(before.ids)
+    taken: dict[tuple[int, str], list[int]] = {}
+    for r, i in enumerate(filled.cand.tolist()):
+        cid, j, seat = filled.ids[r], int(filled.post[r]), filled.seat[r]
+        key = (j, seat)
+        taken.setdefault(key, []).append(r)
+        if cid in had:
+            out.append(f"{cid} held a vacancy already, yet fills another")
+        if cid not in listed:
+            out.append(f"{cid} fills a vacancy at {problem.posts[j]} but is on neither the reserve nor the Extended "
+                       f"List ({source})")
+        may = may_hold(policy, problem, _held_as(policy, seat, filled.route[r], c.category[i]))
+        if not may[i]:
+            out.append(f"{cid} may not hold the {seat} vacancy at {problem.posts[j]}")
+        if problem.preferences is not None and not policy.migration.allocate_unranked and not problem.ranked[i, j]:
+            out.append(f"{cid} fills a vacancy at {problem.posts[j]}, a post he did not rank")
+    for key, rows in taken.items():
+        j, seat = key
+        if len(rows) > left.get(key, 0):
+            out.append(f"{len(rows)} fill the {seat} vacancies at {problem.posts[j]}, of which {left.get(key, 0)} "
+                       "were left by the declined")
+        ext = [filled.ids[r] for r in rows if listed.get(filled.ids[r]) == "extended"]
+        if len(ext) > extended_ok.get(key, 0):
+            out.append(f"{ext[0]} of the Extended List fills a {seat} vacancy at {problem.posts[j]} left for a reason "
+                       f"only the reserve list serves ({source})")
+    out += _passed_over(policy, problem, listed, filled, left, extended_ok, traits, taken)
+    return out
+
+
+def _held_as(policy: Policy, seat: str, route: str, own: str) -> str:
+    """The category whose eligibility a vacancy is held by: a de-reserved one's open; one taken by exchange or
+    fallback, or an open one a Rule 16(2) upgrade freed for a reserved-selected candidate, his own."""
+    if route == "dereserved":
+        return policy.open
+    if route in ("exchange", "fallback") or (route == "reserved" and seat == policy.open and own != policy.open):
+        return own
+    return seat
+
+
+def _passed_over(policy, problem, listed, filled, left, extended_ok, traits, taken) -> list[str]:
+    """Merit and preference among those on the list: nobody passed over for one below him, no vacancy left while
+    one who may hold it and ranked its post has none he prefers."""
+    c, out = problem.candidates, []
+    index = {cid: i for i, cid in enumerate(c.ids)}
+    holds = {int(i): int(filled.post[r]) for r, i in enumerate(filled.cand.tolist())}
+    rank = problem.post_rank if problem.preferences is not None else None
+
+    def wants(u: int, j: int) -> bool:
+        if rank is not None and rank[u, j] >= len(problem.posts):
+            return False
+        if u not in holds:
+            return True
+        return rank is not None and rank[u, j] < rank[u, holds[u]]
+
+    for (j, seat), n in left.items():
+        may = may_hold(policy, problem, seat)
+        rows = taken.get((j, seat), [])
+        for u_id, kind in listed.items():
+            u = index.get(u_id)
+            if u is None or not may[u] or not wants(u, j):
+                continue
+            below = [r for r in rows if filled.cand[r] > u and (kind == "reserve" or listed.get(filled.ids[r]) ==
+                     "extended") and not (set(filled.horizontal[r].split(";")) & traits.get((j, seat), set()) and
+                                          not any(c.trait(t)[u] for t in traits[(j, seat)]))]
+            if below:
+                out.append(f"{u_id} (merit position {u + 1}) is passed over for {filled.ids[below[0]]} (merit position "
+                           f"{filled.cand[below[0]] + 1}) on the {seat} vacancy at {problem.posts[j]}")
+            elif len(rows) < n and (kind == "reserve" or sum(listed.get(filled.ids[r]) == "extended" for r in rows)
+                                    < extended_ok.get((j, seat), 0)):
+                out.append(f"a {seat} vacancy at {problem.posts[j]} is left unfilled while {u_id} of the {kind} list "
+                           "could take it")
+    return out
