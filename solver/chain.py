@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from .appointed import appointed_posts, bar_appointed
 from .engines import Assignment
 from .errors import Unsupported
 from .kinds import Recruitment
@@ -91,7 +92,7 @@ class Chain(Reduction):
     Example
     -------
     >>> [r.name for r in DIRECT.reductions]
-    ['promotion', 'vacancy determination', 'overall horizontal minimums', 'seat pools']
+    ['upgrade only', 'promotion', 'vacancy determination', 'overall horizontal minimums', 'seat pools']
     """
 
     name = "chain"
@@ -116,6 +117,23 @@ class Chain(Reduction):
 
     def __add__(self, other: "Chain") -> "Chain":
         return Chain([*self.reductions, *other.reductions])
+
+
+class BarAppointedPosts(Reduction):
+    """The upgrade-only rule (`solver.appointed`): a candidate who holds a post already is offered only posts he
+    ranks above it. The candidates and posts are unchanged, so the inverse is the identity."""
+
+    name = "upgrade only"
+
+    def accepts(self, data: StageData) -> str | None:
+        m = data.policy.migration
+        if m.selection_list and m.allocate_unranked and (appointed_posts(data.problem) >= 0).any():
+            return ("the appointed column with migration.allocate_unranked = true is not implemented: the recommended "
+                    "without a ranked service would be given posts the upgrade-only rule bars; set it to false")
+        return None
+
+    def apply(self, data: StageData) -> tuple[StageData, None]:
+        return replace(data, problem=bar_appointed(data.problem)), None
 
 
 class DerivePromotion(Reduction):
@@ -246,7 +264,7 @@ class AllocateServices(BuildPools):
 
 # The chains `solve` and the audit run: the year's seats, then the pools of a single cadre, or the
 # recommendation list's merged cadre (its answer inverted into a `Selection`, which `AllocateServices` takes).
-DETERMINE = Chain([DerivePromotion(), DetermineVacancies()])
+DETERMINE = Chain([BarAppointedPosts(), DerivePromotion(), DetermineVacancies()])
 SINGLE_CADRE = Chain([PlaceOverallMinimums(), BuildPools()])
 RECOMMENDATION_LIST = Chain([DrawRecommendationList(), BuildPools()])
 DIRECT = DETERMINE + SINGLE_CADRE

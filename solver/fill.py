@@ -22,8 +22,8 @@ import numpy as np
 
 from .kinds import Engine
 from .policy import Policy
-from .problem import Problem, VacancyRow
-from .solve import solve
+from .later import later_round, without_ceiling
+from .problem import Problem
 
 FILLED_COLUMNS = ["post", "seat_category", "horizontal", "reason", "vacated_by", "filled_by", "list", "counted_as",
                   "route"]
@@ -75,7 +75,7 @@ def fill(policy: Policy, problem: Problem, allocation: list[dict], reserve: dict
     left, and each round's figures.
     """
     rule = policy.reserve_list
-    single = policy.model_copy(update={"ceiling": policy.ceiling.model_copy(update={"share": 1.0})})
+    single = without_ceiling(policy)
     left = vacated(problem, allocation, declined)
     index = {cid: i for i, cid in enumerate(problem.candidates.ids)}
     first = sorted(index[x] for x, kind in reserve.items() if kind == "reserve")
@@ -93,9 +93,10 @@ def fill(policy: Policy, problem: Problem, allocation: list[dict], reserve: dict
         if not todo or not pool:
             rounds[name] = {"candidates": len(pool), "vacancies": len(todo), "filled": 0}
             continue
-        got = _round(single, problem, np.array(pool, dtype=np.int64), todo, engine, time_limit, workers)
+        got = later_round(single, problem, np.array(pool, dtype=np.int64), *_seats(todo), engine, time_limit,
+                          workers)
         rounds[name] = {"candidates": len(pool), "vacancies": len(todo), "filled": len(got[0]),
-                        "status": got[1]}
+                        "status": got[1], **({"engine_differences": got[2]} if str(engine) == "both" else {})}
         taken = Counter()
         for row in got[0]:
             rows.append(row)
@@ -112,26 +113,14 @@ def fill(policy: Policy, problem: Problem, allocation: list[dict], reserve: dict
                   _unfilled(left, barred + todo), rounds)
 
 
-def _round(policy: Policy, problem: Problem, pool: np.ndarray, todo: list[Vacated], engine, time_limit, workers):
-    """One round: the pool's candidates (merit order) against the vacancies `todo`, as a recruitment of its own.
-    Returns allocation.csv rows (ranks in the whole list) and the engine's status."""
+def _seats(todo: list[Vacated]) -> tuple[Counter, dict]:
+    """The vacancies per post and category, and the traits they served (each a minimum of the round)."""
     counts = Counter((v.post, v.seat) for v in todo)
     mins: dict[tuple[str, str], Counter] = {}
     for v in todo:
         if v.horizontal:
             mins.setdefault((v.post, v.seat), Counter())[v.horizontal] += 1
-    rows = [VacancyRow(p, s, k, dict(mins.get((p, s), {}))) for (p, s), k in sorted(counts.items())]
-    used = {p for p, _ in counts}
-    rows += [VacancyRow(p, policy.open, 0) for p in problem.posts if p not in used]
-    sub = problem.reordered(pool)
-    order = {p: j for j, p in enumerate(problem.posts)}
-    sub = Problem(sub.candidates, problem.posts, tuple(sorted(rows, key=lambda r: order[r.post])), sub.preferences,
-                  problem.sources)
-    sol = solve(policy, sub, engine, time_limit=time_limit, workers=workers)
-    out = []
-    for row in sol.result.allocation_rows():
-        out.append([*row[:-1], int(pool[row[-1] - 1]) + 1])
-    return out, sol.result.assignment.status
+    return counts, mins
 
 
 def _report(left: list[Vacated], rows: list[list], reserve: dict[str, str]) -> list[list]:

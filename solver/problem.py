@@ -38,6 +38,10 @@ class Candidates:
     # Has the educational qualification but failed the prescribed test (`failed_test`): no vacancy but one on
     # probation (Manipur Act 1976 s.8(3), second proviso). None: nobody.
     failed_test: np.ndarray | None = None
+    # The post each already holds from an earlier recruitment (`appointed`; '' none): he is not recommended for
+    # it or for any post he ranks below it (MPSC circular of 13 May 2026, read from press summaries: the
+    # upgrade-only rule). None: nobody.
+    appointed: np.ndarray | None = None
 
     @property
     def fit(self) -> np.ndarray:

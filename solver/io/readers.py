@@ -22,7 +22,7 @@ from .vacancies import read_vacancies
 
 def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]:
     optional = ["rank", "score", "gender", "creamy_layer", "relaxed", "pwbd", "ex_serviceman",
-                "district", "block", "birth_date", "caste", "fit", "failed_test"]
+                "district", "block", "birth_date", "caste", "fit", "failed_test", "appointed"]
     t = read_table(path, ["id", "category"], optional, warn)
     n = len(t)
     if n == 0:
@@ -85,8 +85,20 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
         tied=tied,
         unfit=~_bools(t, "fit", empty=True)[merit] if t.has("fit") else None,
         failed_test=_bools(t, "failed_test")[merit] if t.has("failed_test") else None,
+        appointed=t["appointed"].astype(str).astype(object)[merit] if t.has("appointed") else None,
     )
     return c, t
+
+
+def _appointed_elsewhere(c: Candidates, posts: tuple[str, ...], path, warn) -> None:
+    """An `appointed` post not among this recruitment's posts bars nothing here: said, as it may be a misspelling."""
+    if warn is None or c.appointed is None:
+        return
+    other = np.flatnonzero((c.appointed != "") & ~np.isin(c.appointed, list(posts)))
+    if len(other):
+        k = other[np.argmin(c.line[other])]
+        warn(f"{path}: {len(other)} candidates' appointed post is not among the posts of this recruitment (line "
+             f"{c.line[k]}: {str(c.appointed[k])!r}); it bars them from none")
 
 
 def _formula_like(t: Table, ids: np.ndarray, warn) -> None:
@@ -267,6 +279,7 @@ def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=N
                 warn(text)
         ids_by_merit = {cid: i for i, cid in enumerate(cands.ids)}
         prefs, views = read_preferences(preferences, ids_by_merit, posts, len(cands), warn, table)
+    _appointed_elsewhere(cands, posts, candidates, warn)
     problem = Problem(cands, posts, rows, prefs, input_sources(candidates, vacancies, preferences))
     problem.ranking.seed(**views)   # (what the reader's checks made: no second copy of 19 million rows)
     release_arrow_memory()

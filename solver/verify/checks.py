@@ -11,6 +11,7 @@ from ..policy import Policy
 from ..problem import Problem
 from ..vacancy.seats import SeatTable
 from .allocation import Allocation, Violation
+from .appointed import offered, upgrades_only
 from .cadre import ROW_RULES, reading, verify_cadre
 from .ceiling import ceiling
 from .recommendation import two_stages
@@ -45,7 +46,9 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
     >>> [v.rule for v in verify(pol, prob, alloc)]    # A ranks above B and wanted the open vacancy
     ['justified envy']
     """
+    barred = upgrades_only(problem, alloc)
+    problem = offered(problem)
     if not policy.migration.selection_list:
-        return verify_cadre(policy, problem, alloc, seats)
+        return barred + verify_cadre(policy, problem, alloc, seats)
     r = reading(policy, problem, alloc, seats)
-    return [v for rule in (seats_as_given, *ROW_RULES, two_stages, ceiling) for v in rule(r)]
+    return barred + [v for rule in (seats_as_given, *ROW_RULES, two_stages, ceiling) for v in rule(r)]
