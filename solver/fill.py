@@ -22,7 +22,7 @@ import numpy as np
 
 from .kinds import Engine
 from .policy import Policy
-from .later import later_round, without_ceiling
+from .later import later_round, round_policy
 from .problem import Problem
 
 FILLED_COLUMNS = ["post", "seat_category", "horizontal", "reason", "vacated_by", "filled_by", "list", "counted_as",
@@ -75,7 +75,7 @@ def fill(policy: Policy, problem: Problem, allocation: list[dict], reserve: dict
     left, and each round's figures.
     """
     rule = policy.reserve_list
-    single = without_ceiling(policy)
+    single = round_policy(policy)
     left = vacated(problem, allocation, declined)
     index = {cid: i for i, cid in enumerate(problem.candidates.ids)}
     first = sorted(index[x] for x, kind in reserve.items() if kind == "reserve")

@@ -11,10 +11,12 @@ from .problem import Problem, VacancyRow
 from .solve import solve
 
 
-def without_ceiling(policy: Policy) -> Policy:
-    """The policy for a later round: the 50% ceiling was the recruitment's, and a later round changes no vacancy's
-    category, so it is not applied again to the few vacancies the round has."""
-    return policy.model_copy(update={"ceiling": policy.ceiling.model_copy(update={"share": 1.0})})
+def round_policy(policy: Policy) -> Policy:
+    """The policy for a later round. The 50% ceiling was the recruitment's, and a later round changes no vacancy's
+    category, so it is not applied again to the few vacancies the round has; the horizontal minimums are the
+    round's seats that served a trait (given with its vacancies), not the policy's shares of them again."""
+    return policy.model_copy(update={"ceiling": policy.ceiling.model_copy(update={"share": 1.0}),
+                                     "horizontal": policy.horizontal.model_copy(update={"traits": []})})
 
 
 def later_round(policy: Policy, problem: Problem, pool: np.ndarray, counts: Counter, mins: dict, engine,

@@ -129,13 +129,16 @@ def verify(
     year: Optional[int] = typer.Option(None, "--year", help="recruitment year (with --register)"),
     round_: str = typer.Option("main", "--round", help="main, or special (the year's reserved-only round)"),
     stage: str = typer.Option("allocation", "--stage", help="allocation; shortlist (with --shortlist, --ratio); "
-                              "reserve (with --allocation, --reserve-list); fill (those, --declined and --fill)"),
+                              "reserve (with --allocation, --reserve-list); fill (those, --declined and --fill); "
+                              "slide (--allocation, --responses, --slide)"),
     shortlist: Optional[Path] = typer.Option(None, "--shortlist", help="the shortlist.csv to check"),
     ratio: Optional[float] = typer.Option(None, "--ratio", help="the shortlist's candidates per vacancy"),
     reserve_list: Optional[Path] = typer.Option(None, "--reserve-list", help="the reserve_list.csv to check (or "
                                                 "the fill drew on)"),
     declined: Optional[Path] = typer.Option(None, "--declined", help="the fill's declined.csv"),
     fill: Optional[Path] = typer.Option(None, "--fill", help="the fill's allocation.csv (its new appointments)"),
+    responses: Optional[Path] = typer.Option(None, "--responses", help="the sliding round's responses.csv"),
+    slid: Optional[Path] = typer.Option(None, "--slide", help="the allocation.csv after the sliding round"),
     recruitment: str = RecruitmentOpt,
     set_: list[str] = SetOpt,
 ):
@@ -147,11 +150,13 @@ def verify(
 
     if stage == "shortlist":
         return _verify_shortlist(policy, candidates, vacancies, shortlist, ratio, set_)
+    if stage == "slide":
+        return _verify_slide(policy, candidates, vacancies, preferences, allocation, responses, slid, set_)
     if stage in ("reserve", "fill"):
         return _verify_reserve(stage, policy, candidates, vacancies, preferences, allocation, reserve_list, declined,
                                fill, set_)
     if stage != "allocation":
-        usage(f"--stage must be allocation, shortlist, reserve or fill, not {stage!r}")
+        usage(f"--stage must be allocation, shortlist, reserve, fill or slide, not {stage!r}")
     if allocation is None:
         usage("give --allocation (or --stage shortlist with --shortlist)")
     check_register_args(register, year)
@@ -230,6 +235,27 @@ def _verify_reserve(stage, policy, candidates, vacancies, preferences, allocatio
     except AarakshanError as e:
         fail(e)
     _report_violations([[stage, "", "", text, pol.reserve_list.source] for text in broken], clean)
+
+
+def _verify_slide(policy, candidates, vacancies, preferences, allocation, responses, slid, set_) -> None:
+    """`verify --stage slide`: the sliding round's rules (`solver.verify.slide`)."""
+    from ..io.readers import read_problem
+    from ..runs.stages import read_responses
+    from ..verify import read_allocation
+    from ..verify.slide import check_slide
+
+    if allocation is None or responses is None or slid is None:
+        usage("--stage slide takes --allocation (the first round's), --responses and --slide (the round's)")
+    pol = load(policy, set_, "direct")
+    try:
+        problem = read_problem(pol, candidates, vacancies, preferences, warn=warn)
+        before = read_allocation(allocation, problem, pol)
+        answers = read_responses(responses, [{"candidate_id": x} for x in before.ids], warn)
+        broken = check_slide(pol, problem, before, answers, read_allocation(slid, problem, pol))
+    except AarakshanError as e:
+        fail(e)
+    _report_violations([["slide", "", "", text, pol.slide.source] for text in broken],
+                       f"{len(answers):,} responses: every rule of the sliding round holds")
 
 
 @app.command()

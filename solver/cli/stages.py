@@ -81,3 +81,32 @@ def fill_cmd(
     extended = sum(1 for r in done.report if r[6] == "extended")
     Console().print(f"{filled} of {len(done.report)} vacancies filled ({extended} from the Extended List); written to "
                     f"{out}/", highlight=False)
+
+
+@app.command("slide")
+def slide_cmd(
+    result: Path = typer.Option(..., "--result", help="the output folder of the first tentative allocation "
+                                "(`aarakshan solve`)"),
+    responses: Path = typer.Option(..., "--responses", help="candidate_id,response: fix, float or absent (a placed "
+                                   "candidate not listed did not report)"),
+    out: Path = typer.Option(..., "--out", help="output folder: allocation.csv (after the round), unfilled.csv, "
+                             "slide.csv, summary.json"),
+    engine: str = typer.Option("greedy", "--engine", help="cpsat | greedy | both"),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="seconds for CP-SAT"),
+    workers: int = typer.Option(1, "--workers", help="CP-SAT workers; output is the same for any number"),
+):
+    """One sliding round (SSC, March 2026): the absent dropped, fixed posts kept, floaters moved only up, the
+    freed seats re-allocated on merit and preference under the first round's rules."""
+    from ..runs.stages import run_slide
+    from .common import check_engine
+
+    chosen, workers = check_engine(engine, time_limit, workers)
+    try:
+        _, done = run_slide(result, responses, out, chosen, time_limit, workers, warn=warn)
+    except AarakshanError as e:
+        fail(e)
+    f = done.rounds
+    left = sum(r[4] for r in done.unfilled)
+    Console().print(f"{f['fixed']} fixed, {f['floated']} floated ({f['moved_up']} moved up), {f['absent']} absent; "
+                    f"{f['newcomers_placed']} placed anew; {left} seats left for the next cycle; written to {out}/",
+                    highlight=False)

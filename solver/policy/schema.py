@@ -12,7 +12,7 @@ from pydantic import ConfigDict, Field, model_validator
 from .base import Strict, _named
 from .provisions import (Authorities, CasteSchedules, Claims, District, Exemptions, OpenQuestion, Probation,
                          Promotion, RecruitmentYear, SurrenderRule)
-from .stages import ReserveListRule, ShortlistRule
+from .stages import ReserveListRule, ShortlistRule, SlideRule
 
 
 class Eligibility(Strict):
@@ -202,6 +202,7 @@ class Policy(Strict):
     claims: Claims = Claims()
     shortlist: ShortlistRule = ShortlistRule()
     reserve_list: ReserveListRule = ReserveListRule()
+    slide: SlideRule = SlideRule()
     exemptions: Exemptions = Exemptions()
 
     @model_validator(mode="after")

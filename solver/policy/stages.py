@@ -45,3 +45,16 @@ class ReserveListRule(Strict):
         ["limited_preferences", "invalid_claim", "cancelled"]
     source: str = ("CSE Rules, Rule 16(4)-(5); Rule 20(4)-(6) as amended 14.11.2025 (read from press and gazette "
                    "summaries; the rule's text was not read)")
+
+
+class SlideRule(Strict):
+    """The sliding round after a first tentative allocation (`solver.slide`; SSC's sliding mechanism, notice of 3
+    March 2026, read from press summaries: the notice's text was not read). One who does not report is dropped;
+    `fix` keeps his post; `float` may move only to a post he prefers to his own; one round, no waiting list
+    after it. `newcomers`: whether candidates the first round left without a post take part (the notice's aim,
+    "maximum vacancy filling", and the final result "taking into account" the vacancies absentees leave, read
+    as yes); false: only the floaters move, and the posts they leave stay vacant."""
+
+    newcomers: bool = True
+    source: str = ("SSC notice of 3 March 2026, sliding mechanism (read from press summaries; the notice's text was "
+                   "not read)")

@@ -114,3 +114,60 @@ def run_fill(result: str | Path, declined: str | Path, out: str | Path | None, e
             write_json(tmp / "summary.json", doc)
         stage(out, write, FILL_FILES).publish()
     return prev, done
+
+
+SLIDE_FILES = ("allocation.csv", "unfilled.csv", "slide.csv", "summary.json")
+
+
+def read_responses(path: Path, allocation: list[dict], warn=lambda _: None) -> dict[str, str]:
+    """responses.csv (candidate_id, response): each a candidate the first round placed, once, answering fix,
+    float or absent. A placed candidate without a response did not report: absent, and said."""
+    from ..slide import RESPONSES
+    t = read_table(path, ["candidate_id", "response"], [])
+    placed = {r["candidate_id"] for r in allocation}
+    out: dict[str, str] = {}
+    for k in range(len(t)):
+        cid, answer = str(t["candidate_id"][k]), str(t["response"][k]).strip().lower()
+        if cid not in placed:
+            raise t.error(k, "candidate_id", f"{cid} was not placed in the first round")
+        if cid in out:
+            raise t.error(k, "candidate_id", f"{cid} is listed twice")
+        if answer not in RESPONSES:
+            raise t.error(k, "response", f"unknown response {str(t['response'][k])!r}; expected one of {list(RESPONSES)}")
+        out[cid] = answer
+    if len(missing := placed - set(out)):
+        warn(f"{path}: {len(missing)} candidates placed in the first round have no response: taken as absent (did "
+             "not report)")
+    return out
+
+
+def run_slide(result: str | Path, responses: str | Path, out: str | Path | None,
+              engine: Engine | str = Engine.GREEDY, time_limit: float | None = None, workers: int = 1,
+              warn=lambda _: None):
+    """`aarakshan slide`: the sliding round after the first tentative allocation in `result` (`solver.slide`),
+    written to `out` (allocation.csv after the round, unfilled.csv, slide.csv, summary.json) atomically.
+    Returns (Previous, Slid)."""
+    from ..io.staging import stage, write_csv, write_json
+    from ..reports import provenance
+    from ..result import ALLOCATION_COLUMNS, UNFILLED_COLUMNS
+    from ..slide import SLIDE_COLUMNS, slide
+
+    engine = Engine.parse(engine)
+    prev = previous(result, ("allocation.csv",), warn)
+    allocation = read_rows(prev.folder / "allocation.csv", ["candidate_id", "post", "seat_category"],
+                           ["counted_as", "horizontal", "route"])
+    answers = read_responses(Path(responses), allocation, warn)
+    done = slide(prev.policy, prev.problem, allocation, answers, engine, time_limit, workers)
+    if out is not None:
+        sources = {**prev.inputs, "responses": str(responses)}
+        doc = {"stage": "slide", "engine": str(engine), **done.rounds,
+               "previous": {"folder": str(prev.folder), "files": prev.files},
+               "provenance": provenance(prev.policy, [], str(engine), sources)}
+
+        def write(tmp: Path) -> None:
+            write_csv(tmp / "allocation.csv", ALLOCATION_COLUMNS, done.rows)
+            write_csv(tmp / "unfilled.csv", UNFILLED_COLUMNS, done.unfilled)
+            write_csv(tmp / "slide.csv", SLIDE_COLUMNS, done.moves)
+            write_json(tmp / "summary.json", doc)
+        stage(out, write, SLIDE_FILES).publish()
+    return prev, done

@@ -211,9 +211,9 @@ def _passed_over(policy, problem, listed, filled, left, extended_ok, traits, tak
             u = index.get(u_id)
             if u is None or not may[u] or not wants(u, j):
                 continue
+            served = traits.get((j, seat), set())
             below = [r for r in rows if filled.cand[r] > u and (kind == "reserve" or listed.get(filled.ids[r]) ==
-                     "extended") and not (set(filled.horizontal[r].split(";")) & traits.get((j, seat), set()) and
-                                          not any(c.trait(t)[u] for t in traits[(j, seat)]))]
+                     "extended") and not any(not c.trait(t)[u] for t in set(filled.horizontal[r].split(";")) & served)]
             if below:
                 out.append(f"{u_id} (merit position {u + 1}) is passed over for {filled.ids[below[0]]} (merit position "
                            f"{filled.cand[below[0]] + 1}) on the {seat} vacancy at {problem.posts[j]}")

@@ -1,0 +1,89 @@
+"""`verify --stage slide`: the sliding round's rules (SSC notice of 3 March 2026, press summaries; `Policy.slide`),
+derived from the policy, the inputs, the first round's allocation and the responses (never from
+`solver.slide`)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..policy import Policy
+from ..problem import Problem
+from .allocation import Allocation, may_hold
+from .stages import _held_as
+
+
+def check_slide(policy: Policy, problem: Problem, before: Allocation, responses: dict[str, str],
+                after: Allocation) -> list[str]:
+    """One who fixed keeps his post and seat; one absent (or without a response) is gone; a floater holds his own
+    post or one he ranks above it; a newcomer takes part only where `slide.newcomers`; no post and category
+    holds more than the first round gave it; each holder may hold his seat and ranked the post; nobody taking
+    part is passed over for one below him in merit on a seat he may hold at a post open to him that he prefers
+    to his own outcome (a trait's beneficiary on a seat that served the trait aside), nor such a seat left
+    empty. `responses`: id -> fix, float or absent (a placed candidate without one is absent)."""
+    c, out, source = problem.candidates, [], policy.slide.source
+    ids = [str(x) for x in c.ids]
+    index = {x: i for i, x in enumerate(ids)}
+    was = {before.ids[r]: (int(before.post[r]), before.seat[r], before.horizontal[r]) for r in range(len(before.ids))}
+    now = {after.ids[r]: (int(after.post[r]), after.seat[r], r) for r in range(len(after.ids))}
+    answer = {cid: responses.get(cid, "absent") for cid in was}
+    rank = problem.post_rank if problem.preferences is not None else \
+        np.tile(np.arange(len(problem.posts)), (len(ids), 1))
+    for cid, (j, seat, _) in was.items():
+        a, got, i = answer[cid], now.get(cid), index[cid]
+        if a == "fix" and (got is None or got[:2] != (j, seat)):
+            out.append(f"{cid} fixed his {seat} seat at {problem.posts[j]}, yet does not hold it ({source})")
+        elif a == "absent" and got is not None:
+            out.append(f"{cid} did not report, yet holds a post after the round ({source})")
+        elif a == "float" and (got is None or rank[i, got[0]] > rank[i, j]):
+            out.append(f"{cid} floated from {problem.posts[j]} and is moved down or out ({source})")
+    given, held = {}, {}
+    for j, seat, _ in was.values():
+        given[(j, seat)] = given.get((j, seat), 0) + 1
+    for cid, (j, seat, r) in now.items():
+        held[(j, seat)] = held.get((j, seat), 0) + 1
+        i = index[cid]
+        if cid not in was and not policy.slide.newcomers:
+            out.append(f"{cid} was not placed in the first round, and slide.newcomers is false ({source})")
+        if not may_hold(policy, problem, _held_as(policy, seat, after.route[r], c.category[i]))[i]:
+            out.append(f"{cid} may not hold the {seat} vacancy at {problem.posts[j]}")
+        if cid not in was and rank[i, j] >= len(problem.posts):
+            out.append(f"{cid} holds {problem.posts[j]}, a post he did not rank")
+    for key, k in held.items():
+        if k > given.get(key, 0):
+            out.append(f"{k} hold the {key[1]} seats at {problem.posts[key[0]]}, where the first round had "
+                       f"{given.get(key, 0)}")
+    takers = [cid for cid, a in answer.items() if a == "float"]
+    if policy.slide.newcomers:
+        takers += [x for x in ids if x not in was]
+    return out + _passed_over(policy, problem, index, was, now, answer, given, held, rank, takers, after)
+
+
+def _passed_over(policy, problem, index, was, now, answer, given, held, rank, takers, after) -> list[str]:
+    c, out = problem.candidates, []
+    traits: dict[tuple[int, str], set] = {}
+    for j, seat, labels in was.values():
+        traits.setdefault((j, seat), set()).update(t for t in labels.split(";") if t)
+    holders: dict[tuple[int, str], list[int]] = {}
+    for cid, (j, seat, r) in now.items():
+        if answer.get(cid) != "fix":
+            holders.setdefault((j, seat), []).append(r)
+    for (j, seat), k in given.items():
+        may = may_hold(policy, problem, seat)
+        served = traits.get((j, seat), set())
+        for cid in takers:
+            u = index[cid]
+            if not may[u] or rank[u, j] >= len(problem.posts):
+                continue
+            if answer.get(cid) == "float" and rank[u, j] > rank[u, was[cid][0]]:
+                continue   # a floater is offered only posts he prefers to his own (and his own)
+            mine = now.get(cid)
+            if mine is not None and rank[u, mine[0]] <= rank[u, j]:
+                continue
+            below = [r for r in holders.get((j, seat), []) if after.cand[r] > u and
+                     not any(not c.trait(t)[u] for t in set(after.horizontal[r].split(";")) & served)]
+            if below:
+                r = below[0]
+                out.append(f"{cid} (merit position {u + 1}) is passed over for {after.ids[r]} (merit position "
+                           f"{after.cand[r] + 1}) on the {seat} seat at {problem.posts[j]}")
+            elif held.get((j, seat), 0) < k:
+                out.append(f"a {seat} seat at {problem.posts[j]} is left empty while {cid} could take it")
+    return out
