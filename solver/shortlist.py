@@ -92,8 +92,10 @@ def shortlist(policy: Policy, problem: Problem, ratio: float) -> Shortlist:
     for (_, code), k in seats.seats.items():
         vacancies[code] = vacancies.get(code, 0) + k
     rule = policy.shortlist
-    qualified = np.array([c.score[i] >= rule.qualifying.get(c.category[i], -math.inf) for i in range(len(c))],
-                         dtype=bool)
+    floor = np.full(len(c), -math.inf)
+    for code, mark in rule.qualifying.items():
+        floor[c.category == code] = mark
+    qualified = c.score >= floor
     called = np.zeros(len(c), dtype=bool)
     counted = np.full(len(c), "", dtype=object)
     places, cutoffs = {}, {}
@@ -133,7 +135,7 @@ def only_called(candidates, shortlist) -> None:
     from .io.tables import read_table
     called = called_in(shortlist)
     t = read_table(candidates, ["id"], [])
-    for k in range(len(t)):
-        if str(t["id"][k]) not in called:
-            raise InputError(candidates, int(t.line[k]), "id", f"{t['id'][k]} was not called to this stage by "
+    # (a set's lookups: numpy's isin on object arrays compares every pair)
+    for k in [k for k, x in enumerate(t["id"]) if str(x) not in called][:1]:
+        raise InputError(candidates, int(t.line[k]), "id", f"{t['id'][k]} was not called to this stage by "
                              f"{shortlist}")

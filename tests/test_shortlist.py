@@ -2,6 +2,7 @@
 reaches its cut-off is counted in it (Rajasthan High Court v. Rajat Yadav, 2025 INSC 1503, decided 6 January
 2026); a relaxed standard keeps one in his category (Deepa E.V. 2017); ties with the last called called; each
 category's qualifying score applied first. Each answer is worked by hand."""
+import json
 import math
 
 import numpy as np
@@ -97,6 +98,43 @@ def test_the_command_and_the_next_stage(tmp_path):
                                  "--shortlist", str(tmp_path / "s" / "shortlist.csv")])
     assert r.exit_code == 2 and "line 3" in r.output and "U3 was not called" in r.output
     assert not (tmp_path / "o").exists()
+
+
+def test_each_stage_names_the_previous_stages_outputs_by_sha256(tmp_path):
+    """The chain of custody: a shortlist's summary names the shortlist it narrowed, the final solve's the
+    shortlist it took, and a fill's every file of the run it filled, each by SHA-256."""
+    from solver.reports import sha256_file
+
+    write_csv(tmp_path / "c.csv", ["id", "score", "category"], [r[:3] for r in CANDS])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], VACS)
+    base = ["--policy", "central-dopt", "--vacancies", str(tmp_path / "v.csv")]
+    r = CliRunner()
+    assert r.invoke(app, ["shortlist", *base, "--candidates", str(tmp_path / "c.csv"), "--ratio", "3",
+                          "--out", str(tmp_path / "s1")]).exit_code == 0
+    first = tmp_path / "s1" / "shortlist.csv"
+    called = {x["candidate_id"] for x in read_csv(first)}
+    write_csv(tmp_path / "c2.csv", ["id", "score", "category"], [r[:3] for r in CANDS if r[0] in called])
+    res = r.invoke(app, ["shortlist", *base, "--candidates", str(tmp_path / "c2.csv"), "--ratio", "2",
+                         "--shortlist", str(first), "--out", str(tmp_path / "s2")])
+    assert res.exit_code == 0, res.output
+    doc = json.loads((tmp_path / "s2" / "summary.json").read_text())
+    assert doc["provenance"]["inputs"]["shortlist"]["sha256"] == sha256_file(first)
+    second = tmp_path / "s2" / "shortlist.csv"
+    final = [r[:3] for r in CANDS if r[0] in {x["candidate_id"] for x in read_csv(second)}]
+    write_csv(tmp_path / "c3.csv", ["id", "score", "category"], final)
+    res = r.invoke(app, ["solve", *base, "--candidates", str(tmp_path / "c3.csv"), "--shortlist", str(second),
+                         "--reserve-list", "--out", str(tmp_path / "o"), "--quiet"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert doc["provenance"]["inputs"]["shortlist"]["sha256"] == sha256_file(second)
+    gone = read_csv(tmp_path / "o" / "allocation.csv")[0]["candidate_id"]
+    write_csv(tmp_path / "d.csv", ["candidate_id", "reason"], [[gone, "declined"]])
+    res = r.invoke(app, ["fill", "--result", str(tmp_path / "o"), "--declined", str(tmp_path / "d.csv"),
+                         "--out", str(tmp_path / "f")])
+    assert res.exit_code == 0, res.output
+    files = json.loads((tmp_path / "f" / "summary.json").read_text())["previous"]["files"]
+    assert files["allocation.csv"] == sha256_file(tmp_path / "o" / "allocation.csv")
+    assert files["summary.json"] == sha256_file(tmp_path / "o" / "summary.json")
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -51,7 +51,6 @@ def solve(
 ):
     """Allocate vacancies and write allocation, decisions, unfilled, cutoffs and summary to OUT."""
     from ..runs import Round, RunOptions, open_register, run_year
-    from ..shortlist import only_called
 
     chosen, workers = check_engine(engine, time_limit, workers)
     check_register_args(register, year)
@@ -60,13 +59,12 @@ def solve(
     special = check_round(round_, register)
     pol = load(policy, set_, recruitment)
     try:
-        if shortlist is not None:
-            only_called(candidates, shortlist)
         reg = open_register(register, year, replace, pol, special, warn=warn) if register is not None else None
         opts = RunOptions(pol, chosen, time_limit, workers, hint=not independent, overrides=tuple(set_),
                           report=report, reserve_list=reserve)
         with err.status("reading inputs...") as status:
-            run = run_year(opts, Round(candidates, vacancies, preferences, out, reg, year, replace, special),
+            run = run_year(opts, Round(candidates, vacancies, preferences, out, reg, year, replace, special,
+                                 shortlist=shortlist),
                            progress=status.update, done=(lambda *a: None) if quiet or json_ else done, warn=warn)
     except AarakshanError as e:
         fail(e)
@@ -260,15 +258,30 @@ def _verify_slide(policy, candidates, vacancies, preferences, allocation, respon
 
 @app.command()
 def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
-         engine: str = typer.Option("both", "--engine")):
-    """Solve a bundled example (Bihar 1991, 5,000 candidates, 400 posts) end to end."""
-    from ..instances import generate, write_instance
-    from ..policy import load_policy
+         engine: str = typer.Option("both", "--engine"),
+         policy: str = typer.Option("bihar-1991", "--policy", help="the bundled policy whose example to write"),
+         inputs_only: bool = typer.Option(False, "--inputs-only", help="write the example's inputs, do not solve"),
+         pipeline: bool = typer.Option(False, "--pipeline", help="write a whole combined exam's files instead "
+                                       "(upsc-cse: prelims, mains, final, preferences, declines, responses)")):
+    """Solve a bundled example end to end (Bihar 1991, 5,000 candidates, 400 posts, by default); the inputs are
+    written to OUT/input/, the outputs to OUT/."""
+    from ..examples import EXAMPLES, write_example, write_pipeline
 
-    pol = load_policy("bihar-1991")
-    inputs = write_instance(out / "input", *generate(pol, 5000, 400, seed=1991, women_share=0.3)[:2])
-    Console().print(f"inputs written to {inputs}/ (bundled policy bihar-1991; `aarakshan models` lists them)")
-    solve(policy="bihar-1991", candidates=inputs / "candidates.csv", vacancies=inputs / "vacancies.csv",
-          out=out, preferences=None, engine=engine, register=None, year=None, replace=False, time_limit=None,
-          workers=1, independent=False, set_=[], round_="main", recruitment="direct", quiet=False, json_=False,
-          report=False, shortlist=None, reserve=False)
+    con = Console(highlight=False)
+    if pipeline:
+        made = write_pipeline(out)
+        con.print(f"a combined exam written to {out}/: prelims.csv, mains.csv ({made.mains_called:,} called), "
+                  f"final.csv ({made.interview_called:,} called), vacancies.csv, preferences.csv, declined.csv, "
+                  "responses.csv (docs/pipeline.md runs it stage by stage)")
+        return
+    if policy not in EXAMPLES:
+        usage(f"--policy: no example for {policy!r}; there are examples for {', '.join(EXAMPLES)}")
+    inputs = write_example(policy, out / "input")
+    prefs = inputs / "preferences.csv"
+    con.print(f"inputs written to {inputs}/ (bundled policy {policy}; `aarakshan models` lists them)")
+    if inputs_only:
+        return
+    solve(policy=policy, candidates=inputs / "candidates.csv", vacancies=inputs / "vacancies.csv",
+          out=out, preferences=prefs if prefs.exists() else None, engine=engine, register=None, year=None,
+          replace=False, time_limit=None, workers=1, independent=False, set_=[], round_="main",
+          recruitment="direct", quiet=False, json_=False, report=False, shortlist=None, reserve=False)

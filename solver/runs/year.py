@@ -61,6 +61,7 @@ class Round:
     replace: bool = False              # solve again a year the register holds
     special: bool = False              # the year's special round (reserved-only, for the backlog)
     problem: Problem | None = None     # the inputs already read (then the files are not read again)
+    shortlist: Path | None = None      # the previous stage's shortlist.csv: every candidate must be on it
 
 
 @dataclass(frozen=True)
@@ -148,9 +149,12 @@ def run_year(options: RunOptions, rnd: Round, *, progress: Say = _quiet, done: D
     """
     pol, reg, year = options.policy, rnd.register, rnd.year
     digests = None if rnd.problem is not None or rnd.out is None else \
-        InputDigests(input_sources(rnd.candidates, rnd.vacancies, rnd.preferences))
+        InputDigests(_sources(rnd, input_sources(rnd.candidates, rnd.vacancies, rnd.preferences)))
     staged = None
     try:
+        if rnd.shortlist is not None:
+            from ..shortlist import only_called
+            only_called(rnd.candidates, rnd.shortlist)
         t = time.perf_counter()
         problem = rnd.problem if rnd.problem is not None else \
             read_problem(pol, rnd.candidates, rnd.vacancies, rnd.preferences, warn=warn)
@@ -184,14 +188,20 @@ def run_year(options: RunOptions, rnd: Round, *, progress: Say = _quiet, done: D
     return run
 
 
+def _sources(rnd: Round, sources: dict) -> dict:
+    """The round's inputs by role, the previous stage's shortlist among them: the chain of custody from one
+    stage's outputs to the next names each file by its SHA-256."""
+    return {**sources, **({"shortlist": str(rnd.shortlist)} if rnd.shortlist is not None else {})}
+
+
 def _stage(options: RunOptions, rnd: Round, run: YearRun, digests):
     """Every output file of the round in a staging folder beside its output folder."""
     sol, pol, reg = run.solution, options.policy, rnd.register
     diff = list(diff_rows(sol.other, sol.result)) if sol.other is not None else None
     where = {"register": str(reg.path), "year": rnd.year, "round": run.round} if reg is not None else None
     extra = {**({"differences": sol.differences} if sol.other is not None else {}),
-             "provenance": provenance(pol, list(options.overrides), options.engine, run.problem.sources, where,
-                                      digests)}
+             "provenance": provenance(pol, list(options.overrides), options.engine,
+                                      _sources(rnd, run.problem.sources), where, digests)}
     reserve = None
     if options.reserve_list:
         from ..reserve import reserve_list
