@@ -205,7 +205,7 @@ class DrawRecommendationList(Reduction):
         if data.state is not None and (seats.minimums or seats.carried_horizontal):
             return ("horizontal minimums with a recommendation list and a register are not implemented: the "
                     "register counts a compartment's horizontal seats, which the service allocation holds per post "
-                    "as seats of their own (README)")
+                    "as seats of their own (docs/pipeline.md)")
         return _horizontal_refusal(policy, seats) or _crossing_refusal(policy)
 
     def apply(self, data: StageData) -> tuple[StageData, int]:
@@ -223,13 +223,13 @@ def _horizontal_refusal(policy: Policy, seats: SeatTable) -> str | None:
     """What the two stages do not take together with horizontal minimums."""
     if seats.overall:
         return ("horizontal.mode = \"overall\" with a recommendation list is not implemented: services are "
-                "allocated by preference, and overall minimums are refused with preferences (README, \"Overall "
-                "horizontal minimums\"); use \"compartmentalised\"")
+                "allocated by preference, and overall minimums are refused with preferences "
+                "(docs/horizontal.md); use \"compartmentalised\"")
     if not seats.minimums:
         return None
     if policy.horizontal.multi_trait_counts_each:
         return ("horizontal.multi_trait_counts_each = true with a recommendation list is not implemented: services "
-                "are allocated by preference, where it is refused (README)")
+                "are allocated by preference, where it is refused (docs/horizontal.md)")
     traits = {t for (_, _, t), m in seats.minimums.items() if m > 0}
     if len(traits) > 1 and not traits <= set(SUBCATEGORIES):
         return (f"horizontal minimums for {', '.join(sorted(traits))} with a recommendation list are not "

@@ -25,7 +25,8 @@ from .policy import Policy
 from .later import later_round, round_policy
 from .problem import Problem
 
-FILLED_COLUMNS = ["post", "seat_category", "horizontal", "reason", "vacated_by", "filled_by", "list", "counted_as",
+# SPEC's five columns first (candidate_id: who fills the vacancy), then who vacated it and how it is held.
+FILLED_COLUMNS = ["post", "category", "candidate_id", "reason", "list", "horizontal", "vacated_by", "counted_as",
                   "route"]
 
 
@@ -134,10 +135,10 @@ def _report(left: list[Vacated], rows: list[list], reserve: dict[str, str]) -> l
         queue = fillers.get((v.post, v.seat), [])
         pick = next((r for r in queue if v.horizontal and v.horizontal in r[4].split(";")), queue[0] if queue else None)
         if pick is None:
-            out.append([v.post, v.seat, v.horizontal, v.reason, v.by, "", "", "", ""])
+            out.append([v.post, v.seat, "", v.reason, "", v.horizontal, v.by, "", ""])
             continue
         queue.remove(pick)
-        out.append([v.post, v.seat, v.horizontal, v.reason, v.by, pick[0], reserve[pick[0]], pick[3], pick[5]])
+        out.append([v.post, v.seat, pick[0], v.reason, reserve[pick[0]], v.horizontal, v.by, pick[3], pick[5]])
     return out
 
 

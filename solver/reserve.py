@@ -25,7 +25,7 @@ from .policy import Policy
 from .result import Result
 from .routes import Route
 
-RESERVE_COLUMNS = ["candidate_id", "part", "list", "position", "rank"]
+RESERVE_COLUMNS = ["candidate_id", "category", "list", "position", "rank"]   # category: the part (a code or trait)
 GENERAL_STANDARD = (Route.OPEN_MERIT, Route.UPGRADE)   # recommended without a relaxed standard, on merit
 
 

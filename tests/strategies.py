@@ -50,7 +50,7 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
     # Overall sub-category minimums come from their shares alone: a women's column would overlap them (refused).
     subcategories = overall and any("pwbd_a" in x for x in extra)
     if overall and 'horizontal.traits=[{name="women", share=0.3}, {name="pwbd", share=0.2}]' in extra:
-        extra.remove('horizontal.mode="overall"')  # several overall traits are refused (README)
+        extra.remove('horizontal.mode="overall"')  # several overall traits are refused (docs/limits.md)
         overall = False
     if not fixed:
         extra.append('roster.small_cadre="none"')  # the L-shaped roster is not encoded; TOTAL rows use due points
@@ -62,7 +62,7 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
         for refused in ("unfilled.dereserve=true", 'horizontal.mode="overall"', "horizontal.multi_trait_counts_each=true",
                         'horizontal.traits=[{name="women", share=0.3}, {name="pwbd", share=0.2}]'):
             if refused in extra:
-                extra.remove(refused)  # refused with a recommendation list (README; see its note)
+                extra.remove(refused)  # refused with a recommendation list (docs/limits.md)
         if 'horizontal.traits=[{name="women", share=0.3}]' in extra:
             column = "women"
         else:

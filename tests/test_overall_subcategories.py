@@ -89,7 +89,7 @@ def test_a_beneficiary_selected_against_wbc_is_not_drawn_into_her_own_category(r
 
 def test_overlapping_overall_traits_are_refused(run):
     """Women and a PwBD sub-category can meet in one appointee; how the post's two minimums would then share
-    her is not settled (README), so it is refused rather than guessed."""
+    her is not settled (docs/limits.md), so it is refused rather than guessed."""
     sets = ['horizontal.mode="overall"', "ceiling.share=1.0",
             'horizontal.traits=[{name="women", share=0.5}, {name="pwbd_a", share=0.5}]']
     with pytest.raises(Unsupported, match="women, pwbd_a at one post"):

@@ -147,7 +147,7 @@ def test_verify_rejects_undoing_an_overall_adjustment(inst):
     def needed(r) -> bool:
         """Without her the post would hold fewer than its minimum of a trait she has. (A beneficiary merit put
         at the post whom a cascade would have pushed out is kept by her compartment's minimum and reads
-        `horizontal_adjustment` too, though her trait may be in excess: README, "What is not built yet".)"""
+        `horizontal_adjustment` too, though her trait may be in excess: docs/limits.md.)"""
         at = alloc.cand[(alloc.post == alloc.post[r]) & np.isin(alloc.route, ["open_merit", "reserved",
                                                                                "horizontal_adjustment"])]
         return any(c.trait(t)[alloc.cand[r]] and int(c.trait(t)[at].sum()) <= m

@@ -130,7 +130,7 @@ def test_a_declined_vacancy_goes_to_the_reserve_list_of_its_category(tmp_path):
     pol, prob, alloc, rows, listed, done = filled(tmp_path, {"O2": "declined"})
     assert parts(rows) == {"UR": ["U3"], "OBC": ["O3"]} and parts(rows, "extended") == {"UR": ["U4"], "OBC": ["O4"]}
     assert [r[:3] for r in done.rows] == [["O3", "X", "OBC"]]
-    assert done.report == [["X", "OBC", "", "declined", "O2", "O3", "reserve", "OBC", "reserved"]]
+    assert done.report == [["X", "OBC", "O3", "declined", "reserve", "", "O2", "OBC", "reserved"]]
 
 
 def test_a_vacancy_an_upgrade_freed_is_an_open_one(tmp_path):
@@ -153,7 +153,7 @@ def test_the_extended_list_serves_only_the_reasons_the_amendment_names(tmp_path)
     _, _, _, _, _, done = filled(tmp_path, {**gone, "U2": "cancelled"})
     assert {r[0]: (r[1], listed[r[0]]) for r in done.rows} == {"U3": ("X", "reserve"), "O3": ("X", "reserve"),
                                                                "U4": ("Y", "extended")}
-    assert [r[3] for r in done.report if r[5] == "U4"] == ["cancelled"]
+    assert [r[3] for r in done.report if r[2] == "U4"] == ["cancelled"]
 
 
 def test_verify_checks_the_fill(tmp_path):
@@ -194,7 +194,7 @@ def test_fill_from_the_command_line_checks_its_inputs(tmp_path):
         assert res.exit_code == 2 and what in res.output and not (tmp_path / "f").exists()
     res = r.invoke(app, [*fill_args, "--result", str(tmp_path / "out"), "--engine", "both"])
     assert res.exit_code == 0, res.output
-    assert read_csv(tmp_path / "f" / "filled_from_reserve.csv")[0]["filled_by"] == "O3"
+    assert read_csv(tmp_path / "f" / "filled_from_reserve.csv")[0]["candidate_id"] == "O3"
     summary = (tmp_path / "f" / "summary.json").read_text()
     assert '"reserve_list.csv"' in summary and '"stage": "fill"' in summary
     verify = ["verify", "--policy", "upsc-cse", "--candidates", str(tmp_path / "c.csv"), "--vacancies",

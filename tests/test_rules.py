@@ -292,7 +292,7 @@ def test_freed_open_vacancy_goes_to_who_ranked_the_post_first(run, tmp_path):
 
 
 def test_what_if_sweep_reuses_one_problem(tmp_path):
-    """The analyst's sweep (README): one validated problem, several policies; a larger OBC share reserves more
+    """The analyst's sweep (docs/whatif.md): one validated problem, several policies; a larger OBC share reserves more
     of a TOTAL row for OBC and the OBC cutoff moves down the merit list."""
     from conftest import write_csv
     from solver import load_policy, solve

@@ -152,7 +152,7 @@ def test_no_floater_moves_down_and_verify_accepts_both_engines(tmp_path_factory,
     try:
         done = slide(pol, prob, alloc, answers, "greedy")
     except Unsupported:
-        # floaters' lists cut at their posts are preferences, which overall minimums refuse (README)
+        # floaters' lists cut at their posts are preferences, which overall minimums refuse (docs/limits.md)
         assume(False)
     assert slide(pol, prob, alloc, answers, "cpsat").rows == done.rows
     before = read_allocation(d / "out" / "allocation.csv", prob, pol)

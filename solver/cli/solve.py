@@ -220,9 +220,9 @@ def _verify_reserve(stage, policy, candidates, vacancies, preferences, allocatio
     try:
         problem = read_problem(pol, candidates, vacancies, preferences, warn=warn)
         alloc = read_allocation(allocation, problem, pol)
-        rows = read_rows(reserve_list, ["candidate_id", "part", "list"])
+        rows = read_rows(reserve_list, ["candidate_id", "category", "list"])
         if stage == "reserve":
-            broken = check_reserve(pol, problem, alloc, [(r["candidate_id"], r["part"], r["list"], r["line"])
+            broken = check_reserve(pol, problem, alloc, [(r["candidate_id"], r["category"], r["list"], r["line"])
                                                          for r in rows])
             clean = f"{len(rows):,} on the reserve and Extended Lists: every rule of the reserve list holds"
         else:

@@ -97,7 +97,7 @@ def run_fill(result: str | Path, declined: str | Path, out: str | Path | None, e
     prev = previous(result, ("allocation.csv", "reserve_list.csv"), warn)
     allocation = read_rows(prev.folder / "allocation.csv", ["candidate_id", "post", "seat_category"], ["horizontal"])
     reserve = {r["candidate_id"]: r["list"] for r in read_rows(prev.folder / "reserve_list.csv",
-                                                                 ["candidate_id", "part", "list"])}
+                                                                 ["candidate_id", "category", "list"])}
     gone = read_declined(Path(declined), allocation)
     done = fill(prev.policy, prev.problem, allocation, reserve, gone, engine, time_limit, workers)
     if out is not None:

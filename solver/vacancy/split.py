@@ -182,7 +182,7 @@ def check_cadre(policy: Policy, what: str, cadre: int, start: int, count: int) -
     if 2 <= cadre <= 13 and policy.roster.small_cadre == "l_shaped":
         raise Unsupported(f"{what}: a cadre of {cadre} posts takes the L-shaped roster "
                           "(roster.small_cadre; DoPT OM 02.07.1997), which is not encoded: no authoritative copy "
-                          "of the DoPT table was found (README, 'What is not built yet'); give per-category rows, "
+                          "of the DoPT table was found (docs/limits.md); give per-category rows, "
                           "or --set roster.small_cadre=\"none\" to use the due-point roster")
     if start + count - 1 > cadre:
         raise Unsupported(f"{what}: {count} vacancies from point {start} pass the end of the cadre's "

@@ -1,0 +1,50 @@
+"""Every command block of README.md and docs/ runs as written, in order, one folder per page (a page's blocks
+share it, as a reader's shell would), and fails on any non-zero exit. The inputs come from `aarakshan demo`
+(solver.examples), so no block needs a file the repository does not make.
+
+Two blocks are the set-up itself: the README's install-and-demo line runs here without its install (this test
+runs inside that installation), and its install-and-test line is what `.ci/run` runs (checked below), which is
+this very run."""
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+BLOCK = re.compile(r"^```(bash|python)\n(.*?)^```", re.S | re.M)
+INSTALL = re.compile(r"^python3 -m venv \.venv && \. \.venv/bin/activate && pip install -e \S+ && ")
+
+
+def blocks(page: Path) -> list[tuple[str, str]]:
+    return [(m.group(1), m.group(2)) for m in BLOCK.finditer(page.read_text(encoding="utf-8"))]
+
+
+def test_the_readme_test_command_is_what_ci_runs():
+    run = (ROOT / ".ci" / "run").read_text()
+    tests = [code for kind, code in blocks(ROOT / "README.md") if "pytest" in code and INSTALL.match(code)]
+    assert len(tests) == 1 and tests[0].strip() in run
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[p.relative_to(ROOT).as_posix() for p in PAGES])
+def test_every_command_block_runs(page, tmp_path):
+    found = blocks(page)
+    assert found or page.name != "README.md"
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+           "COLUMNS": "120", "PYTHONHASHSEED": "0"}
+    for k, (kind, code) in enumerate(found, 1):
+        if kind == "bash" and INSTALL.match(code):
+            code = INSTALL.sub("", code)
+            if code.strip() == "pytest":
+                continue    # the run this test is part of (test_the_readme_test_command_is_what_ci_runs)
+        if kind == "python":
+            (tmp_path / f"block{k}.py").write_text(code)
+            cmd = [sys.executable, f"block{k}.py"]
+        else:
+            cmd = ["bash", "-euo", "pipefail", "-c", code]
+        res = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+        assert res.returncode == 0, f"{page.name}, block {k} ({kind}), exit {res.returncode}:\n{code}\n" \
+                                    f"--- stdout\n{res.stdout[-3000:]}\n--- stderr\n{res.stderr[-3000:]}"
