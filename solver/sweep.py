@@ -121,6 +121,7 @@ class Sweep:
 
     rows: tuple[dict, ...]
     status: tuple[tuple[Scenario, str], ...]
+    notes: tuple[tuple[str, ...], ...] = ()   # per scenario: overrides that changed nothing (solver.overrides)
 
 
 @dataclass(frozen=True)
@@ -194,8 +195,9 @@ def sweep(policy: str | Path, scenarios: list[Scenario], inputs: list[Inputs], e
             if progress:
                 progress(len(results))
     results.sort(key=lambda r: r[0])
-    return Sweep(tuple(row for _, rows, _ in results for row in rows),
-                 tuple((scenarios[k], status) for k, _, status in results))
+    return Sweep(tuple(row for _, rows, _, _ in results for row in rows),
+                 tuple((scenarios[k], status) for k, _, status, _ in results),
+                 tuple(notes for _, _, _, notes in results))
 
 
 _SHIPPED: dict = {}
@@ -265,25 +267,38 @@ def _solve_scenario(engine: str, problems, t: _Task):
     (`solver.runs.run_years`, writing no outputs), or the one recruitment."""
     from .register import Register, year_record
     from .runs import Round, RunOptions, YearInputs, run_year, run_years
+    from .overrides import override_notes
     options = RunOptions(t.policy, engine)
     rows: list[dict] = []
     solved: list[int] = []
+    notes: dict[str, list] = {}     # note -> the years it holds in
+
+    def said(year, result) -> None:
+        for note in override_notes(t.scenario.overrides, result):
+            notes.setdefault(note, []).append(year)
     try:
         if problems[0][0] is None:
             run = run_year(options, Round(problem=problems[0][1]))
             rows += _rows(t.scenario.name, None, run.solution.result, year_record(run.solution.result, 0))
+            said(None, run.solution.result)
         else:
             with tempfile.TemporaryDirectory() as tmp, Register(Path(tmp) / "register.sqlite") as reg:
                 years = [YearInputs(y, None, None) for y, _ in problems]
                 for run in run_years(options, years, reg, problems=dict(problems)):
                     rows += _rows(t.scenario.name, run.year, run.solution.result, run.record)
                     solved.append(run.year)
+                    said(run.year, run.solution.result)
     except (PolicyConflict, Unsupported) as e:
         # The scenario's policy cannot be applied: its reason is the scenario's outcome, and the sweep goes on
         # (a refused year ends the scenario: later years depend on it).
         where = f" in {problems[len(solved)][0]}" if problems[0][0] is not None else ""
-        return t.index, rows, f"refused{where} (exit {e.exit_code}): {e}"
-    return t.index, rows, "solved"
+        return t.index, rows, f"refused{where} (exit {e.exit_code}): {e}", _told(notes)
+    return t.index, rows, "solved", _told(notes)
+
+
+def _told(notes: dict[str, list]) -> tuple[str, ...]:
+    """Each note once, with the years it holds in where that is not every year run."""
+    return tuple(note if None in years else f"{note} ({', '.join(map(str, years))})" for note, years in notes.items())
 
 
 def _rows(name: str, year, result, rec) -> list[dict]:
@@ -329,6 +344,24 @@ def changes(rows: list[dict], baseline: str) -> list[list]:
     return out
 
 
+def scenario_notes(out: Sweep) -> list[tuple[str, ...]]:
+    """Each scenario's notes: the overrides that changed nothing, and "same outcome as X" where its rows equal
+    those of an earlier scenario (every value of every post, category and year)."""
+    rows: dict[str, list] = {}
+    for r in out.rows:
+        rows.setdefault(r["scenario"], []).append(tuple(v for k, v in r.items() if k != "scenario"))
+    first: dict[tuple, str] = {}
+    told = []
+    for (sc, status), notes in zip(out.status, out.notes or [()] * len(out.status)):
+        same = ()
+        if status == "solved":
+            key = tuple(rows.get(sc.name, ()))
+            same = (f"same outcome as {first[key]}",) if key in first else ()
+            first.setdefault(key, sc.name)
+        told.append(tuple(notes) + same)
+    return told
+
+
 def write(folder: Path, out: Sweep, baseline: str | None) -> None:
     """scenarios.csv (each scenario's overrides and status), results.csv, results.parquet (Arrow) and, with a
     baseline, changes.csv into `folder`."""
@@ -337,8 +370,9 @@ def write(folder: Path, out: Sweep, baseline: str | None) -> None:
 
     from .io.staging import write_csv
     rows = out.rows
-    write_csv(folder / "scenarios.csv", ["scenario", "overrides", "status"],
-               ([s.name, "; ".join(s.overrides), status] for s, status in out.status))
+    write_csv(folder / "scenarios.csv", ["scenario", "overrides", "status", "notes"],
+              ([s.name, "; ".join(s.overrides), status, " | ".join(notes)]
+               for (s, status), notes in zip(out.status, scenario_notes(out))))
     write_csv(folder / "results.csv", COLUMNS, ([r[c] for c in COLUMNS] for r in rows))
     table = pa.table({c: pa.array([str(r[c]) for r in rows], pa.string()) if c in TEXT else
                       pa.array([r[c] for r in rows], pa.int64()) for c in COLUMNS})

@@ -102,6 +102,10 @@ def sweep_cmd(
             result = sweep(policy, found, inputs, engine, workers, dask, recruitment=recruitment,
                            progress=lambda done: bar.update(task, completed=done))
         refused = [(sc.name, status) for sc, status in result.status if status != "solved"]
+        from ..sweep import scenario_notes
+        for (sc, _), notes in zip(result.status, scenario_notes(result)):
+            for note in notes:
+                warn(f"scenario {sc.name}: {note}")
 
         def write_all(tmp: Path) -> None:
             from ..charts import sweep_charts

@@ -74,6 +74,7 @@ class YearRun:
     record: object                     # solver.register.YearRecord, or None without a register
     problem: Problem
     timings: dict
+    notes: tuple[str, ...] = ()        # overrides that changed nothing here (solver.overrides), also warned
 
 
 def open_register(path: str | Path, year: int, replace: bool, policy: Policy, special: bool = False,
@@ -165,7 +166,11 @@ def run_year(options: RunOptions, rnd: Round, *, progress: Say = _quiet, done: D
         sol, rec = solve_round(options, problem, rnd, progress=lambda what: progress(f"{doing}: {what}..."))
         done(f"solved ({sol.result.assignment.status})", sum(v for k, v in sol.timings.items() if k != "total"))
         timings = {"read": round(read_s, 4), **sol.timings}
-        run = YearRun(year, "special" if rnd.special else "main", sol, rec, problem, timings)
+        from ..overrides import override_notes
+        notes = tuple(override_notes(options.overrides, sol.result))
+        for note in notes:
+            warn(note)
+        run = YearRun(year, "special" if rnd.special else "main", sol, rec, problem, timings, notes)
         if rnd.out is not None:
             progress(f"writing outputs and {problem.n:,} reasons to {rnd.out}/...")
             t = time.perf_counter()
@@ -201,7 +206,8 @@ def _stage(options: RunOptions, rnd: Round, run: YearRun, digests):
     where = {"register": str(reg.path), "year": rnd.year, "round": run.round} if reg is not None else None
     extra = {**({"differences": sol.differences} if sol.other is not None else {}),
              "provenance": provenance(pol, list(options.overrides), options.engine,
-                                      _sources(rnd, run.problem.sources), where, digests)}
+                                      _sources(rnd, run.problem.sources), where, digests),
+             **({"notes": [*sol.result.seats.notes, *run.notes]} if run.notes else {})}
     reserve = None
     if options.reserve_list:
         from ..reserve import reserve_list
