@@ -21,6 +21,19 @@ def _plotly():
     return go, plotly.offline
 
 
+class Tabular:
+    """A table on the page (the figures beside a chart, or in place of one)."""
+
+    def __init__(self, columns: list[str], rows: list[list]):
+        self.columns, self.rows = columns, rows
+
+    def html(self) -> str:
+        head = "".join(f"<th>{html.escape(str(c))}</th>" for c in self.columns)
+        body = "".join("<tr>" + "".join(f"<td>{html.escape('' if v is None else str(v))}</td>" for v in row) + "</tr>"
+                       for row in self.rows)
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
 def available() -> bool:
     """Whether plotly is installed (an optional extra: compare and sweep then write report.html)."""
     import importlib.util
@@ -31,12 +44,20 @@ def page(path: Path, title: str, subtitle: str, charts: list) -> None:
     """Write `charts` ((heading, figure) pairs) as one HTML page."""
     go, offline = _plotly()
     parts = [f"<!doctype html><html lang=en><meta charset=utf-8><title>{html.escape(title)}</title>",
-             "<style>body{font-family:sans-serif;margin:2em;max-width:1100px}h2{margin-top:2em}</style>",
+             "<style>body{font-family:sans-serif;margin:2em;max-width:1100px}h2{margin-top:2em}"
+             "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
+             "th{background:#f3f3f3}td:first-child,td:nth-child(2){text-align:left}</style>",
              f"<script>{offline.get_plotlyjs()}</script>",
              f"<h1>{html.escape(title)}</h1><p>{html.escape(subtitle)}</p>"]
     for k, (heading, fig) in enumerate(charts):
-        fig.update_layout(template="plotly_white", height=420, margin=dict(t=30, l=60, r=20, b=60))
         parts.append(f"<h2>{html.escape(heading)}</h2>")
+        if isinstance(fig, str):           # a sentence instead of an empty chart
+            parts.append(f"<p>{html.escape(fig)}</p>")
+            continue
+        if isinstance(fig, Tabular):
+            parts.append(fig.html())
+            continue
+        fig.update_layout(template="plotly_white", height=420, margin=dict(t=30, l=60, r=20, b=60))
         parts.append(fig.to_html(full_html=False, include_plotlyjs=False, div_id=f"chart{k}",
                                  config={"displaylogo": False, "responsive": True}))
     if not charts:
@@ -88,19 +109,21 @@ def solve_charts(result) -> list:
 def sweep_charts(rows: list[dict]) -> list:
     """Per scenario: selections by own category, last rank admitted per category, unfilled vacancies, and the
     backlog carried out over the years."""
+    rows = [r for r in rows if r["status"] == "solved"]     # (a refused scenario's rows have no figures)
+
     def by(value, key=lambda r: r["category"], agg=sum):
         out: dict[str, dict[str, list]] = {}
         for r in rows:
             out.setdefault(r["scenario"], {}).setdefault(key(r), []).append(value(r))
         return {s: {k: agg(v) for k, v in d.items()} for s, d in out.items()}
     unfilled = by(lambda r: sum(v for k, v in r.items() if k.startswith("unfilled_")))
-    worst = by(lambda r: r["cutoff_rank"] if r["cutoff_rank"] != "" else 0, agg=max)
-    years = " (summed over the years each scenario ran)" if any(r["year"] != "" for r in rows) else ""
+    worst = by(lambda r: r["last_rank"] or 0, agg=max)
+    years = " (summed over the years each scenario ran)" if any(r["year"] is not None for r in rows) else ""
     charts = [(f"Selections by the candidates' own category, per scenario{years}",
                _bars(by(lambda r: r["selected_own_category"]), "own category", "candidates selected")),
               ("Last rank admitted (worst over posts), per scenario", _bars(worst, "seat category", "rank")),
               (f"Unfilled vacancies, per scenario{years}", _bars(unfilled, "seat category", "vacancies"))]
-    if any(r["year"] != "" for r in rows):
+    if any(r["year"] is not None for r in rows):
         go, _ = _plotly()
         fig = go.Figure()
         for s, d in by(lambda r: r["carried_out"], key=lambda r: str(r["year"])).items():
@@ -110,10 +133,22 @@ def sweep_charts(rows: list[dict]) -> list:
     return charts
 
 
+def winners_table(rows: list[dict]) -> "Tabular":
+    """Winners and losers by own category x horizontal trait (`solver.winners.tally`)."""
+    from .winners import KINDS
+    kinds = [k for k in KINDS if any(r[k] for r in rows)]
+    return Tabular(["own category", "traits", *kinds, "net posts"],
+                   [[r["category"], r["traits"], *(r[k] for k in kinds), r["net"]] for r in rows])
+
+
 def compare_charts(doc: dict) -> list:
-    """A against B: selections by own category (where the candidates' categories are known), and the last rank
-    admitted and the vacancies filled, per post and category that changed."""
+    """A against B: winners and losers by group, selections by own category (where the candidates' categories
+    are known), and the last rank admitted and the vacancies filled, per post and category that changed."""
     charts = []
+    if doc.get("winners_losers") is not None:
+        charts.append(("Winners and losers, by own category and horizontal trait (A to B)",
+                       winners_table(doc["winners_losers"]) if doc["winners_losers"] else
+                       "Nobody fares otherwise in B."))
     own = doc.get("selected_by_own_category") or {}
     if own:
         groups = {side.upper(): {code: v[side] for code, v in own.items()} for side in ("a", "b")}
@@ -123,5 +158,7 @@ def compare_charts(doc: dict) -> list:
     for what, title in (("last_rank", "Last rank admitted"), ("filled", "Vacancies filled")):
         groups = {side: {f"{r['post']} {r['category']}": float(r[what][k]) for r in rows if r[what][k] != ""}
                   for k, side in enumerate(("A", "B"))}
-        charts.append((f"{title}, where the post and category changed", _bars(groups, "post and category", what)))
+        charts.append((f"{title}, where the post and category changed",
+                       _bars(groups, "post and category", what) if any(groups.values()) else
+                       "No post and category changed between A and B."))
     return charts

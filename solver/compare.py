@@ -63,24 +63,55 @@ def _inputs(summary: dict) -> dict[str, str]:
         if isinstance(inputs, dict) else {}
 
 
+def _order(summary: dict) -> list[str]:
+    """The policy's category codes in its own order (open first), from a run's recorded policy."""
+    pol = summary.get("provenance", {}).get("policy", {})
+    cats = pol.get("categories", []) if isinstance(pol, dict) else []
+    return [pol.get("open", "")] + [c.get("code", "") for c in cats if isinstance(c, dict)]
+
+
 def differing_inputs(sa: dict, sb: dict) -> list[str]:
     """The inputs (candidates, vacancies, preferences) two runs recorded with different contents."""
     ia, ib = _inputs(sa), _inputs(sb)
     return [k for k in sorted(ia.keys() | ib.keys()) if ia.get(k) != ib.get(k)]
 
 
-def _categories(candidates: Path | None, summaries: list[dict]) -> tuple[dict[str, str], str]:
-    """Each candidate's own category, and where it was read from ('' when nowhere)."""
-    paths = [candidates] if candidates is not None else []
+def _recorded(summaries: list[dict], role: str) -> list[Path]:
+    """The run's `role` input where it is still there with the SHA-256 its provenance recorded."""
+    out = []
     for s in summaries:
-        inp = s.get("provenance", {}).get("inputs", {}).get("candidates", {})
-        p = Path(inp.get("path", "")) if inp.get("path") else None
+        inp = s.get("provenance", {}).get("inputs", {}).get(role, {})
+        p = Path(inp.get("path", "")) if isinstance(inp, dict) and inp.get("path") else None
         if p is not None and p.is_file() and hashlib.sha256(p.read_bytes()).hexdigest() == inp.get("sha256"):
-            paths.append(p)
-    for p in paths:
-        t = read_table(p, ["id", "category"], [])
-        return {str(t["id"][k]): str(t["category"][k]) for k in range(len(t))}, str(p)
+            out.append(p)
+    return out
+
+
+def _categories(candidates: Path | None, summaries: list[dict]) -> tuple[dict[str, tuple[str, str]], str]:
+    """Each candidate's own category and horizontal traits (`winners.traits_label`), and where they were read
+    from ('' when nowhere)."""
+    from .io.cells import _bools
+    from .winners import traits_label
+    for p in ([candidates] if candidates is not None else []) + _recorded(summaries, "candidates"):
+        t = read_table(p, ["id", "category"], ["gender", "pwbd", "ex_serviceman"])
+        female = [str(g).strip().upper() == "F" for g in t["gender"]] if t.has("gender") else [False] * len(t)
+        pwbd = [str(x).strip() for x in t["pwbd"]] if t.has("pwbd") else [""] * len(t)
+        ex = _bools(t, "ex_serviceman") if t.has("ex_serviceman") else [False] * len(t)
+        return {str(t["id"][k]): (str(t["category"][k]), traits_label(female[k], pwbd[k], bool(ex[k])))
+                for k in range(len(t))}, str(p)
     return {}, ""
+
+
+def _preferences(summaries: list[dict]) -> dict[str, list[str]] | None:
+    """Each candidate's posts in order of preference, from the preferences file the runs recorded (None: none)."""
+    for p in _recorded(summaries, "preferences"):
+        t = read_table(p, ["candidate_id", "order", "post"], [])
+        order = _numbers(t, "order", integer=True)
+        lists: dict[str, list] = {}
+        for k in np.argsort(order, kind="stable"):
+            lists.setdefault(str(t["candidate_id"][k]), []).append(str(t["post"][k]))
+        return lists
+    return None
 
 
 def compare(a: str | Path, b: str | Path, candidates: str | Path | None = None,
@@ -100,15 +131,18 @@ def compare(a: str | Path, b: str | Path, candidates: str | Path | None = None,
         raise OptionError("other_candidates", f"{b} was solved from other candidates than {a} (their summaries "
                           "record different SHA-256s): its changes would mix two merit lists; not compared unless "
                           "asked for")
+    from .winners import change_kind, tally
     xa, xb = _allocation(a), _allocation(b)
-    own, own_from = _categories(Path(candidates) if candidates else None, [sa, sb])
+    groups, own_from = _categories(Path(candidates) if candidates else None, [sa, sb])
+    own = {cid: g[0] for cid, g in groups.items()}
+    ranked = _preferences([sa, sb])
     rows = []
     for cid in sorted(xa.keys() | xb.keys()):
         pa, pb = xa.get(cid), xb.get(cid)
         if pa == pb:
             continue
-        change = "gains a post" if pa is None else "loses the post" if pb is None else \
-            "moves to another post" if pa[0] != pb[0] else "another seat at the post"
+        change = change_kind(pa and pa[:2], pb and pb[:2], ranked.get(cid) if ranked is not None else None) \
+            or "another route to the seat"
         rows.append([cid, own.get(cid, ""), *(pa or ("", "", "")), *(pb or ("", "", "")), change])
     cut_a, fill_a = _per_post(a)
     cut_b, fill_b = _per_post(b)
@@ -131,6 +165,9 @@ def compare(a: str | Path, b: str | Path, candidates: str | Path | None = None,
         "changes": dict(sorted(Counter(r[-1] for r in rows).items())),
         "selected_by_own_category": by_own,
         "own_category_from": own_from or "not available: give --candidates",
+        # by own category x horizontal trait: who gains, loses, moves up or down his preferences
+        "winners_losers": tally([(*groups.get(r[0], ("?", "?")), r[-1]) for r in rows], _order(sb))
+        if groups else None,
         "posts": [p for p in posts if p["changed"]],
     }
     return rows, doc

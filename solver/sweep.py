@@ -25,12 +25,7 @@ from .io.readers import read_problem
 from .policy import Policy, load_policy
 from .policy.load import axis
 
-DISPOSITIONS = ["exchanged", "dereserved", "carried_forward", "backlog", "lapsed"]
-COLUMNS = ["scenario", "year", "post", "category", "vacancies", "filled",
-           *[f"unfilled_{d}" for d in DISPOSITIONS], "carried_in", "carried_out", "cutoff_rank", "cutoff_score",
-           "selected_own_category"]
-CHANGE_COLUMNS = ["scenario", "year", "post", "category", "column", "baseline", "value", "change"]
-TEXT = {"scenario", "year", "post", "category", "cutoff_rank", "cutoff_score"}   # the rest are counts
+from .sweep_tables import COLUMNS, changes, refused_rows, rows_of, scenario_notes, write  # noqa: F401 (the API)
 
 
 @dataclass(frozen=True)
@@ -279,103 +274,25 @@ def _solve_scenario(engine: str, problems, t: _Task):
     try:
         if problems[0][0] is None:
             run = run_year(options, Round(problem=problems[0][1]))
-            rows += _rows(t.scenario.name, None, run.solution.result, year_record(run.solution.result, 0))
+            rows += rows_of(t.scenario.name, None, run.solution.result, year_record(run.solution.result, 0))
             said(None, run.solution.result)
         else:
             with tempfile.TemporaryDirectory() as tmp, Register(Path(tmp) / "register.sqlite") as reg:
                 years = [YearInputs(y, None, None) for y, _ in problems]
                 for run in run_years(options, years, reg, problems=dict(problems)):
-                    rows += _rows(t.scenario.name, run.year, run.solution.result, run.record)
+                    rows += rows_of(t.scenario.name, run.year, run.solution.result, run.record)
                     solved.append(run.year)
                     said(run.year, run.solution.result)
     except (PolicyConflict, Unsupported) as e:
         # The scenario's policy cannot be applied: its reason is the scenario's outcome, and the sweep goes on
         # (a refused year ends the scenario: later years depend on it).
         where = f" in {problems[len(solved)][0]}" if problems[0][0] is not None else ""
-        return t.index, rows, f"refused{where} (exit {e.exit_code}): {e}", _told(notes)
+        status = f"refused{where} (exit {e.exit_code}): {e}"
+        rows += refused_rows(t.scenario.name, [y for y, _ in problems[len(solved):]], status)
+        return t.index, rows, status, _told(notes)
     return t.index, rows, "solved", _told(notes)
 
 
 def _told(notes: dict[str, list]) -> tuple[str, ...]:
     """Each note once, with the years it holds in where that is not every year run."""
     return tuple(note if None in years else f"{note} ({', '.join(map(str, years))})" for note, years in notes.items())
-
-
-def _rows(name: str, year, result, rec) -> list[dict]:
-    from .result import fill_by_post
-    policy = result.policy
-    cut = {(p, code): (rank, score) for p, code, _, rank, score in result.cutoffs()}
-    own = result.selected_by_own_category()
-    fill = fill_by_post(result.dispositions)
-    codes = {policy.open, *policy.reserved_codes}
-    keys = list(dict.fromkeys([*fill, *own, *(k for k, v in rec.by_post.items() if k[1] in codes and
-                                               (v.get("carried_in") or v.get("carried_out")))]))
-    out = []
-    for post, code in keys:
-        vac, filled, left = fill.get((post, code), (0, 0, {}))
-        tally = rec.by_post.get((post, code), {})
-        rank, score = cut.get((post, code), ("", ""))
-        out.append({"scenario": name, "year": "" if year is None else year, "post": post, "category": code,
-                    "vacancies": vac, "filled": filled,
-                    **{f"unfilled_{d}": left.get(d, 0) for d in DISPOSITIONS},
-                    "carried_in": tally.get("carried_in", 0), "carried_out": tally.get("carried_out", 0),
-                    "cutoff_rank": rank, "cutoff_score": score, "selected_own_category": own.get((post, code), 0)})
-    order = {code: k for k, code in enumerate([policy.open, *policy.reserved_codes])}
-    posts = {p: k for k, p in enumerate(result.problem.posts)}
-    return sorted(out, key=lambda r: (posts.get(r["post"], len(posts)), order.get(r["category"], len(order))))
-
-
-def changes(rows: list[dict], baseline: str) -> list[list]:
-    """Against the baseline scenario, each (scenario, year, post, category) value that differs."""
-    base = {(r["year"], r["post"], r["category"]): r for r in rows if r["scenario"] == baseline}
-    if not base:
-        raise OptionError("baseline", f"the baseline {baseline!r} has no rows (refused, or not a "
-                         "scenario: see scenarios.csv)")
-    out = []
-    for r in rows:
-        if r["scenario"] == baseline:
-            continue
-        b = base.get((r["year"], r["post"], r["category"]), {})
-        for col in COLUMNS[4:]:
-            x, y = b.get(col, "" if col in TEXT else 0), r[col]
-            if x != y:
-                delta = y - x if isinstance(x, int) and isinstance(y, int) else ""
-                out.append([r["scenario"], r["year"], r["post"], r["category"], col, x, y, delta])
-    return out
-
-
-def scenario_notes(out: Sweep) -> list[tuple[str, ...]]:
-    """Each scenario's notes: the overrides that changed nothing, and "same outcome as X" where its rows equal
-    those of an earlier scenario (every value of every post, category and year)."""
-    rows: dict[str, list] = {}
-    for r in out.rows:
-        rows.setdefault(r["scenario"], []).append(tuple(v for k, v in r.items() if k != "scenario"))
-    first: dict[tuple, str] = {}
-    told = []
-    for (sc, status), notes in zip(out.status, out.notes or [()] * len(out.status)):
-        same = ()
-        if status == "solved":
-            key = tuple(rows.get(sc.name, ()))
-            same = (f"same outcome as {first[key]}",) if key in first else ()
-            first.setdefault(key, sc.name)
-        told.append(tuple(notes) + same)
-    return told
-
-
-def write(folder: Path, out: Sweep, baseline: str | None) -> None:
-    """scenarios.csv (each scenario's overrides and status), results.csv, results.parquet (Arrow) and, with a
-    baseline, changes.csv into `folder`."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    from .io.staging import write_csv
-    rows = out.rows
-    write_csv(folder / "scenarios.csv", ["scenario", "overrides", "status", "notes"],
-              ([s.name, "; ".join(s.overrides), status, " | ".join(notes)]
-               for (s, status), notes in zip(out.status, scenario_notes(out))))
-    write_csv(folder / "results.csv", COLUMNS, ([r[c] for c in COLUMNS] for r in rows))
-    table = pa.table({c: pa.array([str(r[c]) for r in rows], pa.string()) if c in TEXT else
-                      pa.array([r[c] for r in rows], pa.int64()) for c in COLUMNS})
-    pq.write_table(table, folder / "results.parquet", compression="zstd")
-    if baseline is not None:
-        write_csv(folder / "changes.csv", CHANGE_COLUMNS, changes(rows, baseline))

@@ -56,3 +56,25 @@ def test_compare_refuses_a_folder_that_is_not_a_solve_output(tmp_path):
                        capture_output=True, text=True)
     assert r.returncode == 2 and "not a `solve` output folder" in r.stderr
     assert not (tmp_path / "cmp").exists()
+
+
+def test_winners_and_losers_by_own_category_and_trait(tmp_path):
+    """The what-if above by group: allowed to take open vacancies, R1 (OBC, a man) moves to X's open seat,
+    R3 (OBC, a woman) gains the OBC vacancy he leaves, U2 (UR) loses his. By own category x trait: OBC none,
+    another seat at the post; OBC women, gains a post (net +1); UR none, loses the post (net -1). In the
+    policy's order: UR first."""
+    a = _solve(tmp_path, "a")
+    b = _solve(tmp_path, "b", "migration.relaxed_may_take_open=true")
+    _, doc = _compare(tmp_path, a, b)
+    got = {(r["category"], r["traits"]): (r["gains a post"], r["loses the post"], r["another seat at the post"],
+                                          r["net"]) for r in doc["winners_losers"]}
+    assert got == {("UR", "none"): (0, 1, 0, -1), ("OBC", "none"): (0, 0, 1, 0), ("OBC", "women"): (1, 0, 0, 1)}
+    assert doc["winners_losers"][0]["category"] == "UR"
+
+
+def test_a_move_between_posts_is_up_or_down_the_candidate_s_own_list():
+    from solver.winners import change_kind
+    assert change_kind(("X", "UR"), ("Y", "UR"), ["X", "Y"]) == "moves down"
+    assert change_kind(("Y", "UR"), ("X", "OBC"), ["X", "Y"]) == "moves up"
+    assert change_kind(("X", "UR"), ("Y", "UR")) == "moves to another post"
+    assert change_kind(("X", "UR"), None) == "loses the post" and change_kind(("X", "UR"), ("X", "UR")) is None

@@ -33,14 +33,14 @@ def test_a_grid_gives_the_hand_derived_what_if_and_its_changes(tmp_path):
     assert r.exit_code == 0, r.output
     rows = read_csv(tmp_path / "o" / "results.csv")
     free, barred = f"{RELAXED}=true", f"{RELAXED}=false"
-    assert (_row(rows, free, "UR")["cutoff_rank"], _row(rows, free, "OBC")["cutoff_rank"]) == ("1", "3")
-    assert (_row(rows, barred, "UR")["cutoff_rank"], _row(rows, barred, "OBC")["cutoff_rank"]) == ("2", "1")
+    assert (_row(rows, free, "UR")["last_rank"], _row(rows, free, "OBC")["last_rank"]) == ("1", "3")
+    assert (_row(rows, barred, "UR")["last_rank"], _row(rows, barred, "OBC")["last_rank"]) == ("2", "1")
     assert [_row(rows, s, c)["selected_own_category"] for s in (free, barred) for c in ("UR", "OBC")] == \
         ["0", "2", "1", "1"]
     changes = {(c["category"], c["column"]): (c["baseline"], c["value"], c["change"])
                for c in read_csv(tmp_path / "o" / "changes.csv")}
     assert changes[("UR", "selected_own_category")] == ("0", "1", "1")
-    assert changes[("OBC", "cutoff_rank")] == ("3", "1", "-2")
+    assert changes[("OBC", "last_rank")] == ("3", "1", "-2")
     assert [s["scenario"] for s in read_csv(tmp_path / "o" / "scenarios.csv")] == [free, barred]
     import pyarrow.parquet as pq
     assert pq.read_table(tmp_path / "o" / "results.parquet").num_rows == len(rows)
@@ -99,14 +99,23 @@ def test_bad_sweeps_are_input_errors_and_write_nothing(tmp_path, args, message):
 def test_a_refused_scenario_is_a_row_with_its_reason_and_the_sweep_goes_on(tmp_path):
     """Central-dopt refuses a ceiling broken by the reserved rows (ceiling.excess = "refuse", exit 3): with
     the ceiling at 40%, X's 1 OBC vacancy of 2 is 50% reserved, so that scenario is refused with its reason in
-    scenarios.csv and has no rows; the 50% one is solved."""
+    scenarios.csv and keeps a row in results.csv with that status and no figures (empty, null in Parquet, never
+    zeros); the 50% one is solved. The grid's parameter is a typed column of its own."""
     r = CliRunner().invoke(app, ["sweep", "--policy", "central-dopt", *_inputs(tmp_path), "--grid",
                                  "ceiling.share=0.5,0.4", "--out", str(tmp_path / "o")])
     assert r.exit_code == 0, r.output
     status = {s["scenario"]: s["status"] for s in read_csv(tmp_path / "o" / "scenarios.csv")}
     assert status["ceiling.share=0.5"] == "solved"
     assert status["ceiling.share=0.4"].startswith("refused (exit 3): post X: 1 of 2 vacancies are reserved")
-    assert {row["scenario"] for row in read_csv(tmp_path / "o" / "results.csv")} == {"ceiling.share=0.5"}
+    rows = read_csv(tmp_path / "o" / "results.csv")
+    refused = [row for row in rows if row["scenario"] == "ceiling.share=0.4"]
+    assert len(refused) == 1 and refused[0]["status"] == status["ceiling.share=0.4"]
+    assert (refused[0]["post"], refused[0]["filled"], refused[0]["last_rank"]) == ("", "", "")
+    assert {row["status"] for row in rows if row["scenario"] == "ceiling.share=0.5"} == {"solved"}
+    import pyarrow.parquet as pq
+    table = pq.read_table(tmp_path / "o" / "results.parquet")
+    assert table.schema.field("ceiling.share").type == "double" and table.schema.field("filled").type == "int64"
+    assert table.column("filled").null_count == 1
 
 
 def test_a_sweep_s_rows_are_the_separate_solves_outputs(tmp_path):
@@ -124,7 +133,7 @@ def test_a_sweep_s_rows_are_the_separate_solves_outputs(tmp_path):
         mine = {(x["post"], x["category"]): x for x in rows if x["scenario"] == f"{RELAXED}={value}"}
         for c in read_csv(out / "cutoffs.csv"):
             m = mine[(c["post"], c["category"])]
-            assert (m["filled"], m["cutoff_rank"], m["cutoff_score"]) == (c["filled"], c["last_rank"], c["last_score"])
+            assert (m["filled"], m["last_rank"], m["last_score"]) == (c["filled"], c["last_rank"], c["last_score"])
         for u in read_csv(out / "unfilled.csv"):
             m = mine[(u["post"], u["category"])]
             assert m["vacancies"] == u["vacancies"]

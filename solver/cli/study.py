@@ -37,8 +37,24 @@ def compare(
         stage(out, write, ("changes.csv", "compare.json", "report.html")).publish()
     except AarakshanError as e:
         fail(e)
+    if doc.get("winners_losers"):
+        print_winners(doc["winners_losers"], "Winners and losers, A to B")
     Console().print(f"{doc['candidates_changed']} candidates fare otherwise ({', '.join(f'{k}: {v}' for k, v in doc['changes'].items()) or 'none'}); "
                     f"{len(doc['posts'])} post-category rows changed; written to {out}/", highlight=False)
+
+
+def print_winners(rows: list[dict], title: str) -> None:
+    """The winners-and-losers table (`solver.winners.tally`) on the console: the kinds that occur, and the net."""
+    from rich.table import Table
+
+    from ..winners import KINDS
+    kinds = [k for k in KINDS if any(r[k] for r in rows)]
+    t = Table(title=title)
+    for c in ("own category", "traits", *kinds, "net posts"):
+        t.add_column(c, justify="left" if c in ("own category", "traits") else "right")
+    for r in rows:
+        t.add_row(r["category"], r["traits"], *(str(r[k]) for k in kinds), f"{r['net']:+d}")
+    Console().print(t)
 
 
 @app.command("sweep")
