@@ -66,12 +66,14 @@ def page(path: Path, title: str, subtitle: str, charts: list) -> None:
     path.write_text("".join(parts), encoding="utf-8")
 
 
-def _bars(groups: dict[str, dict[str, float]], x_title: str, y_title: str, stacked: bool = False):
-    """One bar series per group, over the same categories (x)."""
+def _bars(groups: dict[str, dict[str, float]], x_title: str, y_title: str, stacked: bool = False,
+          labels: bool = False):
+    """One bar series per group, over the same categories (x); `labels`: each bar's value on it."""
     go, _ = _plotly()
     fig = go.Figure()
     for name, values in groups.items():
-        fig.add_bar(name=name, x=list(values), y=list(values.values()))
+        fig.add_bar(name=name, x=list(values), y=list(values.values()),
+                    **({"text": [f"{v:g}" for v in values.values()], "textposition": "outside"} if labels else {}))
     fig.update_layout(barmode="stack" if stacked else "group", xaxis_title=x_title, yaxis_title=y_title)
     return fig
 
@@ -106,30 +108,70 @@ def solve_charts(result) -> list:
     return charts
 
 
-def sweep_charts(rows: list[dict]) -> list:
-    """Per scenario: selections by own category, last rank admitted per category, unfilled vacancies, and the
-    backlog carried out over the years."""
-    rows = [r for r in rows if r["status"] == "solved"]     # (a refused scenario's rows have no figures)
+def sweep_charts(out, baseline: str | None = None, stacked: bool = False) -> list:
+    """Per scenario: against the baseline (selections by own category, as a difference with its figures, and the
+    winners and losers), each stacked override's contribution, then the levels: selections by own category, the
+    last rank admitted, unfilled vacancies, and the backlog over the years. Sums cover only the years every
+    scenario ran (the title says which), and a refused scenario is marked where it is missing."""
+    from .sweep_tables import against_baseline, contributions
+    status = {sc.name: st for sc, st in out.status}
+    rows = [r for r in out.rows if r["status"] == "solved"]     # (a refused scenario's rows have no figures)
+    solved = [n for n, st in status.items() if st == "solved" or any(r["scenario"] == n for r in rows)]
+    common = set.intersection(*[{r["year"] for r in rows if r["scenario"] == n} for n in solved]) if solved else set()
+    multi = any(r["year"] is not None for r in rows)
+    span = f" ({', '.join(map(str, sorted(common)))}: the years every scenario ran)" if multi else ""
+    mark = {n: n if st == "solved" else f"{n} [{st.split(':')[0]}]" for n, st in status.items()}
 
-    def by(value, key=lambda r: r["category"], agg=sum):
-        out: dict[str, dict[str, list]] = {}
+    def by(value, key=lambda r: r["category"], agg=sum, years=common):
+        got: dict[str, dict[str, list]] = {}
         for r in rows:
-            out.setdefault(r["scenario"], {}).setdefault(key(r), []).append(value(r))
-        return {s: {k: agg(v) for k, v in d.items()} for s, d in out.items()}
+            if r["year"] in years:
+                got.setdefault(mark[r["scenario"]], {}).setdefault(key(r), []).append(value(r))
+        return {s: {k: agg(v) for k, v in d.items()} for s, d in got.items()}
+    charts: list = []
+    if baseline is not None:
+        diff = [r for r in (contributions(out) if stacked else against_baseline(out, baseline))
+                if r[3 if stacked else 2] == "selected"]
+        if not diff:
+            charts.append(("Against the baseline", f"No scenario other than {baseline} was solved."))
+        else:
+            groups: dict[str, dict[str, float]] = {}
+            for r in diff:
+                groups.setdefault(r[0], {})[r[2] if stacked else r[1]] = r[6] if stacked else r[5]
+            what = "each override's contribution" if stacked else f"the difference from {baseline}"
+            if all(v == 0 for g in groups.values() for v in g.values()):
+                charts.append((f"Selections by own category: {what}", "No scenario changes the selections of any "
+                               f"category against {baseline}."))
+            else:
+                charts.append((f"Selections by own category: {what}", _bars(groups, "own category",
+                                                                           "change in candidates selected",
+                                                                           labels=True)))
+            charts.append(("The figures of that chart", Tabular(
+                ["step" if stacked else "scenario", "own category", "before" if stacked else baseline,
+                 "after" if stacked else "scenario", "difference", "percent", "years"],
+                [[r[0], *r[2:3], *r[4:]] if stacked else [r[0], r[1], *r[3:]] for r in diff])))
+        for name, table in out.winners[:5]:
+            charts.append((f"Winners and losers, {baseline} to {name}", winners_table(list(table)) if table else
+                           "Nobody fares otherwise."))
     unfilled = by(lambda r: sum(v for k, v in r.items() if k.startswith("unfilled_")))
-    worst = by(lambda r: r["last_rank"] or 0, agg=max)
-    years = " (summed over the years each scenario ran)" if any(r["year"] is not None for r in rows) else ""
-    charts = [(f"Selections by the candidates' own category, per scenario{years}",
-               _bars(by(lambda r: r["selected_own_category"]), "own category", "candidates selected")),
-              ("Last rank admitted (worst over posts), per scenario", _bars(worst, "seat category", "rank")),
-              (f"Unfilled vacancies, per scenario{years}", _bars(unfilled, "seat category", "vacancies"))]
-    if any(r["year"] is not None for r in rows):
+    charts += [(f"Selections by the candidates' own category, per scenario{span}",
+                _bars(by(lambda r: r["selected_own_category"]), "own category", "candidates selected", labels=True)),
+               ("Last rank admitted (worst over posts and years), per scenario",
+                _bars(by(lambda r: r["last_rank"] or 0, agg=max, years={r["year"] for r in rows}), "seat category",
+                      "rank"))]
+    charts.append((f"Unfilled vacancies, per scenario{span}",
+                   _bars(unfilled, "seat category", "vacancies", labels=True)
+                   if any(v for d in unfilled.values() for v in d.values()) else
+                   "No vacancy was left unfilled in any scenario."))
+    if multi:
         go, _ = _plotly()
         fig = go.Figure()
-        for s, d in by(lambda r: r["carried_out"], key=lambda r: str(r["year"])).items():
-            fig.add_scatter(name=s, x=list(d), y=list(d.values()), mode="lines+markers")
+        every = {r["year"] for r in rows}
+        for s, d in by(lambda r: r["carried_out"], key=lambda r: r["year"], years=every).items():
+            fig.add_scatter(name=s, x=sorted(d), y=[d[y] for y in sorted(d)], mode="lines+markers")
         fig.update_layout(xaxis_title="year", yaxis_title="vacancies and reservations carried out")
-        charts.append(("Backlog carried out, over the years", fig))
+        charts.append(("Backlog carried out, over the years (a refused scenario's line stops where it was refused)",
+                       fig))
     return charts
 
 

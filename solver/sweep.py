@@ -36,6 +36,29 @@ class Scenario:
     origin: tuple[str, int] | None = None
 
 
+def stack(specs: list[str]) -> list[Scenario]:
+    """Stacked scenarios: the policy as given ("stock"), then each override added in turn to those before it,
+    so that each step's difference from the one before is that override's own contribution (after Tax-Brain's
+    stacked reforms).
+
+    Example
+    -------
+    >>> [(s.name, s.overrides) for s in stack(["ceiling.share=0.6", "categories.OBC.share=0.19"])][1:]
+    [('+ceiling.share=0.6', ('ceiling.share=0.6',)), ('+categories.OBC.share=0.19', ('ceiling.share=0.6', \
+'categories.OBC.share=0.19'))]
+    """
+    out, given = [Scenario("stock", ())], []
+    for spec in specs:
+        if "=" not in spec or not spec.partition("=")[0].strip():
+            raise OptionError("stack", f"{spec!r} is not of the form KEY=VALUE")
+        key = spec.partition("=")[0].strip()
+        if any(g.partition("=")[0].strip() == key for g in given):
+            raise OptionError("stack", f"{key} is given twice: stack each key once")
+        given.append(spec)
+        out.append(Scenario(f"+{spec}", tuple(given)))
+    return out
+
+
 def grid(specs: list[str]) -> list[Scenario]:
     """The product of `KEY=V1,V2,...` grids, named by their values (``categories.OBC.share=0.27;ceiling.share=0.6``).
 
@@ -117,6 +140,8 @@ class Sweep:
     rows: tuple[dict, ...]
     status: tuple[tuple[Scenario, str], ...]
     notes: tuple[tuple[str, ...], ...] = ()   # per scenario: overrides that changed nothing (solver.overrides)
+    # with a baseline: per scenario, winners and losers against it by own category x trait (solver.winners)
+    winners: tuple[tuple[str, tuple[dict, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -128,7 +153,8 @@ class _Task:
 
 
 def sweep(policy: str | Path, scenarios: list[Scenario], inputs: list[Inputs], engine: str = "greedy",
-          workers: int = 1, dask: str | None = None, progress=None, recruitment="direct") -> Sweep:
+          workers: int = 1, dask: str | None = None, progress=None, recruitment="direct",
+          baseline: str | None = None) -> Sweep:
     """Solve every scenario (every year in order, each scenario with a register of its own) and return the tidy
     rows (`COLUMNS`), scenarios in the order given, with each scenario's status. A scenario whose policy cannot
     be applied is refused with its reason and the sweep goes on.
@@ -190,9 +216,38 @@ def sweep(policy: str | Path, scenarios: list[Scenario], inputs: list[Inputs], e
             if progress:
                 progress(len(results))
     results.sort(key=lambda r: r[0])
-    return Sweep(tuple(row for _, rows, _, _ in results for row in rows),
-                 tuple((scenarios[k], status) for k, _, status, _ in results),
-                 tuple(notes for _, _, _, notes in results))
+    held = {scenarios[k].name: (tasks[k].reading, h) for k, _, _, _, h in results}
+    return Sweep(tuple(row for _, rows, _, _, _ in results for row in rows),
+                 tuple((scenarios[k], status) for k, _, status, _, _ in results),
+                 tuple(notes for _, _, _, notes, _ in results),
+                 _winners(held, baseline, problems, tasks[0].policy) if baseline in held else ())
+
+
+def _winners(held: dict, baseline: str, problems: list, policy: Policy) -> tuple:
+    """Per scenario, its winners and losers against the baseline, over the years both ran: each candidate's
+    post and seat in the two, told as `solver.winners.change_kind` tells them, counted by own category x trait
+    (the candidates as the baseline's reading read them)."""
+    from .winners import change_kind, tally, traits_label
+    reading, base = held[baseline]
+    order = [policy.open, *policy.reserved_codes]
+    out = []
+    for name, (_, mine) in held.items():
+        if name == baseline:
+            continue
+        moved = []
+        for year, problem in problems[reading]:
+            if year not in base or year not in mine:
+                continue
+            c, a, b = problem.candidates, base[year], mine[year]
+            index = {cid: i for i, cid in enumerate(c.ids)}
+            for cid in sorted(a.keys() | b.keys()):
+                i = index[cid]
+                ranked = None if problem.preferences is None else [problem.posts[p] for p in problem.preferences[i]]
+                kind = change_kind(a.get(cid), b.get(cid), ranked)
+                if kind is not None:
+                    moved.append((c.category[i], traits_label(c.female[i], c.pwbd[i], c.ex_serviceman[i]), kind))
+        out.append((name, tuple(tally(moved, order))))
+    return tuple(out)
 
 
 _SHIPPED: dict = {}
@@ -268,9 +323,12 @@ def _solve_scenario(engine: str, problems, t: _Task):
     solved: list[int] = []
     notes: dict[str, list] = {}     # note -> the years it holds in
 
+    held: dict = {}                 # year -> {candidate id: (post, seat category)}, for winners and losers
+
     def said(year, result) -> None:
         for note in override_notes(t.scenario.overrides, result):
             notes.setdefault(note, []).append(year)
+        held[year] = {r[0]: (r[1], r[2]) for r in result.allocation_rows()}
     try:
         if problems[0][0] is None:
             run = run_year(options, Round(problem=problems[0][1]))
@@ -289,8 +347,8 @@ def _solve_scenario(engine: str, problems, t: _Task):
         where = f" in {problems[len(solved)][0]}" if problems[0][0] is not None else ""
         status = f"refused{where} (exit {e.exit_code}): {e}"
         rows += refused_rows(t.scenario.name, [y for y, _ in problems[len(solved):]], status)
-        return t.index, rows, status, _told(notes)
-    return t.index, rows, "solved", _told(notes)
+        return t.index, rows, status, _told(notes), held
+    return t.index, rows, "solved", _told(notes), held
 
 
 def _told(notes: dict[str, list]) -> tuple[str, ...]:

@@ -115,9 +115,10 @@ def scenario_notes(out) -> list[tuple[str, ...]]:
     return told
 
 
-def write(folder: Path, out, baseline: str | None) -> None:
+def write(folder: Path, out, baseline: str | None, stacked: bool = False) -> None:
     """scenarios.csv (each scenario's overrides, parameters, status and notes), results.csv, results.parquet
-    (typed columns, nulls where a refused scenario has no figures) and, with a baseline, changes.csv."""
+    (typed columns, nulls where a refused scenario has no figures) and, with a baseline, changes.csv,
+    against_baseline.csv and winners.csv; stacked, contributions.csv."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -137,8 +138,15 @@ def write(folder: Path, out, baseline: str | None) -> None:
                       pa.array([r[c] for r in rows], pa.string()) for c in columns})
     pq.write_table(table, folder / "results.parquet", compression="zstd")
     if baseline is not None:
+        from .winners import KINDS
         write_csv(folder / "changes.csv", CHANGE_COLUMNS,
                   ([_cell(x) for x in row] for row in changes(out.rows, baseline)))
+        write_csv(folder / "against_baseline.csv", BASELINE_COLUMNS,
+                  ([_cell(x) for x in row] for row in against_baseline(out, baseline)))
+        write_csv(folder / "winners.csv", [*WINNER_COLUMNS, *KINDS, "net"], winner_rows(out))
+    if stacked:
+        write_csv(folder / "contributions.csv", CONTRIBUTION_COLUMNS,
+                  ([_cell(x) for x in row] for row in contributions(out)))
 
 
 def _cell(value) -> object:
@@ -149,3 +157,70 @@ def _cell(value) -> object:
     if isinstance(value, bool):
         return "true" if value else "false"
     return _fmt(value) if isinstance(value, float) else value
+
+
+MEASURES = {"selected": "selected_own_category", "filled": "filled", "unfilled": None, "carried out": "carried_out"}
+BASELINE_COLUMNS = ["scenario", "category", "measure", "baseline", "value", "difference", "percent", "years"]
+CONTRIBUTION_COLUMNS = ["step", "added", "category", "measure", "before", "after", "contribution", "percent",
+                        "years"]
+WINNER_COLUMNS = ["scenario", "category", "traits"]
+
+
+def _totals(rows, name: str, years: set) -> dict[tuple[str, str], int]:
+    """(category, measure) -> its sum over the posts and the given years of one scenario."""
+    out: dict[tuple[str, str], int] = {}
+    for r in rows:
+        if r["scenario"] != name or r["status"] != SOLVED or r["year"] not in years:
+            continue
+        for measure, col in MEASURES.items():
+            value = sum(r[f"unfilled_{d}"] for d in DISPOSITIONS) if col is None else r[col]
+            out[(r["category"], measure)] = out.get((r["category"], measure), 0) + value
+    return out
+
+
+def _years(rows, name: str) -> set:
+    return {r["year"] for r in rows if r["scenario"] == name and r["status"] == SOLVED}
+
+
+def _label(years: set) -> str:
+    return "" if years == {None} else " ".join(str(y) for y in sorted(years))
+
+
+def against(rows, baseline: str, name: str) -> list[list]:
+    """Scenario `name` against `baseline` by category: selections (by own category), filled, unfilled and
+    carried out, each as both levels, the difference and the percentage, summed over the years both ran only
+    (never a total of unequal years)."""
+    years = _years(rows, baseline) & _years(rows, name)
+    base, mine = _totals(rows, baseline, years), _totals(rows, name, years)
+    out = []
+    for key in dict.fromkeys([*base, *mine]):
+        x, y = base.get(key, 0), mine.get(key, 0)
+        out.append([name, *key, x, y, y - x, round(100 * (y - x) / x, 1) if x else None, _label(years)])
+    return out
+
+
+def against_baseline(out, baseline: str) -> list[list]:
+    """`against` for every solved scenario other than the baseline (against_baseline.csv's rows)."""
+    return [row for sc, status in out.status if sc.name != baseline and status == SOLVED
+            for row in against(out.rows, baseline, sc.name)]
+
+
+def contributions(out) -> list[list]:
+    """Stacked scenarios: each step against the one before it, by category (contributions.csv's rows): the
+    contribution of the override the step adds. A step after a refused one is not told (its difference would
+    be two overrides')."""
+    steps = [(sc, status) for sc, status in out.status]
+    rows = []
+    for (prev, ps), (cur, cs) in zip(steps, steps[1:]):
+        if ps != SOLVED or cs != SOLVED:
+            continue
+        for row in against(out.rows, prev.name, cur.name):
+            rows.append([cur.name, cur.overrides[-1], *row[1:]])
+    return rows
+
+
+def winner_rows(out) -> list[list]:
+    """winners.csv's rows: per scenario and group, each kind's count and the net (`solver.winners.tally`)."""
+    from .winners import KINDS
+    return [[name, r["category"], r["traits"], *(r[k] for k in KINDS), r["net"]]
+            for name, table in out.winners for r in table]

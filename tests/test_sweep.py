@@ -139,3 +139,66 @@ def test_a_sweep_s_rows_are_the_separate_solves_outputs(tmp_path):
             assert m["vacancies"] == u["vacancies"]
             if u["disposition"]:
                 assert m[f"unfilled_{u['disposition']}"] == u["unfilled"]
+
+
+def test_stacked_overrides_each_show_their_own_contribution(tmp_path):
+    """--stack: stock (R1 barred from open: U2 and R1 selected), then relaxed candidates free to take open
+    vacancies (R1 open, R3 OBC: UR -1, OBC +1), then the ceiling at 60% on top (nothing more: 0 each). The
+    baseline is stock; its winners and losers for the first step are U2 (UR, loses the post), R3 (OBC, gains a
+    post) and R1 (OBC, another seat at the post)."""
+    r = CliRunner().invoke(app, ["sweep", "--policy", "central-dopt", *_inputs(tmp_path), "--stack",
+                                 f"{RELAXED}=true", "--stack", "ceiling.share=0.6", "--out", str(tmp_path / "o")])
+    assert r.exit_code == 0, r.output
+    names = [s["scenario"] for s in read_csv(tmp_path / "o" / "scenarios.csv")]
+    assert names == ["stock", f"+{RELAXED}=true", "+ceiling.share=0.6"]
+    got = {(c["step"], c["category"]): int(c["contribution"]) for c in read_csv(tmp_path / "o" / "contributions.csv")
+           if c["measure"] == "selected"}
+    assert got == {(f"+{RELAXED}=true", "UR"): -1, (f"+{RELAXED}=true", "OBC"): 1,
+                   ("+ceiling.share=0.6", "UR"): 0, ("+ceiling.share=0.6", "OBC"): 0}
+    wins = {(w["scenario"], w["category"], w["traits"]): (w["gains a post"], w["loses the post"],
+                                                          w["another seat at the post"])
+            for w in read_csv(tmp_path / "o" / "winners.csv")}
+    step = f"+{RELAXED}=true"
+    assert wins[(step, "UR", "none")] == ("0", "1", "0") and wins[(step, "OBC", "none")] == ("1", "0", "1")
+    assert "Each override's own contribution" in r.output
+
+
+def test_against_the_baseline_by_category_levels_differences_and_percentages(tmp_path):
+    """The grid's two scenarios against the barred one: freeing relaxed candidates takes UR's selections from 1
+    to 0 (-1, -100%) and OBC's from 1 to 2 (+1, +100%)."""
+    r = CliRunner().invoke(app, ["sweep", "--policy", "central-dopt", *_inputs(tmp_path), "--grid",
+                                 f"{RELAXED}=false,true", "--baseline", f"{RELAXED}=false", "--out", str(tmp_path / "o")])
+    assert r.exit_code == 0, r.output
+    rows = {(a["category"], a["measure"]): (a["baseline"], a["value"], a["difference"], a["percent"])
+            for a in read_csv(tmp_path / "o" / "against_baseline.csv")}
+    assert rows[("UR", "selected")] == ("1", "0", "-1", "-100")
+    assert rows[("OBC", "selected")] == ("1", "2", "1", "100")
+
+
+def test_a_stack_key_given_twice_is_refused(tmp_path):
+    r = CliRunner().invoke(app, ["sweep", "--policy", "central-dopt", *_inputs(tmp_path), "--stack",
+                                 "ceiling.share=0.6", "--stack", "ceiling.share=0.5", "--out", str(tmp_path / "o")])
+    assert r.exit_code == 2 and "ceiling.share is given twice" in r.output and not (tmp_path / "o").exists()
+
+
+def test_charts_add_up_only_the_years_every_scenario_ran_and_mark_the_refused():
+    """Scenario A ran 2025 and 2026, B was refused in 2026: the selections chart sums 2025 alone (A 5, B 7), says
+    so in its title, and names B as refused, where summing every year would set A's two years (5 + 9) against
+    B's one."""
+    from solver.charts import sweep_charts
+    from solver.sweep import Scenario, Sweep
+    from solver.sweep_tables import refused_rows
+
+    def row(name, year, selected):
+        return {"scenario": name, "year": year, "post": "X", "category": "OBC", "status": "solved",
+                "vacancies": 10, "filled": 10, **{f"unfilled_{d}": 0 for d in
+                                                  ["exchanged", "dereserved", "carried_forward", "backlog", "lapsed"]},
+                "carried_in": 0, "carried_out": 0, "last_rank": 20, "last_score": None,
+                "selected_own_category": selected}
+    refusal = "refused in 2026 (exit 3): post X: over the ceiling"
+    out = Sweep((row("A", 2025, 5), row("A", 2026, 9), row("B", 2025, 7), *refused_rows("B", [2026], refusal)),
+                ((Scenario("A"), "solved"), (Scenario("B"), refusal)))
+    title, fig = next(c for c in sweep_charts(out) if c[0].startswith("Selections by the candidates"))
+    assert "(2025: the years every scenario ran)" in title
+    bars = {bar.name: list(bar.y) for bar in fig.data}
+    assert bars == {"A": [5], "B [refused in 2026 (exit 3)]": [7]}
