@@ -138,7 +138,8 @@ def sweep_charts(out, baseline: str | None = None, stacked: bool = False) -> lis
             groups: dict[str, dict[str, float]] = {}
             for r in diff:
                 groups.setdefault(r[0], {})[r[2] if stacked else r[1]] = r[6] if stacked else r[5]
-            what = "each override's contribution" if stacked else f"the difference from {baseline}"
+            what = "each override's contribution" if stacked else \
+                f"the difference from {baseline}{' (over the years both ran: the table names them)' if multi else ''}"
             if all(v == 0 for g in groups.values() for v in g.values()):
                 charts.append((f"Selections by own category: {what}", "No scenario changes the selections of any "
                                f"category against {baseline}."))

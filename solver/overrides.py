@@ -8,13 +8,15 @@ import re
 SHARE = re.compile(r"categories\.[^.=\s]+\.share")
 
 
-def override_notes(overrides, result) -> list[str]:
+def override_notes(overrides, result, detail: bool = True) -> list[str]:
     """One sentence per override (`--set KEY=VALUE`) that left this outcome as the stock policy would have.
 
     Parameters
     ----------
     overrides : the `KEY=VALUE` strings applied to the policy.
     result : the solved `Result` under the overridden policy.
+    detail : give this recruitment's figure (the most reserved at a post); without it the sentence is the same
+        every year, for a sweep to tell once with the years it holds in.
 
     Example
     -------
@@ -41,6 +43,7 @@ def override_notes(overrides, result) -> list[str]:
             uses = [used / total for used, total in result.seats.ceiling_use(result.policy).values() if total]
             worst = max(uses, default=0.0)
             if worst < result.policy.ceiling.share:
-                notes.append(f"{given}: the ceiling does not bind in this recruitment (at most {worst:.1%} of a "
-                             "post's vacancies are reserved); it may bind with other vacancies")
+                figure = f" (at most {worst:.1%} of a post's vacancies are reserved)" if detail else ""
+                notes.append(f"{given}: the ceiling does not bind in this recruitment{figure}; it may bind with "
+                             "other vacancies")
     return notes

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from .background import Background
+from .invocation import COMMAND
 from .io.staging import Staged, stage, write_csv, write_json
 from .reasons import decision_rows
 from .result import ALLOCATION_COLUMNS, CUTOFF_COLUMNS, DECISION_COLUMNS, UNFILLED_COLUMNS, Result
@@ -53,8 +54,10 @@ def summary(result: Result, timings: dict, extra: dict | None = None) -> dict:
            if result.policy.horizontal.multi_trait_counts_each else {}),
         "model": stats,
         "notes": list(result.seats.notes),
-        # Timings vary run to run; they are kept apart so the rest of the file is byte-for-byte stable.
+        # Timings vary run to run, and the command line with --workers; they are kept apart so the rest of the
+        # file is byte-for-byte stable.
         "timings": timings,
+        **({"invocation": {"command": list(COMMAND)}} if COMMAND else {}),
     }
     if extra:
         out.update(extra)
@@ -66,13 +69,23 @@ def provenance(policy, overrides, engine: str, sources: dict, register: dict | N
     """What made this output: the policy as resolved after every `--set` (and the overrides themselves), the
     SHA-256 of each input file, the package version and the engine, so that two output folders can be told
     apart and a result traced to its inputs. `digests`: the hashing started when the run began."""
-    from . import __version__
+    import json
+    from importlib.metadata import PackageNotFoundError, version
 
+    from . import __version__
+    try:
+        ortools = version("ortools")
+    except PackageNotFoundError:
+        ortools = ""
     sha = digests.result() if digests is not None and digests.sources == sources else _sha256_each(sources)
-    return {"aarakshan": __version__, "engine": engine, "overrides": list(overrides),
+    resolved = policy.model_dump(mode="json", by_alias=True)
+    return {"aarakshan": __version__, "ortools": ortools, "engine": engine, "overrides": list(overrides),
+            # the model and every override since it, through any summary.json the policy was read back from
+            "lineage": policy.lineage or {"model": policy.name, "overrides": list(overrides)},
+            "policy_sha256": hashlib.sha256(json.dumps(resolved, sort_keys=True).encode()).hexdigest(),
             "inputs": {role: {"path": path, "sha256": sha[role]} for role, path in sorted(sources.items())},
             **({"register": register} if register else {}),
-            "policy": policy.model_dump(mode="json", by_alias=True)}
+            "policy": resolved}
 
 
 class InputDigests:

@@ -326,7 +326,7 @@ def _solve_scenario(engine: str, problems, t: _Task):
     held: dict = {}                 # year -> {candidate id: (post, seat category)}, for winners and losers
 
     def said(year, result) -> None:
-        for note in override_notes(t.scenario.overrides, result):
+        for note in override_notes(t.scenario.overrides, result, detail=problems[0][0] is None):
             notes.setdefault(note, []).append(year)
         held[year] = {r[0]: (r[1], r[2]) for r in result.allocation_rows()}
     try:
@@ -347,10 +347,12 @@ def _solve_scenario(engine: str, problems, t: _Task):
         where = f" in {problems[len(solved)][0]}" if problems[0][0] is not None else ""
         status = f"refused{where} (exit {e.exit_code}): {e}"
         rows += refused_rows(t.scenario.name, [y for y, _ in problems[len(solved):]], status)
-        return t.index, rows, status, _told(notes), held
-    return t.index, rows, "solved", _told(notes), held
+        return t.index, rows, status, _told(notes, solved), held
+    return t.index, rows, "solved", _told(notes, solved), held
 
 
-def _told(notes: dict[str, list]) -> tuple[str, ...]:
-    """Each note once, with the years it holds in where that is not every year run."""
-    return tuple(note if None in years else f"{note} ({', '.join(map(str, years))})" for note, years in notes.items())
+def _told(notes: dict[str, list], ran: list) -> tuple[str, ...]:
+    """Each note once, with the years it holds in where that is not every year run (`ran`)."""
+    ran = set(ran)
+    return tuple(note if None in years or set(years) == ran else f"{note} ({', '.join(map(str, years))})"
+                 for note, years in notes.items())

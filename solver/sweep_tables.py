@@ -200,8 +200,9 @@ def against(rows, baseline: str, name: str) -> list[list]:
 
 
 def against_baseline(out, baseline: str) -> list[list]:
-    """`against` for every solved scenario other than the baseline (against_baseline.csv's rows)."""
-    return [row for sc, status in out.status if sc.name != baseline and status == SOLVED
+    """`against` for every scenario other than the baseline over the years it ran (against_baseline.csv's rows;
+    a scenario refused in a later year is compared over its earlier years, which the `years` column names)."""
+    return [row for sc, _ in out.status if sc.name != baseline and _years(out.rows, sc.name)
             for row in against(out.rows, baseline, sc.name)]
 
 

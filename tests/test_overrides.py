@@ -57,3 +57,32 @@ def test_a_sweep_flags_no_ops_and_identical_outcomes(tmp_path):
     assert "is a no-op" in notes["categories.OBC.share=0.19"]
     assert "same outcome as categories.OBC.share=0.19" in notes["categories.OBC.share=0.27"]
     assert "same outcome as" in r.output
+
+
+def test_a_reform_reproduced_from_its_summary_keeps_its_identity(tmp_path):
+    """`--policy out/summary.json` solves the same reform again: its provenance still names the model it came
+    from and the overrides made since (the lineage), the resolved policy's SHA-256 is the reform's, not the stock
+    policy's, and the OR-Tools version and the command line are recorded (the command beside the timings, outside
+    what stays byte-identical)."""
+    import subprocess
+    import sys
+    write_csv(tmp_path / "c.csv", ["id", "score", "category"], CANDS)
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], [["X", "TOTAL", 20]])
+    cli = [sys.executable, "-c", "from solver.cli import main; main()", "solve", "--candidates",
+           str(tmp_path / "c.csv"), "--vacancies", str(tmp_path / "v.csv"), "--engine", "greedy", "--quiet"]
+    runs = {"stock": ["--policy", "central-dopt"],
+            "reform": ["--policy", "central-dopt", "--set", "categories.OBC.share=0.19"],
+            "again": ["--policy", str(tmp_path / "reform" / "summary.json")]}
+    docs = {}
+    for name, args in runs.items():
+        r = subprocess.run([*cli, *args, "--out", str(tmp_path / name)], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        docs[name] = json.loads((tmp_path / name / "summary.json").read_text())
+    again = docs["again"]["provenance"]
+    assert again["lineage"]["model"] == "central-dopt"
+    assert again["lineage"]["overrides"] == ["categories.OBC.share=0.19"] and again["overrides"] == []
+    assert again["policy_sha256"] == docs["reform"]["provenance"]["policy_sha256"] != \
+        docs["stock"]["provenance"]["policy_sha256"]
+    assert again["ortools"] and docs["again"]["invocation"]["command"][:4] == ["aarakshan", "solve", "--candidates",
+                                                                               str(tmp_path / "c.csv")]
+    assert (tmp_path / "again" / "allocation.csv").read_bytes() == (tmp_path / "reform" / "allocation.csv").read_bytes()

@@ -35,6 +35,10 @@ def main():
         raise SystemExit(128 + signum)
 
     signal.signal(signal.SIGTERM, stop)
+    import sys
+
+    from ..invocation import COMMAND
+    COMMAND[:] = ["aarakshan", *sys.argv[1:]]
     code = 0
     try:
         app()

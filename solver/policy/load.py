@@ -163,7 +163,25 @@ def load_policy(path: str | Path, overrides: list[str] | tuple[str, ...] = (), r
         if kind != policy.recruitment:
             policy = Policy.model_validate({**policy.model_dump(by_alias=True), "recruitment": kind.value})
     policy = promotion_policy(policy) if policy.recruitment == "promotion" else policy
-    return policy.model_copy(update={"folder": str(resolve_policy_path(path).parent)})
+    where = resolve_policy_path(path)
+    return policy.model_copy(update={"folder": str(where.parent), "lineage": _lineage(where, list(overrides))})
+
+
+def _lineage(path: Path, overrides: list[str]) -> dict:
+    """The model a policy came from and every override applied to it since: a policy read back from a run's
+    summary.json inherits that run's model and overrides (and its own lineage's), so `--policy out/summary.json`
+    is still the reform it was, not the stock policy."""
+    import json
+    model = path.stem if path.parent == MODELS_DIR else str(path)
+    if path.suffix != ".json":
+        return {"model": model, "overrides": overrides}
+    try:
+        prov = json.loads(path.read_text(encoding="utf-8")).get("provenance", {})
+        earlier = prov.get("lineage") or {"model": "", "overrides": list(prov.get("overrides", []))}
+    except (ValueError, AttributeError, OSError):
+        earlier = {"model": "", "overrides": []}
+    return {"model": earlier.get("model") or model, "overrides": [*earlier.get("overrides", []), *overrides],
+            "reproduced_from": str(path)}
 
 
 def _load(path: str | Path, overrides: list[str] | tuple[str, ...]) -> Policy:

@@ -194,6 +194,9 @@ class Policy(Strict):
     castes: CasteSchedules | None = None
     # The folder of the policy file, which `castes.file` is read from (set by `load_policy`).
     folder: str = Field("", exclude=True)
+    # Where the policy came from (set by `load_policy`): the model file, and for a policy read back from a run's
+    # summary.json that run's own lineage, so that a reform reproduced from its outputs keeps its identity.
+    lineage: dict = Field(default_factory=dict, exclude=True)
     # "promotion": the policy as `solver.policy.promotion.promotion_policy` derived it from `promotion`.
     recruitment: Literal["direct", "promotion"] = "direct"
     promotion: Promotion | None = None
