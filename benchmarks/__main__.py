@@ -5,7 +5,7 @@
     python -m benchmarks run single-10k --engine greedy --engine cpsat
 
 Each engine runs in its own subprocess so that peak memory (ru_maxrss) is that engine's alone. Results are
-printed as a table and appended to benchmarks/results/results.jsonl.
+printed as a table and, with AARAKSHAN_RECORD=1, appended to benchmarks/results/results.jsonl.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from benchmarks import code_version
+from benchmarks import record
 
 HERE = Path(__file__).resolve().parent
 INSTANCES = HERE / "instances"
@@ -76,8 +76,17 @@ app = typer.Typer(add_completion=False, no_args_is_help=True)
 con = Console(width=160)
 
 
+def _known(name: str) -> str:
+    if name not in CATALOGUE:
+        raise typer.BadParameter(f"no instance {name!r}; the instances are: {', '.join(CATALOGUE)}")
+    return name
+
+
+NAME = typer.Argument(..., callback=_known, help="an instance: " + ", ".join(CATALOGUE))
+
+
 @app.command()
-def generate(name: str):
+def generate(name: str = NAME):
     """Write the named instance (deterministic by seed) under benchmarks/instances/."""
     from solver import load_policy
     from solver.instances import generate as gen, write_instance
@@ -144,7 +153,7 @@ def child(name: str, engine: str, verify: bool = False, workers: int = 2):
 
 
 @app.command()
-def run(name: str, engine: list[str] = typer.Option(["greedy"], "--engine"), verify: bool = False,
+def run(name: str = NAME, engine: list[str] = typer.Option(["greedy"], "--engine"), verify: bool = False,
         workers: int = typer.Option(2, "--workers", help="CP-SAT workers")):
     """Run each engine on the instance in a fresh process and report time, peak memory and model size."""
     if not (INSTANCES / name).exists():
@@ -175,14 +184,11 @@ def run(name: str, engine: list[str] = typer.Option(["greedy"], "--engine"), ver
         r["ratio"] = r.get("ratio_vs_greedy", "")
         tbl.add_row(*[str(r.get(c, "")) for c in cols])
     con.print(tbl)
-    RESULTS.mkdir(exist_ok=True)
-    with open(RESULTS / "results.jsonl", "a") as fh:
-        for r in rows:
-            fh.write(json.dumps({"when": time.strftime("%Y-%m-%d"), "commit": code_version(), **r}) + "\n")
+    record("results", rows)
 
 
 @app.command()
-def horizontal(name: str):
+def horizontal(name: str = NAME):
     """How an instance's horizontal minimums were met (the greedy's allocation): per minimum, the seats that
     serve it, by adjustment, and short; after a recommendation list, the list's own minimums and the seats
     that reverted to others."""

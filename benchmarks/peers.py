@@ -23,7 +23,7 @@ import numpy as np
 import typer
 from rich.console import Console
 
-from benchmarks import code_version
+from benchmarks import record
 from rich.table import Table
 
 HERE = Path(__file__).resolve().parent
@@ -166,11 +166,7 @@ def main(residents: int = 20_000, programs: int = 200, choices: int = 10, seed: 
         tbl.add_row(r["solver"], str(seconds), str(r.get("in_memory_s", "")), str(r["peak_mib"]), str(r["matched"]),
                     r["digest"], str(same), ratio)
     con.print(tbl)
-    (HERE / "results").mkdir(exist_ok=True)
-    with open(HERE / "results" / "peers.jsonl", "a") as fh:
-        for r in rows:
-            fh.write(json.dumps({"when": time.strftime("%Y-%m-%d"), "commit": code_version(), "residents": residents, "programs": programs,
-                                 "choices": choices, "seed": seed, **r}) + "\n")
+    record("peers", rows, residents=residents, programs=programs, choices=choices, seed=seed)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ limited preferences, invalid claim, cancelled), the fill from the reserve list, 
 round is SSC's and is refused under a recommendation list (upsc-cse's Rule 16(2)), so it runs on the same
 finalists allocated under central-dopt: 5% absent, 35% float, the rest fix. With verification on, every stage
 is also checked by `verify --stage ...`. Each stage's CP-SAT certificate (CP-SAT hinted by the greedy, as
-`solve` does by default) is measured beside the greedy. Rows go to results/pipeline.jsonl.
+`solve` does by default) is measured beside the greedy. With AARAKSHAN_RECORD=1 the rows go to results/pipeline.jsonl.
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from benchmarks import code_version
+from benchmarks import record
 
 HERE = Path(__file__).resolve().parent
 app = typer.Typer(add_completion=False)
@@ -174,11 +174,8 @@ def main(candidates: int = typer.Option(550_000, "--candidates"), vacancies: int
     con.print(tbl)
     con.print(f"greedy pipeline (no verify, no CP-SAT): {sum(r['seconds'] for r in greedy):.1f} s, peak "
               f"{max(r['peak_mib'] for r in greedy):,.0f} MiB in one stage", highlight=False)
-    (HERE / "results").mkdir(exist_ok=True)
-    with open(HERE / "results" / "pipeline.jsonl", "a") as fh:
-        meta = {"when": time.strftime("%Y-%m-%d"), "commit": code_version(), "candidates": candidates,
-                "vacancies": vacancies, "posts": posts, "mains": len(called), "interview": len(finalists)}
-        fh.writelines(json.dumps({**meta, **r}) + "\n" for r in rows)
+    record("pipeline", rows, candidates=candidates, vacancies=vacancies, posts=posts, mains=len(called),
+           interview=len(finalists))
 
 
 if __name__ == "__main__":

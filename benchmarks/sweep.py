@@ -11,7 +11,6 @@ scenarios over `--years` Bihar recruitment years, each with its own register. Ro
 from __future__ import annotations
 
 import hashlib
-import json
 import subprocess
 import sys
 import tempfile
@@ -21,7 +20,7 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
-from benchmarks import code_version
+from benchmarks import record
 
 HERE = Path(__file__).resolve().parent
 app = typer.Typer(add_completion=False)
@@ -55,10 +54,8 @@ def _digest(folder: Path) -> str:
 
 
 def _record(row: dict) -> None:
-    (HERE / "results").mkdir(exist_ok=True)
-    with open(HERE / "results" / "sweep.jsonl", "a") as fh:
-        fh.write(json.dumps({**row, "commit": code_version()}) + "\n")
     con.print(row)
+    record("sweep", [row])
 
 
 @app.command()

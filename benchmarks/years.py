@@ -26,7 +26,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from benchmarks import code_version
+from benchmarks import record
 
 HERE = Path(__file__).resolve().parent
 app = typer.Typer(add_completion=False)
@@ -104,10 +104,7 @@ def main(years: int = 5, candidates: int = 50_000, vacancies: int = 5_000, posts
     for r in sorted(rows, key=lambda r: (r["year"], r["engine"])):
         tbl.add_row(*[str(r.get(c, "")) for c in cols])
     con.print(tbl)
-    (HERE / "results").mkdir(exist_ok=True)
-    with open(HERE / "results" / "years.jsonl", "a") as fh:
-        for r in rows:
-            fh.write(json.dumps({"when": time.strftime("%Y-%m-%d"), "commit": code_version(), **r}) + "\n")
+    record("years", rows)
 
 
 if __name__ == "__main__":

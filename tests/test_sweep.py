@@ -202,3 +202,54 @@ def test_charts_add_up_only_the_years_every_scenario_ran_and_mark_the_refused():
     assert "(2025: the years every scenario ran)" in title
     bars = {bar.name: list(bar.y) for bar in fig.data}
     assert bars == {"A": [5], "B [refused in 2026 (exit 3)]": [7]}
+
+
+def test_a_scheduler_and_workers_started_as_separate_processes_give_the_same_bytes(tmp_path):
+    """What a user with a cluster does: `dask scheduler` and `dask worker tcp://...` in processes of their own,
+    then `sweep --dask tcp://HOST:PORT`. The outputs are the bytes the in-process sweep writes."""
+    import os
+    import shutil
+    import socket
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    dask = shutil.which("dask", path=str(Path(sys.executable).parent)) or shutil.which("dask")
+    if dask is None:
+        pytest.skip("the dask command is not installed (pip install 'aarakshan[dask]')")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    env = {**os.environ, "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
+    procs = [subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)]
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the scheduler did not start"
+                time.sleep(0.2)
+        procs.append(subprocess.Popen([dask, "worker", address, "--nworkers", "2", "--nthreads", "1",
+                                       "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                      env=env))
+        args = ["sweep", "--policy", "central-dopt", *_inputs(tmp_path), "--grid", f"{RELAXED}=true,false",
+                "--grid", "ceiling.share=0.5,0.6", "--baseline", f"{RELAXED}=true;ceiling.share=0.5"]
+        r = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "one")])
+        assert r.exit_code == 0, r.output
+        r = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "cluster"), "--dask", address])
+        assert r.exit_code == 0, r.output
+        for f in ("results.csv", "results.parquet", "scenarios.csv", "changes.csv", "winners.csv"):
+            assert (tmp_path / "one" / f).read_bytes() == (tmp_path / "cluster" / f).read_bytes(), f
+    finally:
+        for p in reversed(procs):
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                p.kill()
