@@ -12,6 +12,8 @@ counted in it and leaves his category's places to others (migration at every sta
   practice; the UPSC notices say "about twelve to thirteen times" the vacancies: no rule text read).
 - `shortlist.qualifying`: a category's minimum qualifying score at the stage, applied before the ratio (and the
   open category's to be counted in the open list).
+- `shortlist.traits`: horizontal traits with lists of their own (the PwBD sub-categories), called after the
+  category lists from the beneficiaries they left out (`ShortlistRule.traits`; commission practice).
 
 Each category c calls ceil(ratio x its vacancies) candidates (the final stage's vacancies as notified, every
 post together), the open category first among everyone eligible for it, then each reserved category among
@@ -50,7 +52,7 @@ class Shortlist:
             yield [problem.candidates.ids[i], code, "open" if code == policy.open else "reserved"]
 
     def cutoff_rows(self, policy: Policy):
-        for code in [policy.open, *policy.reserved_codes]:
+        for code in [policy.open, *policy.reserved_codes, *policy.shortlist.traits]:
             last = self.cutoffs.get(code)
             yield [code, self.vacancies.get(code, 0), self.places.get(code, 0),
                    int((self.counted_as == code).sum()), "" if last is None else f"{last:g}"]
@@ -91,6 +93,9 @@ def shortlist(policy: Policy, problem: Problem, ratio: float) -> Shortlist:
     vacancies: dict[str, int] = {}
     for (_, code), k in seats.seats.items():
         vacancies[code] = vacancies.get(code, 0) + k
+    for (_, _, trait), k in seats.minimums.items():
+        if trait in policy.shortlist.traits:
+            vacancies[trait] = vacancies.get(trait, 0) + k
     rule = policy.shortlist
     floor = np.full(len(c), -math.inf)
     for code, mark in rule.qualifying.items():
@@ -107,6 +112,12 @@ def shortlist(policy: Policy, problem: Problem, ratio: float) -> Shortlist:
         called[chosen] = True
         counted[chosen] = code
         cutoffs[code] = float(c.score[chosen].min()) if len(chosen) else None
+    for trait in rule.traits:     # (after every category list: see ShortlistRule.traits)
+        places[trait] = math.ceil(ratio * vacancies.get(trait, 0) - 1e-9)
+        chosen = _top(c.score, c.trait(trait) & qualified & ~called, places[trait], rule.include_ties)
+        called[chosen] = True
+        counted[chosen] = trait
+        cutoffs[trait] = float(c.score[chosen].min()) if len(chosen) else None
     return Shortlist(called, counted, places, vacancies, cutoffs, float(ratio))
 
 

@@ -160,3 +160,26 @@ def test_no_list_leaves_out_one_who_scores_above_someone_in_it(tmp_path_factory,
         members = [i for i in np.flatnonzero(res.counted_as == code)]
         assert len(members) <= places or (ties and len({prob.candidates.score[i] for i in members[places - 1:]}) == 1)
         assert places == math.ceil(ratio * res.vacancies.get(code, 0) - 1e-9)
+
+
+def test_a_pwbd_list_calls_from_the_beneficiaries_the_category_lists_left_out(tmp_path):
+    """X has UR 2 (one for PwBD) and OBC 1; at ratio 2: UR 4 places, OBC 2, PwBD 2 (`shortlist.traits`). The UR
+    list calls U1, P4 (PwBD, on the general standard), U2, U3; OBC calls O1, O2. The PwBD list then calls the
+    two best PwBD candidates left out, P1 (UR) and P2 (OBC): P4 does not use up a PwBD place, as one called on the
+    open list uses up none of his category's. P3 is not called: the PwBD cut-off is P2's 70."""
+    rows = [["U1", 100, "UR", ""], ["P4", 99, "UR", "a"], ["U2", 98, "UR", ""], ["U3", 97, "UR", ""],
+            ["U4", 96, "UR", ""], ["O1", 94, "OBC", ""], ["O2", 93, "OBC", ""], ["O3", 92, "OBC", ""],
+            ["P1", 80, "UR", "b"], ["P2", 70, "OBC", "c"], ["P3", 60, "UR", "a"]]
+    write_csv(tmp_path / "c.csv", ["id", "score", "category", "pwbd"], rows)
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "pwbd"], [["X", "UR", 2, 1], ["X", "OBC", 1, 0]])
+    pol = load_policy("central-dopt", ['shortlist.traits=["pwbd"]'])
+    prob = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv")
+    res = shortlist(pol, prob, 2)
+    got = {prob.candidates.ids[i]: res.counted_as[i] for i in np.flatnonzero(res.called)}
+    assert got == {"U1": "UR", "P4": "UR", "U2": "UR", "U3": "UR", "O1": "OBC", "O2": "OBC", "P1": "pwbd",
+                   "P2": "pwbd"}
+    assert res.places["pwbd"] == 2 and res.cutoffs["pwbd"] == 70
+    assert check_shortlist(pol, prob, 2, got) == []
+    planted = {**{k: v for k, v in got.items() if k != "P2"}, "P3": "pwbd"}
+    assert any("P2 (score 70) is left out of the pwbd list" in x for x in check_shortlist(pol, prob, 2, planted))
+    assert any("list 'women'" in x for x in check_shortlist(pol, prob, 2, {**got, "U4": "women"}))

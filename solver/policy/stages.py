@@ -13,13 +13,24 @@ from .base import Strict, _named
 REASONS = ("declined", "limited_preferences", "invalid_claim", "cancelled")
 
 
+TRAIT = Literal["women", "pwbd", "ex_serviceman", "pwbd_a", "pwbd_b", "pwbd_c", "pwbd_de"]
+
+
 class ShortlistRule(Strict):
     """Shortlisting for the next stage (`solver.shortlist`): everyone tied with the last called is called
     (`include_ties`; commission practice, no rule text read), and each category's minimum qualifying score at
-    the stage, applied before the ratio (`qualifying`, e.g. {UR = 40, SC = 35})."""
+    the stage, applied before the ratio (`qualifying`, e.g. {UR = 40, SC = 35}).
+
+    `traits`: horizontal traits with lists of their own (the PwBD sub-categories: the UPSC publishes a cut-off
+    for each of PwBD-1 to PwBD-5 at every stage; commission practice, no rule text read). After the category
+    lists, each calls the ratio times its vacancies as notified (its minimums, every post and category
+    together) from its beneficiaries the category lists left out, in merit order: one called on a category's
+    standard does not use up a place of the trait's list, as one called on the open list does not use up his
+    category's (the migration rule read across)."""
 
     include_ties: bool = True
     qualifying: dict[str, float] = {}
+    traits: list[TRAIT] = []
     source: str = ""
 
     def check_codes(self, known: set[str], open_code: str) -> None:
@@ -39,7 +50,7 @@ class ReserveListRule(Strict):
       `extended_reasons` (Rule 20(5)(a)(2): limited preferences, an invalid reservation claim, cancelled
       candidature; "no further requisition" for any other)."""
 
-    traits: list[Literal["women", "pwbd", "ex_serviceman", "pwbd_a", "pwbd_b", "pwbd_c", "pwbd_de"]] = []
+    traits: list[TRAIT] = []
     extended: float = Field(1.0, ge=0)
     extended_reasons: list[Literal["declined", "limited_preferences", "invalid_claim", "cancelled"]] = \
         ["limited_preferences", "invalid_claim", "cancelled"]

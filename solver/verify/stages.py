@@ -13,20 +13,40 @@ from .allocation import Allocation, _may_hold, may_hold
 GENERAL_STANDARD = ("open_merit", "upgrade")   # allocation.csv routes of a recommendation on merit
 
 
-def notified(policy: Policy, problem: Problem) -> dict[str, int]:
-    """Each category's vacancies as notified, every post together: the rows' own (an exempt row's are open). A
-    TOTAL row's split is the vacancy stage's (`verify.seats` checks only its sum)."""
+def compartments(policy: Policy, problem: Problem) -> dict[tuple[str, str], int]:
+    """Each post and category's vacancies as notified: the rows' own (an exempt row's are open). A TOTAL row's
+    split is the vacancy stage's (`verify.seats` checks only its sum)."""
+    out: dict[tuple[str, str], int] = {}
     if any(row.category == "TOTAL" for row in problem.vacancy_rows):
         from ..vacancy import determine_seats
-        out: dict[str, int] = {}
-        for (_, code), k in determine_seats(policy, problem, enforce_ceiling=False).seats.items():
-            out[code] = out.get(code, 0) + k
+        for key, k in determine_seats(policy, problem, enforce_ceiling=False).seats.items():
+            out[key] = out.get(key, 0) + k
         return out
-    out = {}
     for row in problem.vacancy_rows:
-        code = policy.open if row.exempt else row.category
-        out[code] = out.get(code, 0) + row.vacancies
+        key = (row.post, policy.open if row.exempt else row.category)
+        out[key] = out.get(key, 0) + row.vacancies
     return out
+
+
+def notified(policy: Policy, problem: Problem) -> dict[str, int]:
+    """Each category's vacancies as notified, every post together (`compartments` summed)."""
+    out: dict[str, int] = {}
+    for (_, code), k in compartments(policy, problem).items():
+        out[code] = out.get(code, 0) + k
+    return out
+
+
+def notified_minimum(policy: Policy, problem: Problem, trait: str) -> int:
+    """A horizontal trait's vacancies as notified, every post and category together: vacancies.csv's own
+    column for it where its rows give one, else the policy's share of each compartment (rounded as the policy
+    says, never more than the compartment)."""
+    given = [row.minimums[trait] for row in problem.vacancy_rows if trait in row.minimums]
+    if given:
+        return sum(given)
+    share = next((t.share for t in policy.horizontal.traits if t.name == trait), 0.0)
+    rounding = {"round": lambda x: math.floor(x + 0.5 + 1e-9), "floor": lambda x: math.floor(x + 1e-9),
+                "ceil": lambda x: math.ceil(x - 1e-9)}[policy.horizontal.rounding]
+    return sum(min(v, rounding(share * v)) for v in compartments(policy, problem).values() if v)
 
 
 def check_shortlist(policy: Policy, problem: Problem, ratio: float, called: dict[str, str]) -> list[str]:
@@ -37,6 +57,8 @@ def check_shortlist(policy: Policy, problem: Problem, ratio: float, called: dict
     index = {cid: i for i, cid in enumerate(c.ids)}
     out = [f"{cid} is called but not among the candidates" for cid in called if cid not in index]
     rule = policy.shortlist
+    names = {policy.open, *policy.reserved_codes, *rule.traits}
+    out += [f"{cid} is counted in a list {v!r} the policy does not have" for cid, v in called.items() if v not in names]
     vacancies = notified(policy, problem)
     qualified = c.score >= np.array([rule.qualifying.get(x, -math.inf) for x in c.category], dtype=float)
     lists = {code: [index[x] for x, v in called.items() if v == code and x in index]
@@ -49,20 +71,36 @@ def check_shortlist(policy: Policy, problem: Problem, ratio: float, called: dict
         if bad:
             out.append(f"{bad[0]} is counted in the {code} list, which he may not be in ({len(bad)} such)")
         places = math.ceil(ratio * vacancies.get(code, 0) - 1e-9)
-        if len(own) > places and not (rule.include_ties and len({c.score[i] for i in own[places - 1:]}) == 1):
-            out.append(f"the {code} list calls {len(own)} for {places} places")
-        if len(own):
-            last = c.score[own].min()
-            listed = np.zeros(len(c), dtype=bool)
-            listed[own] = True
-            above = may & ~listed & ((c.score > last) | ((c.score == last) & rule.include_ties))
-            if above.any():
-                i = int(np.flatnonzero(above)[0])
-                out.append(f"{c.ids[i]} (score {c.score[i]:g}) is left out of the {code} list, whose last called "
-                           f"scores {last:g} ({rule.source or 'shortlist'})")
-        elif places and may.any():
-            out.append(f"the {code} list calls nobody for {places} places")
+        out += _within(c, own, may, places, rule, code)
         done[own] = True
+    for trait in rule.traits:
+        own = np.array(sorted(index[x] for x, v in called.items() if v == trait and x in index), dtype=np.int64)
+        may = c.trait(trait) & qualified & ~done
+        bad = [c.ids[i] for i in own if not may[i]]
+        if bad:
+            out.append(f"{bad[0]} is counted in the {trait} list, which he may not be in ({len(bad)} such)")
+        places = math.ceil(ratio * notified_minimum(policy, problem, trait) - 1e-9)
+        out += _within(c, own, may, places, rule, trait)
+        done[own] = True
+    return out
+
+
+def _within(c, own: np.ndarray, may: np.ndarray, places: int, rule, name: str) -> list[str]:
+    """A list's places (ties aside) and its cut-off: nobody it may hold left out scoring above its last called."""
+    out = []
+    if len(own) > places and not (rule.include_ties and len({c.score[i] for i in own[places - 1:]}) == 1):
+        out.append(f"the {name} list calls {len(own)} for {places} places")
+    if len(own):
+        last = c.score[own].min()
+        listed = np.zeros(len(c), dtype=bool)
+        listed[own] = True
+        above = may & ~listed & ((c.score > last) | ((c.score == last) & rule.include_ties))
+        if above.any():
+            i = int(np.flatnonzero(above)[0])
+            out.append(f"{c.ids[i]} (score {c.score[i]:g}) is left out of the {name} list, whose last called "
+                       f"scores {last:g} ({rule.source or 'shortlist'})")
+    elif places and may.any():
+        out.append(f"the {name} list calls nobody for {places} places")
     return out
 
 
