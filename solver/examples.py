@@ -65,7 +65,8 @@ class Pipeline:
 def write_pipeline(folder: str | Path, candidates: int = 20_000, seed: int = 2025) -> Pipeline:
     """A UPSC-like combined exam under upsc-cse, every stage's file: prelims.csv (everyone's preliminary
     score), vacancies.csv (100 vacancies over 8 services), mains.csv (those 12x the vacancies call, with their
-    main examination scores), final.csv (those 2x call to the interview, main + interview), preferences.csv
+    main examination scores), final.csv (those 2x call to the interview, main + interview; main_scores.csv and interview_scores.csv hold the two
+    stages' own scores), preferences.csv
     (each finalist ranks every service), declined.csv (5% of the final allocation, with reasons) and
     responses.csv (fix, float or absent for a sliding round of the finalists under central-dopt).
 
@@ -100,17 +101,21 @@ def write_pipeline(folder: str | Path, candidates: int = 20_000, seed: int = 202
         (folder / "tmp" / "candidates.csv").rename(folder / name)
         return folder / name, list(sub["id"])
 
-    mains_score = rng.normal(800, 120, candidates)
+    mains_score = np.round(rng.normal(800, 120, candidates), 3)   # (rounded as published, so that sums agree)
     index = {k: i for i, k in enumerate(cands["id"])}
     mains, called = next_stage(folder / "prelims.csv", 12, "mains.csv",
                                lambda s: mains_score[[index[k] for k in s["id"]]])
-    interview = rng.normal(170, 25, candidates)
+    interview = np.round(rng.normal(170, 25, candidates), 3)
     final, finalists = next_stage(mains, 2, "final.csv",
                                   lambda s: mains_score[[index[k] for k in s["id"]]] +
                                   interview[[index[k] for k in s["id"]]])
     for p in (folder / "tmp").iterdir():
         p.unlink()
     (folder / "tmp").rmdir()
+    # each counted stage's own scores for the finalists (`aarakshan merit` adds them up to final.csv's)
+    for name, score in (("main_scores.csv", mains_score), ("interview_scores.csv", interview)):
+        (folder / name).write_text("candidate_id,score\n" + "".join(
+            f"{k},{float(score[index[k]])!r}\n" for k in finalists))
     services = sorted({p for p, *_ in rows})
     with open(folder / "preferences.csv", "w") as fh:
         fh.write("candidate_id,order,post\n")

@@ -183,3 +183,28 @@ def test_a_pwbd_list_calls_from_the_beneficiaries_the_category_lists_left_out(tm
     planted = {**{k: v for k, v in got.items() if k != "P2"}, "P3": "pwbd"}
     assert any("P2 (score 70) is left out of the pwbd list" in x for x in check_shortlist(pol, prob, 2, planted))
     assert any("list 'women'" in x for x in check_shortlist(pol, prob, 2, {**got, "U4": "women"}))
+
+
+def test_the_final_merit_adds_the_stages_the_policy_counts(tmp_path):
+    """CSE: the main examination and the interview count, the preliminary does not (Plan of Examination). A 700 +
+    180 = 880, B 720 + 150 = 870, C 690 + 200 = 890: C, A, B, though B led the main examination and A the
+    preliminary. A counted stage not given, or a candidate without its score, is bad input (exit 2)."""
+    write_csv(tmp_path / "c.csv", ["id", "category"], [["A", "UR"], ["B", "OBC"], ["C", "UR"]])
+    write_csv(tmp_path / "m.csv", ["candidate_id", "score"], [["A", 700], ["B", 720], ["C", 690]])
+    write_csv(tmp_path / "i.csv", ["candidate_id", "score"], [["A", 180], ["B", 150], ["C", 200]])
+    write_csv(tmp_path / "p.csv", ["candidate_id", "score"], [["A", 99], ["B", 10], ["C", 5]])
+    args = ["merit", "--policy", "upsc-cse", "--candidates", str(tmp_path / "c.csv"), "--stage",
+            f"main={tmp_path / 'm.csv'}", "--stage", f"interview={tmp_path / 'i.csv'}"]
+    r = CliRunner().invoke(app, [*args, "--stage", f"prelims={tmp_path / 'p.csv'}", "--out", str(tmp_path / "f.csv")])
+    assert r.exit_code == 0, r.output
+    assert "prelims stage's scores are not counted" in r.output
+    assert {x["id"]: x["score"] for x in read_csv(tmp_path / "f.csv")} == {"A": "880", "B": "870", "C": "890"}
+    pol = load_policy("upsc-cse")
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], [["X", "UR", 1]])
+    prob = read_problem(pol, tmp_path / "f.csv", tmp_path / "v.csv")
+    assert list(prob.candidates.ids) == ["C", "A", "B"]
+    r = CliRunner().invoke(app, [*args[:-2], "--out", str(tmp_path / "g.csv")])
+    assert r.exit_code == 2 and "counts the interview stage" in r.output and not (tmp_path / "g.csv").exists()
+    write_csv(tmp_path / "i.csv", ["candidate_id", "score"], [["A", 180], ["C", 200]])
+    r = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "h.csv")])
+    assert r.exit_code == 2 and "B has no score at the interview stage" in r.output

@@ -20,7 +20,8 @@ err = Console(stderr=True, soft_wrap=True)
 # The library names an option by its field; the command line by its flag.
 FLAGS = {"engine": "--engine", "recruitment": "--recruitment", "overrides": "--set", "grid": "--grid",
          "scenarios": "--scenarios", "baseline": "--baseline", "dask": "--dask", "other_candidates": "--other-candidates", "policy": "--policy",
-         "time_limit": "--time-limit", "workers": "--workers", "readings": "--reading", "questions": "--ask"}
+         "time_limit": "--time-limit", "workers": "--workers", "readings": "--reading", "questions": "--ask",
+         "stages": "--stage", "stack": "--stack"}
 
 
 def fail(e: AarakshanError):

@@ -1,5 +1,5 @@
-"""The stages of a combined examination before the final list: `shortlist` (checked by `verify --stage
-shortlist`)."""
+"""The stages of a combined examination around the final list: `shortlist` and `merit` before it, `fill` and
+`slide` after it (each checked by `verify --stage ...`)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -54,6 +54,43 @@ def shortlist_cmd(
     cut = ", ".join(f"{k} {v:g}" for k, v in res.cutoffs.items() if v is not None)
     Console().print(f"{int(res.called.sum()):,} of {problem.n:,} called to the {stage} (cut-offs: {cut}); written "
                     f"to {out}/", highlight=False)
+
+
+@app.command("merit")
+def merit_cmd(
+    policy: str = PolicyOpt,
+    candidates: Path = typer.Option(..., "--candidates", help="the final stage's candidates.csv"),
+    stage: list[str] = typer.Option(..., "--stage", help="NAME=FILE: a stage's scores (candidate_id, score); "
+                                    "repeatable"),
+    out: Path = typer.Option(..., "--out", help="the candidates file to write, with score the final merit's"),
+    set_: list[str] = SetOpt,
+):
+    """The final order of merit: candidates.csv with `score` the sum of the stages the policy counts (CSE: the main
+    examination and the interview, not the preliminary)."""
+    import os
+
+    from ..errors import InputError
+    from ..merit import combined_scores, write_scores
+
+    pol = load(policy, set_, "direct")
+    try:
+        stages = {}
+        for given in stage:
+            name, eq, path = given.partition("=")
+            if not eq or not name.strip() or not path.strip():
+                raise InputError("--stage", None, None, f"{given!r} is not NAME=FILE")
+            if name.strip() in stages:
+                raise InputError("--stage", None, None, f"the {name.strip()} stage is given twice")
+            stages[name.strip()] = Path(path.strip())
+        table = combined_scores(pol, candidates, stages, warn=warn)
+        tmp = out.with_name(f".{out.name}.tmp")
+        write_scores(table, tmp)
+        os.replace(tmp, out)
+    except AarakshanError as e:
+        fail(e)
+    counted = pol.merit.stages or list(stages)
+    Console().print(f"{table.num_rows:,} candidates' final scores ({' + '.join(counted)}) written to {out}",
+                    highlight=False)
 
 
 @app.command("fill")
