@@ -49,6 +49,16 @@ class Filled:
     unfilled: list[list]         # unfilled.csv rows: the vacancies neither list could fill
     rounds: dict                 # per round: candidates, vacancies, filled, engine status
 
+    @property
+    def filled(self) -> int:
+        """How many vacated vacancies found a candidate."""
+        return sum(1 for r in self.report if r[FILLED_COLUMNS.index("candidate_id")])
+
+    @property
+    def from_extended(self) -> int:
+        """How many of them from the Extended List."""
+        return sum(1 for r in self.report if r[FILLED_COLUMNS.index("list")] == "extended")
+
 
 def vacated(problem: Problem, allocation: list[dict], declined: dict[str, str]) -> list[Vacated]:
     """The vacancies the declined candidates leave (`allocation`: allocation.csv's rows as dicts)."""
@@ -148,3 +158,43 @@ def _unfilled(left: list[Vacated], todo: list[Vacated]) -> list[list]:
     short = Counter((v.post, v.seat) for v in todo)
     return [[p, s, k, k - short[(p, s)], short[(p, s)], "unfilled" if short[(p, s)] else ""]
             for (p, s), k in sorted(total.items())]
+
+
+def decision_rows(problem: Problem, reserve: dict[str, str], filled: Filled) -> list[list]:
+    """decisions.csv for the fill: every candidate of the reserve list and the Extended List, in merit order,
+    selected or not, with the reason (the vacancy he fills and who left it; or why none was his)."""
+    who = FILLED_COLUMNS.index("candidate_id")
+    by = {r[who]: r for r in filled.report if r[who]}
+    held = {r[0]: r for r in filled.rows}
+    ids = problem.candidates.ids
+    index = {cid: i for i, cid in enumerate(ids)}
+    out = []
+    for cid in sorted(reserve, key=lambda x: index.get(x, len(ids))):
+        where = "Extended List" if reserve[cid] == "extended" else "reserve list"
+        if cid in held:
+            r = by.get(cid)
+            left = f", left by {r[6]} ({r[3].replace('_', ' ')})" if r is not None else ""
+            out.append([cid, "true", held[cid][1], f"from the {where}: the {held[cid][2]} vacancy at "
+                        f"{held[cid][1]}{left}"])
+        else:
+            out.append([cid, "false", "", f"on the {where}, not reached: every vacancy left that he could hold at a "
+                        "post he ranked went to a candidate above him" + (", or was one the Extended List may not "
+                                                                          "take" if reserve[cid] == "extended" else "")])
+    return out
+
+
+def cutoff_rows(problem: Problem, filled: Filled) -> list[list]:
+    """cutoffs.csv for the fill: per post and seat category the fill's appointments, the last rank and score."""
+    score = problem.candidates.score
+    last: dict[tuple[str, str], list] = {}
+    for cid, post, seat, *_, rank in filled.rows:
+        got = last.setdefault((post, seat), [0, 0])
+        got[0] += 1
+        got[1] = max(got[1], int(rank))
+    return [[post, seat, k, worst, "" if score is None else _score(score[worst - 1])]
+            for (post, seat), (k, worst) in sorted(last.items())]
+
+
+def _score(v) -> str:
+    v = float(v)
+    return str(int(v)) if v.is_integer() else repr(v)

@@ -196,7 +196,13 @@ def test_fill_from_the_command_line_checks_its_inputs(tmp_path):
     assert res.exit_code == 0, res.output
     assert read_csv(tmp_path / "f" / "filled_from_reserve.csv")[0]["candidate_id"] == "O3"
     summary = (tmp_path / "f" / "summary.json").read_text()
-    assert '"reserve_list.csv"' in summary and '"stage": "fill"' in summary
+    assert '"reserve_list.csv"' in summary and '"stage": "fill"' in summary and '"filled": 1,' in summary
+    assert "1 of 1 vacancies filled" in res.output
+    decisions = {d["candidate_id"]: d for d in read_csv(tmp_path / "f" / "decisions.csv")}
+    assert decisions["O3"]["selected"] == "true" and "left by O2 (declined)" in decisions["O3"]["reason"]
+    assert all(d["selected"] == "false" for k, d in decisions.items() if k != "O3")
+    cut = read_csv(tmp_path / "f" / "cutoffs.csv")
+    assert [(c["category"], c["filled"]) for c in cut] == [("OBC", "1")]
     verify = ["verify", "--policy", "upsc-cse", "--candidates", str(tmp_path / "c.csv"), "--vacancies",
               str(tmp_path / "v.csv"), "--preferences", str(tmp_path / "p.csv"), "--allocation",
               str(tmp_path / "out" / "allocation.csv"), "--reserve-list", str(tmp_path / "out" / "reserve_list.csv")]

@@ -114,8 +114,7 @@ def fill_cmd(
         _, done = run_fill(result, declined, out, chosen, time_limit, workers, warn=warn)
     except AarakshanError as e:
         fail(e)
-    filled = sum(1 for r in done.report if r[5])
-    extended = sum(1 for r in done.report if r[6] == "extended")
+    filled, extended = done.filled, done.from_extended
     Console().print(f"{filled} of {len(done.report)} vacancies filled ({extended} from the Extended List); written to "
                     f"{out}/", highlight=False)
 

@@ -16,7 +16,8 @@ from ..policy.stages import REASONS
 from ..problem import Problem
 from ..reports import sha256_file as sha256
 
-FILL_FILES = ("allocation.csv", "unfilled.csv", "filled_from_reserve.csv", "summary.json")
+FILL_FILES = ("allocation.csv", "decisions.csv", "unfilled.csv", "cutoffs.csv", "filled_from_reserve.csv",
+              "summary.json")
 
 
 @dataclass(frozen=True)
@@ -86,12 +87,12 @@ def read_declined(path: Path, allocation: list[dict]) -> dict[str, str]:
 def run_fill(result: str | Path, declined: str | Path, out: str | Path | None, engine: Engine | str = Engine.GREEDY,
              time_limit: float | None = None, workers: int = 1, warn=lambda _: None):
     """`aarakshan fill`: the vacancies `declined` leaves in the run `result`, filled from its reserve list
-    (`solver.fill`), written to `out` (allocation.csv of the new appointments, unfilled.csv,
-    filled_from_reserve.csv, summary.json) atomically. Returns (Previous, Filled)."""
-    from ..fill import FILLED_COLUMNS, fill
+    (`solver.fill`), written to `out` (allocation.csv of the new appointments, decisions.csv for everyone on the
+    two lists, unfilled.csv, cutoffs.csv, filled_from_reserve.csv, summary.json) atomically. Returns (Previous, Filled)."""
+    from ..fill import FILLED_COLUMNS, cutoff_rows, decision_rows, fill
     from ..io.staging import stage, write_csv, write_json
     from ..reports import provenance
-    from ..result import ALLOCATION_COLUMNS, UNFILLED_COLUMNS
+    from ..result import ALLOCATION_COLUMNS, CUTOFF_COLUMNS, DECISION_COLUMNS, UNFILLED_COLUMNS
 
     engine = Engine.parse(engine)
     prev = previous(result, ("allocation.csv", "reserve_list.csv"), warn)
@@ -103,13 +104,15 @@ def run_fill(result: str | Path, declined: str | Path, out: str | Path | None, e
     if out is not None:
         sources = {**prev.inputs, "declined": str(declined)}
         doc = {"stage": "fill", "engine": str(engine), "vacated": len(gone),
-               "filled": sum(1 for r in done.report if r[5]), "rounds": done.rounds,
+               "filled": done.filled, "rounds": done.rounds,
                "previous": {"folder": str(prev.folder), "files": prev.files},
                "provenance": provenance(prev.policy, [], str(engine), sources)}
 
         def write(tmp: Path) -> None:
             write_csv(tmp / "allocation.csv", ALLOCATION_COLUMNS, done.rows)
+            write_csv(tmp / "decisions.csv", DECISION_COLUMNS, decision_rows(prev.problem, reserve, done))
             write_csv(tmp / "unfilled.csv", UNFILLED_COLUMNS, done.unfilled)
+            write_csv(tmp / "cutoffs.csv", CUTOFF_COLUMNS, cutoff_rows(prev.problem, done))
             write_csv(tmp / "filled_from_reserve.csv", FILLED_COLUMNS, done.report)
             write_json(tmp / "summary.json", doc)
         stage(out, write, FILL_FILES).publish()
