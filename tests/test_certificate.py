@@ -131,3 +131,16 @@ def test_a_dominated_stable_assignment_is_not_certified(tmp_path):
     stats = {k: 0 for k in stats}
     # stable (the reduced certificate accepts it: nothing rejected), but not candidate-optimal
     assert _certify(pools, swapped, None, None, 1, stats) is None and "hint_rejected" not in stats
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(instances(max_posts=4), instances(traits=True, max_n=30, max_posts=4), instances(ranked=True)))
+def test_all_depths_at_once_are_each_pool_s_depth_as_defined(inst):
+    """`chain_depths` computes every pool's sound depth at once (groups of pools by the candidates they admit,
+    running sums in preference order); `model.depth` states it pool by pool: they agree on random recruitments,
+    with posts filled in turn and with preferences."""
+    from solver.engines.cpsat.model import depth, overlaps
+    pol, prob = materialise(Path(tempfile.mkdtemp()), inst)
+    pools = solve(pol, prob, "greedy").result.pools
+    overlap = overlaps(pools)
+    assert chain_depths(pools) == [depth(pools, p, overlap) for p in pools]

@@ -188,12 +188,18 @@ def test_greedy_answer_satisfies_the_model(inst):
 @given(instances(max_n=30))
 def test_solving_in_turn_is_the_whole_model(inst):
     """CP-SAT solved one group at a time, earlier groups fixed ((phase, post) where posts are filled in turn,
-    a phase with preferences), gives the solution of the whole model solved at once (solve_cpsat)."""
+    a phase with preferences), gives the solution of the whole model solved at once (solve_cpsat). Each group is
+    made a model of its own here (`BATCH_PAIRS` 0; one with no eligible pair joins the one before), where small consecutive groups are otherwise solved together."""
+    from unittest import mock
+
     from solver.engines.cpsat import solve_model
     from solver.engines.cpsat.solve import turn_groups
     d = Path(tempfile.mkdtemp())
     pol, prob = materialise(d, inst)
-    res = solve(pol, prob, "cpsat", hint=False).result
+    with mock.patch("solver.engines.cpsat.solve.BATCH_PAIRS", 0):
+        res = solve(pol, prob, "cpsat", hint=False).result
+    if "groups" in res.assignment.stats:    # (a group no candidate is eligible for joins the one before it)
+        assert res.assignment.stats["models"] <= res.assignment.stats["groups"]
     whole = solve_model(res.pools, prob.n, None, None, 1)
     assert np.array_equal(res.assignment.pool, whole.pool)
     assert np.array_equal(res.assignment.adjusted, whole.adjusted)

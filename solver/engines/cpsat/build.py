@@ -6,14 +6,50 @@ from ortools.sat.python import cp_model
 
 from ...pools import Pools
 from .horizontal import minimums
-from .model import Chains, GroupChain, Model, Names, Rules, capacity, depth, guard, link_preferences, overlaps, \
-    shared_bounds
+from .model import Chains, GroupChain, Model, Names, Rules, capacity, guard, link_preferences, shared_bounds
 
 
 def chain_depths(pools: Pools) -> list[int]:
-    """Each pool's sound depth (`model.depth`)."""
-    overlap = overlaps(pools)
-    return [depth(pools, p, overlap) for p in pools]
+    """Each pool's sound depth (`model.depth`, which states it pool by pool), for all pools at once: pools are
+    grouped by which types of candidate they admit (few groups: eligibility rests on category and flags), and
+    within each group a running sum of capacities in the order pools are preferred answers "the capacity of the
+    pools of this group some candidate may prefer to that one" by one binary search. Pool by pool it was
+    quadratic: 5,000 one-vacancy posts made 25 million comparisons."""
+    import numpy as np
+
+    if not len(pools):
+        return []
+    ps = pools.pools
+    base = np.array([q.base for q in ps], dtype=np.int64)
+    phase = np.array([q.phase for q in ps], dtype=np.int64)
+    if pools.common_order:     # preferred: an earlier phase, then an earlier post, then a higher precedence
+        keys = (np.array([q.precedence for q in ps]), np.array([q.post for q in ps]), phase)
+    else:                      # preferred: an earlier phase, or any other pool of the same phase
+        keys = (phase,)
+    order = np.lexsort(keys)
+    rank = np.empty(len(ps), dtype=np.int64)
+    sorted_keys = np.stack([k[order] for k in keys[::-1]], axis=1)
+    rank[order] = np.concatenate([[0], np.cumsum(np.any(sorted_keys[1:] != sorted_keys[:-1], axis=1))])
+    if not pools.merit_only:   # (`model.overlaps`: with preferences or shared bounds every pool may count)
+        sig, meets = np.zeros(len(ps), dtype=np.int64), np.ones((1, 1), dtype=bool)
+    else:    # two groups meet where some type of candidate is admitted by both (never a pools x pools matrix)
+        from ...pools.lists import admit_types
+        cols = admit_types([q.eligible for q in ps])[1].T
+        kinds, sig = np.unique(cols, axis=0, return_inverse=True)
+        sig = sig.reshape(-1)
+        meets = (kinds.astype(np.int64) @ kinds.T.astype(np.int64)) > 0
+    out = base.copy()
+    for s in range(meets.shape[0]):
+        mine = np.flatnonzero(sig == s)
+        by = mine[np.argsort(rank[mine], kind="stable")]
+        r, run = rank[by], np.concatenate([[0], np.cumsum(base[by])])
+        who = np.flatnonzero(meets[s, sig])          # pools some candidate of group s may also be admitted to
+        side = "left" if pools.common_order else "right"
+        got = run[np.searchsorted(r, rank[who], side=side)]
+        if not pools.common_order:                   # (the pool itself is not preferred to itself)
+            got = got - np.where(sig[who] == s, base[who], 0)
+        out[who] += got
+    return out.tolist()
 
 
 def build(pools: Pools, names: Names | None = None, rules: Rules | None = None, objective: bool = True,
