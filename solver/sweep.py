@@ -204,6 +204,8 @@ def sweep(policy: str | Path, scenarios: list[Scenario], inputs: list[Inputs], e
             readings[key] = len(problems)
             problems.append([(x.year, read_problem(pol, x.candidates, x.vacancies, x.preferences)) for x in inputs])
         tasks.append(_Task(k, sc, pol, readings[key]))
+    if progress:
+        progress(0)     # (the inputs are read and checked: the scenarios begin)
     job = engine
     if dask is not None:
         results = _on_dask(dask, workers, job, problems, tasks, progress)

@@ -42,7 +42,8 @@ def sweep_cmd(
 ):
     """Solve one recruitment (or a run of years) under many policies: a tidy table per scenario, year, post and
     category, and against a baseline the changes, the difference by category and the winners and losers."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
+        TimeRemainingColumn
 
     from ..io.staging import stage
     from ..runs import folder_inputs, year_folders
@@ -75,11 +76,12 @@ def sweep_cmd(
             raise InputError("--candidates", None, None, "give --candidates and --vacancies, or --years")
         else:
             inputs = [Inputs(None, candidates, vacancies, preferences)]
-        columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
+        columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   TextColumn("left:"), TimeRemainingColumn()]
         with Progress(*columns, console=err) as bar:
-            task = bar.add_task("scenarios", total=len(found))
+            task = bar.add_task(f"reading and checking the inputs of {len(inputs)} year(s)", total=len(found))
             result = sweep(policy, found, inputs, engine, workers, dask, recruitment=recruitment, baseline=baseline,
-                           progress=lambda done: bar.update(task, completed=done))
+                           progress=lambda done: bar.update(task, completed=done, description="scenarios"))
         refused = [(sc.name, status) for sc, status in result.status if status != "solved"]
         for (sc, _), notes in zip(result.status, scenario_notes(result)):
             for note in notes:
