@@ -48,3 +48,15 @@ def test_every_command_block_runs(page, tmp_path):
         res = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
         assert res.returncode == 0, f"{page.name}, block {k} ({kind}), exit {res.returncode}:\n{code}\n" \
                                     f"--- stdout\n{res.stdout[-3000:]}\n--- stderr\n{res.stderr[-3000:]}"
+
+
+def test_each_act_s_page_is_its_model_as_it_stands():
+    """docs/acts/NAME.md is made from models/NAME.toml (`python -m solver.policy.describe docs/acts`): a model
+    changed without its page fails here."""
+    from solver.policy import load_policy
+    from solver.policy.describe import describe
+    from solver.policy.load import bundled_models
+    for stem in bundled_models():
+        page = ROOT / "docs" / "acts" / f"{stem}.md"
+        assert page.read_text(encoding="utf-8") == describe(load_policy(stem), stem), \
+            f"{page} is out of date: python -m solver.policy.describe docs/acts"

@@ -1,0 +1,89 @@
+"""A policy model as a page of the manual (docs/acts/NAME.md): which sections it models and where each rule cites
+them, the options the law leaves open with the authority on each side, the grounds of exemption, and the
+tables whose sources the model gives. Made from the model file itself, so the page cannot drift from the law
+the tool applies (`tests/test_docs.py` checks the committed pages against it)."""
+from __future__ import annotations
+
+from .schema import Policy
+
+RULES = {"open_merit": "open vacancies on merit (a reserved candidate selected on merit counts as open)",
+         "reserved_only": "reserved vacancies to members of the category only",
+         "creamy_layer": "the creamy layer excluded", "exchange": "exchange of unfilled reserved vacancies",
+         "fallback": "fallback to another category", "dereserve": "de-reservation",
+         "carried": "carry-forward and backlog", "probation": "recruitment on probation",
+         "fitness": "those found unfit appointed to nothing", "special": "a special recruitment for the backlog"}
+
+
+def describe(policy: Policy, stem: str) -> str:
+    """The manual's page for a bundled policy model (markdown).
+
+    Example
+    -------
+    >>> from solver import load_policy
+    >>> describe(load_policy("bihar-1991"), "bihar-1991").splitlines()[0]
+    '# bihar-1991: Bihar Reservation of Vacancies in Posts and Services Act 1991'
+    """
+    p = policy
+    out = [f"# {stem}: {p.name}", "",
+           f"Source: {p.source}. Generated from `models/{stem}.toml` (`aarakshan policy show {stem}` prints every "
+           "parameter); what the Acts' texts say is in `../shared/statutes/`, how the tool applies each rule in "
+           "the other pages of this manual.", "",
+           "## Categories", "", "| code | share | source | creamy layer excluded | carried forward |", "|---|---:|---|---|---|"]
+    out += [f"| {p.open} (open) | | | | |"]
+    out += [f"| {c.code} | {c.share:g} | {c.source or ''} | {'yes' if c.creamy_layer_excluded else 'no'} | "
+            f"{'yes' if c.carry_forward else 'no'} |" for c in p.categories]
+    out += ["", f"The ceiling: {p.ceiling.share:.0%} ({p.ceiling.source or 'no source given'}); excess "
+            f"`{p.ceiling.excess}`. Roster of {p.roster.points} points.", "",
+            "## The rules and the sections they cite", "",
+            "A violation `verify` finds cites the section here; a rule without one cites its judgments only.", "",
+            "| rule | what it is | section |", "|---|---|---|"]
+    auth = p.authorities.model_dump()
+    out += [f"| `{key}` | {RULES.get(key, key)} | {auth[key] or '(none in this model)'} |" for key in auth]
+    out += ["", "## Options the law leaves open", ""]
+    if not p.open_questions:
+        out += ["None declared."]
+    for q in p.open_questions:
+        out += [f"- **`{q.key}`**: {q.question}"]
+        out += [f"  - `{_toml(s.value)}`: {s.authority}" for s in q.sides]
+    out += ["", "`aarakshan audit` solves every side and lists whose outcome turns on it ([audit.md](../audit.md)).",
+            "", "## Exemptions", ""]
+    ex = p.exemptions
+    if ex is None or not ex.grounds:
+        out += ["No exemption section of this model was read: a vacancy's `exempt` ground is taken as given."]
+    else:
+        out += [f"{ex.source}.", "", "| key | ground | section |", "|---|---|---|"]
+        out += [f"| `{g.key}` | {g.text} | {g.source} |" for g in ex.grounds]
+    # (the stage tables only where the model sets them: their defaults' sources are no part of this Act)
+    tables = (("promotion", p.promotion), ("surrender", p.surrender), ("reserve list", p.reserve_list),
+              ("slide", p.slide), ("final merit", p.merit))
+    staged = {"reserve list", "slide", "final merit"}
+    extra = [(name, getattr(t, "source", "") or getattr(t, "stages_source", "")) for name, t in tables
+             if t is not None and (name not in staged or t != type(t)())]
+    extra = [(name, source) for name, source in extra if source]
+    if extra:
+        out += ["", "## Other tables", ""] + [f"- {name}: {source}" for name, source in extra]
+    return "\n".join(out) + "\n"
+
+
+def _toml(value) -> str:
+    """A value as a policy file (and --set) writes it."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def write_pages(folder) -> list:
+    """docs/acts/NAME.md for every bundled model (`python -m solver.policy.describe docs/acts`)."""
+    from pathlib import Path
+
+    from .load import bundled_models, load_policy
+    out = []
+    for stem in bundled_models():
+        path = Path(folder) / f"{stem}.md"
+        path.write_text(describe(load_policy(stem), stem), encoding="utf-8")
+        out.append(path)
+    return out
+
+
+if __name__ == "__main__":
+    import sys
+    for written in write_pages(sys.argv[1] if len(sys.argv) > 1 else "docs/acts"):
+        print(written)
