@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from .errors import InputError
+from .errors import OptionError
 
 
 def _plotly():
@@ -17,7 +17,7 @@ def _plotly():
         import plotly.graph_objects as go
         import plotly.offline
     except ImportError:
-        raise InputError("--report", None, None, "the report needs plotly: pip install 'aarakshan[report]'") from None
+        raise OptionError("report", "the report needs plotly: pip install 'aarakshan[report]'") from None
     return go, plotly.offline
 
 

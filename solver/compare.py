@@ -164,7 +164,7 @@ def compare(a: str | Path, b: str | Path, candidates: str | Path | None = None,
         "candidates_changed": len(rows),
         "changes": dict(sorted(Counter(r[-1] for r in rows).items())),
         "selected_by_own_category": by_own,
-        "own_category_from": own_from or "not available: give --candidates",
+        "own_category_from": own_from or "not available: give the candidates file",
         # by own category x horizontal trait: who gains, loses, moves up or down his preferences
         "winners_losers": tally([(*groups.get(r[0], ("?", "?")), r[-1]) for r in rows], _order(sb))
         if groups else None,

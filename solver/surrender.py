@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import InputError, PolicyConflict, Unsupported
+from .errors import InputError, OptionError, PolicyConflict, Unsupported
 from .io.cells import _first_bad, ordinals, unique_ids
 from .io.tables import read_table
 from .policy import Policy
@@ -125,12 +125,12 @@ def surrender(policy: Policy, emp: Employees, abolish: int, strength: int | None
     n = len(emp.ids)
     strength = n if strength is None else strength
     if strength > MAX_STRENGTH:
-        raise InputError("--strength", None, None, f"a cadre of {strength:,} posts is beyond any service (at most "
+        raise OptionError("strength", f"a cadre of {strength:,} posts is beyond any service (at most "
                          f"{MAX_STRENGTH:,}): the smaller cadre's roster would not end")
     if strength < n:
-        raise InputError("--strength", None, None, f"a cadre of {strength} posts cannot hold {n} employees")
+        raise OptionError("strength", f"a cadre of {strength} posts cannot hold {n} employees")
     if not 0 < abolish <= strength:
-        raise InputError("--abolish", None, None, f"{abolish} posts abolished of a cadre of {strength}")
+        raise OptionError("abolish", f"{abolish} posts abolished of a cadre of {strength}")
     before, posts, floors = bounds(policy, emp, strength, abolish)
     to_go = max(0, n - (strength - abolish))
     chosen = in_order(emp, to_go, floors) if engine == "greedy" else _cpsat(emp, to_go, floors)

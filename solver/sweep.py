@@ -299,7 +299,7 @@ def _on_dask(address, workers, job, problems, tasks, progress):
             client = Client(cluster if cluster is not None else address, timeout=DASK_TIMEOUT)
         except (OSError, TimeoutError) as e:
             raise OptionError("dask", f"no Dask scheduler answered at {address} within {DASK_TIMEOUT} s "
-                              f"({type(e).__name__}); start one there or give --dask local") from None
+                              f"({type(e).__name__}); start one there or use dask=local") from None
         with client:
             shipped = client.scatter(problems, broadcast=True)   # once, not per task
             futures = client.map(_dask_task, tasks, job=job, problems=shipped, pure=False)

@@ -93,3 +93,26 @@ def test_no_module_past_the_size_a_reader_holds():
     long = {str(p.relative_to(SOLVER)): n for p in SOLVER.rglob("*.py")
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MOST_LINES}
     assert long == {}
+
+
+def test_library_messages_speak_of_data_not_of_flags():
+    """The library names an option as its functions and policy files do (`engine=greedy`, `override KEY=VALUE`,
+    `replace=True`); `solver.cli.common.flags` says it the command line's way. Strings in solver/ outside
+    solver/cli/ name no flag (docstrings and comments aside; a message may name another `aarakshan` command)."""
+    import ast
+    import re
+    flag = re.compile(r"(?<![\w`-])--[a-z][a-z-]+")
+    found = []
+    for path in sorted(SOLVER.rglob("*.py")):
+        if "cli" in path.relative_to(SOLVER).parts:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docs = {id(node.body[0].value) for node in ast.walk(tree)
+                if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))
+                and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+                text = re.sub(r"aarakshan \w+ --[a-z-]+", "", node.value)
+                if flag.search(text):
+                    found.append(f"{path.relative_to(SOLVER)}:{node.lineno}: {node.value[:60]!r}")
+    assert not found, "\n".join(found)

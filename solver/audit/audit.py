@@ -140,7 +140,7 @@ def _uniqueness(res: Result, time_limit, workers, prove: bool = False, state=Non
         size = f"the model of every lawful allocation would take about {model_bytes(res.pools) / 2**30:.1f} GiB"
         if moved:
             return False, _rows(res, {i: outcome(alt, i) for i in moved}, ties), \
-                f"ties: contested found by reversing every tie block, at least these ({size}; --prove builds it)"
+                f"ties: contested found by reversing every tie block, at least these ({size}; prove_unique=True builds it)"
         return None, [], f"not proven: reversing every tie block changes nothing, and {size}"
     model = lawful_model(res.pools, problem, Rules(ties=ties))
     offi = res.assignment.pool

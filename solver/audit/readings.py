@@ -9,7 +9,7 @@ from ..errors import OptionError
 from ..policy import Policy
 from ..policy.load import as_setting, axis
 
-GIVEN = "given with --reading (RULES.md, options the law leaves open)"
+GIVEN = "given as a reading (RULES.md, options the law leaves open)"
 
 
 @dataclass(frozen=True)

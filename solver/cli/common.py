@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from pathlib import Path
 
 import typer
@@ -21,14 +22,39 @@ err = Console(stderr=True, soft_wrap=True)
 FLAGS = {"engine": "--engine", "recruitment": "--recruitment", "overrides": "--set", "grid": "--grid",
          "scenarios": "--scenarios", "baseline": "--baseline", "dask": "--dask", "other_candidates": "--other-candidates", "policy": "--policy",
          "time_limit": "--time-limit", "workers": "--workers", "readings": "--reading", "questions": "--ask",
-         "stages": "--stage", "stack": "--stack"}
+         "stages": "--stage", "stack": "--stack", "strength": "--strength", "abolish": "--abolish",
+         "report": "--report"}
+
+
+# The library's words for an option (a keyword of its functions, a policy override) and the flag that gives it:
+# a message is written once, in the library, and read on the command line in the command line's words.
+SAYINGS = [(re.compile(r"\bengine=(\w+)"), r"--engine \1"), (re.compile(r"\btime_limit\b"), "--time-limit"),
+           (re.compile(r"\breplace=True\b"), "--replace"), (re.compile(r"\bround=special\b"), "--round special"),
+           (re.compile(r"\brecruitment=(\w+)"), r"--recruitment \1"),
+           (re.compile(r"\(register=, year=\)"), "(--register, --year)"), (re.compile(r"\bdask=local\b"),
+                                                                             "--dask local"),
+           (re.compile(r"\breserve_list=True\b"), "--reserve-list"), (re.compile(r"\bprove_unique=True\b"),
+                                                                       "--prove-unique"),
+           (re.compile(r"\bgiven as a reading\b"), "given with --reading"),
+           (re.compile(r"\boverride (\S+=)"), r"--set \1"), (re.compile(r"\bgive the candidates file\b"),
+                                                               "give --candidates"),
+           (re.compile(r"\(the output folder\)"), "(--out)")]
+
+
+def flags(text: str) -> str:
+    """A library message in the command line's words (`SAYINGS`)."""
+    for pattern, flag in SAYINGS:
+        text = pattern.sub(flag, text)
+    return text
 
 
 def fail(e: AarakshanError):
-    """Print the error and exit with its code. An option the library names by its field is told by its flag."""
+    """Print the error and exit with its code. An option the library names by its field is told by its flag,
+    and the remedies it names in the library's words (`engine=greedy`) in the command line's (`SAYINGS`)."""
     text = str(e)
     if isinstance(e, OptionError) and e.field in FLAGS:
         text = FLAGS[e.field] + text[len(e.field):]
+    text = flags(text)
     # (escaped: a message may quote a policy table such as [promotion], which is not markup)
     err.print(f"[bold red]error[/]: {escape(text)}", highlight=False)
     raise typer.Exit(e.exit_code)
@@ -45,7 +71,7 @@ def done(what: str, seconds: float) -> None:
 
 
 def warn(msg: str) -> None:
-    err.print(f"[yellow]warning[/]: {escape(msg)}", highlight=False)
+    err.print(f"[yellow]warning[/]: {escape(flags(msg))}", highlight=False)
 
 
 PolicyOpt = typer.Option(..., "--policy", help="policy TOML file, or a name in models/ (e.g. bihar-1991)")

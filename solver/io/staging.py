@@ -170,7 +170,7 @@ def staging_folder(out: Path) -> Path:
     """A fresh folder beside `out` to write outputs into before they are published (and the scratch of runs
     killed before publishing removed)."""
     if out.exists() and not out.is_dir():
-        raise InputError(out, None, None, "--out is a file, not a folder")
+        raise InputError(out, None, None, "is a file, not a folder (the output folder)")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         _clean_stale_staging(out.parent)

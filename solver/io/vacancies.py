@@ -153,7 +153,7 @@ def _direct_shares(t: Table, policy: Policy) -> np.ndarray:
     given = np.flatnonzero(raw != "")
     if len(given) and policy.recruitment != "promotion":
         raise t.error(int(given[0]), "direct_share", "direct_share decides reservation in promotion (Bill 2004 "
-                      "s.3(2)); this is direct recruitment: leave it empty or solve with --recruitment promotion")
+                      "s.3(2)); this is direct recruitment: leave it empty or solve with recruitment=promotion")
     for k in given:
         try:
             v = float(raw[k])

@@ -53,7 +53,7 @@ def promotion_policy(policy: Policy) -> Policy:
     for p in prom.categories:
         if p.share is None:
             raise Unsupported(f"{policy.name}: the promotion share of {p.code} is the Act's datum, not given "
-                              f"({p.source or 'promotion.categories'}); give it with --set "
+                              f"({p.source or 'promotion.categories'}); give it: override "
                               f"promotion.categories.{p.code}.share=...")
         share = policy.category(p.code).share if p.share == "direct" else float(p.share)
         shares[p.code] = min(share, p.cap) if p.cap is not None else share

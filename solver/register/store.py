@@ -184,10 +184,10 @@ class Register:
         """A year is solved once, in order; `replace` re-solves the latest one."""
         years = self.years()
         if replace and year not in years:
-            raise InputError(self.path, None, None, f"--replace: year {year} is not recorded (recorded: "
+            raise InputError(self.path, None, None, f"replace=True: year {year} is not recorded (recorded: "
                              f"{years or 'none'})")
         if year in years and not replace:
-            raise InputError(self.path, None, None, f"year {year} is already recorded; pass --replace to solve "
+            raise InputError(self.path, None, None, f"year {year} is already recorded; replace=True solves "
                              "it again")
         later = [y for y in years if y > year]
         if later:
@@ -356,17 +356,17 @@ class Register:
         """A special round follows its year's first round, before the next year; once, unless replaced."""
         years = self.years()
         if year not in years:
-            raise InputError(self.path, None, None, f"--round special: year {year} has no first round in the "
+            raise InputError(self.path, None, None, f"round=special: year {year} has no first round in the "
                              f"register (recorded: {years or 'none'}); solve the year first")
         if years[-1] != year:
-            raise InputError(self.path, None, None, f"--round special: years {[y for y in years if y > year]} are "
+            raise InputError(self.path, None, None, f"round=special: years {[y for y in years if y > year]} are "
                              f"recorded after {year}, and were solved from what {year} left")
         done = self.has_special(year)
         if done and not replace:
-            raise InputError(self.path, None, None, f"{year}'s special round is already recorded; pass --replace "
-                             "to solve it again")
+            raise InputError(self.path, None, None, f"{year}'s special round is already recorded; replace=True "
+                             "solves it again")
         if replace and not done:
-            raise InputError(self.path, None, None, f"--replace: {year} has no special round recorded")
+            raise InputError(self.path, None, None, f"replace=True: {year} has no special round recorded")
 
     def has_special(self, year: int) -> bool:
         return self.db.execute("SELECT 1 FROM special_rounds WHERE year = ?", (year,)).fetchone() is not None

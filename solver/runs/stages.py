@@ -46,7 +46,7 @@ def previous(folder: str | Path, needs: tuple[str, ...] = ("allocation.csv",), w
         raise InputError(summary, None, None, "is not a run's summary.json (no provenance.inputs)") from None
     for name in needs:
         if not (folder / name).is_file():
-            hint = " (solve with --reserve-list)" if name == "reserve_list.csv" else ""
+            hint = " (solve with reserve_list=True)" if name == "reserve_list.csv" else ""
             raise InputError(folder, None, None, f"holds no {name}{hint}")
     for role, path in paths.items():
         if not Path(path).is_file():

@@ -137,7 +137,7 @@ def _carried_over(policy: Policy, problem: Problem, row: VacancyRow, state: Year
     if state is None:
         raise InputError(path, row.line, "vacancies", f"post {row.post} has only two vacancies, whose roster points "
                          f"take the carry-over of the preceding {n} recruitment years ({why}): solve against the "
-                         "register (--register, --year) that holds them")
+                         "register that holds them (register=, year=)")
     window = state.recent.get(row.post, ())[-n:]
     if any(v is None for _, v in window):
         raise InputError(path, row.line, "vacancies", f"post {row.post}: the register holds years "
@@ -183,7 +183,7 @@ def check_cadre(policy: Policy, what: str, cadre: int, start: int, count: int) -
         raise Unsupported(f"{what}: a cadre of {cadre} posts takes the L-shaped roster "
                           "(roster.small_cadre; DoPT OM 02.07.1997), which is not encoded: no authoritative copy "
                           "of the DoPT table was found (docs/limits.md); give per-category rows, "
-                          "or --set roster.small_cadre=\"none\" to use the due-point roster")
+                          "or override roster.small_cadre=\"none\" to use the due-point roster")
     if start + count - 1 > cadre:
         raise Unsupported(f"{what}: {count} vacancies from point {start} pass the end of the cadre's "
                           f"{cadre}-point roster: a fully operated roster does not run again, each vacancy goes to "

@@ -29,5 +29,5 @@ def check_model_size(pools: Pools) -> None:
     if have is not None and need > 0.8 * have:
         raise Unsupported(f"the CP-SAT model would have about {pairs:,} candidate-pool pairs, about "
                           f"{need / 2**30:.1f} GiB, more than this machine has free ({have / 2**30:.1f} GiB): use "
-                          "--engine greedy (the reference procedure, which verify checks independently), or a "
-                          "machine with more memory; --time-limit bounds the search, not the model's size")
+                          "engine=greedy (the reference procedure, which verify checks independently), or a "
+                          "machine with more memory; time_limit bounds the search, not the model's size")

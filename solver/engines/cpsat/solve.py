@@ -174,7 +174,7 @@ def solve_model(pools: Pools, n: int, hint: Assignment | None, time_limit: float
     stats["constraints"] += len(model.m.proto.constraints)
     if status == cp_model.MODEL_INVALID:
         raise Unsupported(f"CP-SAT rejected the model as invalid ({solver.status_name(status)}): a defect of "
-                          "Aarakshan's, not of the input or the law; --engine greedy gives the reference answer "
+                          "Aarakshan's, not of the input or the law; engine=greedy gives the reference answer "
                           "(please report the inputs)")
     if status == cp_model.INFEASIBLE:
         from .conflict import conflict
