@@ -207,10 +207,13 @@ def sweep(policy: str | Path, scenarios: list[Scenario], inputs: list[Inputs], e
     if progress:
         progress(0)     # (the inputs are read and checked: the scenarios begin)
     job = engine
+    from .interrupt import unwinding
     if dask is not None:
-        results = _on_dask(dask, workers, job, problems, tasks, progress)
+        with unwinding():     # (a stop shuts the cluster down)
+            results = _on_dask(dask, workers, job, problems, tasks, progress)
     elif workers > 1 and len(tasks) > 1:
-        results = _on_pool(workers, job, problems, tasks, progress)
+        with unwinding():     # (and the pool's processes)
+            results = _on_pool(workers, job, problems, tasks, progress)
     else:
         results = []
         for t in tasks:

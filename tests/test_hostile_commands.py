@@ -297,3 +297,30 @@ def test_sigterm_stops_an_audit_at_once_and_writes_nothing(tmp_path):
     code = p.wait(timeout=60)
     assert code == 143 and time.perf_counter() - t < 10, (code, time.perf_counter() - t)
     assert not (tmp_path / "a").exists()
+
+
+def test_sigterm_mid_solve_ends_at_once_leaving_nothing_and_no_new_register(tmp_path):
+    """A stop during a long CP-SAT solve: exit 143, "stopped: nothing was written", no output folder and no
+    staging folder beside it. The process leaves without unwinding (solver.interrupt), except where unwinding is
+    what puts things right: a register this run created is then removed, as a failed run removes it."""
+    import signal
+    import subprocess
+    import sys
+
+    from solver.instances import generate, write_instance
+    d = write_instance(tmp_path / "inst", *generate(load_policy("central-dopt"), 6000, 3000, seed=7, posts=12,
+                                                    preferences=12))
+    base = [sys.executable, "-c", "from solver.cli import main; main()", "solve", "--policy", "central-dopt",
+            "--candidates", str(d / "candidates.csv"), "--vacancies", str(d / "vacancies.csv"), "--preferences",
+            str(d / "preferences.csv"), "--independent"]
+    for extra, name in (([], "plain"), (["--register", str(tmp_path / "new.sqlite"), "--year", "2024"], "register")):
+        p = subprocess.Popen([*base, *extra, "--out", str(tmp_path / name)], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
+        time.sleep(5)
+        assert p.poll() is None, "the solve ended before the signal: the instance is too easy to test the stop"
+        p.send_signal(signal.SIGTERM)
+        _, err = p.communicate(timeout=60)
+        assert p.returncode == 143, err
+        assert not (tmp_path / name).exists() and not list(tmp_path.glob(".aarakshan-*"))
+    assert "stopped: nothing was written" in err or "Traceback" not in err
+    assert not (tmp_path / "new.sqlite").exists()

@@ -32,9 +32,18 @@ def main():
     import signal
 
     def stop(signum, frame):
-        raise SystemExit(128 + signum)
+        from ..interrupt import must_unwind
+        if must_unwind():          # (a register write, a new register, worker processes: see solver.interrupt)
+            if signum == signal.SIGINT:
+                raise KeyboardInterrupt
+            raise SystemExit(128 + signum)
+        from ..io.staging import abandon
+        abandon()
+        err.print("[yellow]stopped[/]: nothing was written", highlight=False)
+        _exit(128 + signum)
 
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     import sys
 
     from ..invocation import COMMAND

@@ -50,6 +50,15 @@ def csv_text(rows) -> str:
 OUTPUT_FILES = ("allocation.csv", "decisions.csv", "unfilled.csv", "cutoffs.csv", "summary.json", "diff.csv",
                 "carried.csv", "report.html", "reserve_list.csv")
 STAGING_PREFIX = ".aarakshan-"
+# This process's staging folders not yet published or removed: a stop removes them (`abandon`).
+_LIVE: set[Path] = set()
+
+
+def abandon() -> None:
+    """Remove this process's unpublished staging folders (a stop: nothing is written)."""
+    for folder in list(_LIVE):
+        shutil.rmtree(folder, ignore_errors=True)
+        _LIVE.discard(folder)
 
 
 # Put in `out` just before it is exchanged with a staging folder: found in a staging folder, it says the folder
@@ -85,6 +94,7 @@ class Staged:
         except OSError as e:
             raise InputError(self.out, None, None, f"cannot write the outputs here: {e.strerror or e}") from None
         shutil.rmtree(self.folder, ignore_errors=True)
+        _LIVE.discard(self.folder)
 
     def _in_one_step(self) -> bool:
         """Put the staged folder in place of `out` in one rename (False where that is not possible here)."""
@@ -126,6 +136,7 @@ class Staged:
 
     def discard(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)
+        _LIVE.discard(self.folder)
 
 
 def _exchange(a: Path, b: Path) -> bool:
@@ -174,7 +185,9 @@ def staging_folder(out: Path) -> Path:
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         _clean_stale_staging(out.parent)
-        return Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-", dir=out.parent))
+        folder = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-", dir=out.parent))
+        _LIVE.add(folder)
+        return folder
     except OSError as e:
         raise InputError(out, None, None, f"cannot write the outputs here: {e.strerror or e}") from None
 

@@ -103,6 +103,8 @@ class Register:
     def __init__(self, path: str | Path, readonly: bool = False):
         self.path = Path(path)
         self.created = not self.path.exists()   # so that a run failing before its first record removes it
+        from ..interrupt import new_register
+        new_register(self.path, self.created)
         self._seen: dict[tuple[int, str], tuple] = {}   # (year, round) -> fingerprint when its state was read
         if self.path.exists() and not self.path.is_file():
             raise InputError(self.path, None, None, "is not a file (a register is an SQLite file)")
@@ -235,9 +237,11 @@ class Register:
 
     def discard_if_new(self) -> None:
         """Remove a register this run created and never wrote a year to."""
+        from ..interrupt import new_register
         self.close()
         if self.created:
             self.path.unlink(missing_ok=True)
+        new_register(self.path, False)
 
     def record(self, rec: YearRecord, policy: str, engine: str, replace: bool = False, staged=None) -> None:
         """Write one solved year, all of it or nothing, and with it publish its outputs (`staged`, a folder of
@@ -274,8 +278,9 @@ class Register:
     def _writing(self, what: str, staged):
         """One write transaction, its SQLite errors told as input errors, and the staged outputs published
         after the commit."""
+        from ..interrupt import new_register, unwinding
         try:
-            with self._transaction():
+            with unwinding(), self._transaction():
                 yield
         except sqlite3.OperationalError as e:
             if "locked" in str(e) or "busy" in str(e):
@@ -286,8 +291,10 @@ class Register:
         except sqlite3.Error as e:
             raise InputError(self.path, None, None, f"could not record {what} (nothing was written): {e}") from None
         self.created = False
+        new_register(self.path, False)
         if staged is not None:
-            self._publish_pending()
+            with unwinding():
+                self._publish_pending()
 
     def _check_unchanged(self, key: tuple, what: str) -> None:
         """Inside the write transaction: the register is as it was when `key`'s state was read."""

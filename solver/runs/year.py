@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..errors import AarakshanError
 from ..io.readers import input_sources, read_problem
 from ..kinds import Engine
 from ..policy import Policy
@@ -181,7 +180,7 @@ def run_year(options: RunOptions, rnd: Round, *, progress: Say = _quiet, done: D
             (reg.record_special if rnd.special else reg.record)(rec, pol.name, options.engine, rnd.replace, staged)
         elif staged is not None:
             staged.publish()
-    except AarakshanError:
+    except BaseException:   # (a refusal, or a stop unwinding: SIGTERM, Ctrl-C)
         if staged is not None and (reg is None or year not in reg.pending_years()):
             staged.discard()
         if reg is not None:

@@ -47,8 +47,11 @@ def solve_stoppably(solver: cp_model.CpSolver, model: cp_model.CpModel):
         while thread.is_alive():
             thread.join(0.05)
     except BaseException:
+        # Stopped; presolve of a large model can take seconds to notice, so the interruption goes on up after a
+        # short wait either way (the thread is a daemon, and the command ends by os._exit, which no native
+        # thread still running can abort).
         solver.stop_search()
-        thread.join()
+        thread.join(0.5)
         raise
     if "error" in box:
         raise box["error"]
