@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .eligibility import member_mask, open_mask
-from .errors import InputError
+from .errors import InputError, OptionError
 from .policy import Policy
 from .problem import Problem
 from .vacancy import determine_seats
@@ -88,7 +88,7 @@ def shortlist(policy: Policy, problem: Problem, ratio: float) -> Shortlist:
         raise InputError(problem.sources.get("candidates", "candidates.csv"), 1, "score",
                          "a shortlist is called on the stage's score: give a score column")
     if not (ratio > 0 and math.isfinite(ratio)):
-        raise InputError("ratio", None, None, f"the ratio must be a positive number, not {ratio}")
+        raise OptionError("ratio", f"the ratio must be a positive number, not {ratio}")
     seats = determine_seats(policy, problem)
     vacancies: dict[str, int] = {}
     for (_, code), k in seats.seats.items():

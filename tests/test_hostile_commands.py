@@ -324,3 +324,31 @@ def test_sigterm_mid_solve_ends_at_once_leaving_nothing_and_no_new_register(tmp_
         assert not (tmp_path / name).exists() and not list(tmp_path.glob(".aarakshan-*"))
     assert "stopped: nothing was written" in err or "Traceback" not in err
     assert not (tmp_path / "new.sqlite").exists()
+
+
+def test_a_register_refused_as_it_is_opened_is_not_left_behind(tmp_path):
+    """`solve --register new.sqlite --year 2024 --round special` is refused (no first round recorded): exit 2,
+    and the register this run would have created is not left on disk, empty."""
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category"], [["A", 1, "SC"]])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], [["X", "SC", 1]])
+    r = CliRunner().invoke(app, ["solve", "--policy", "central-dopt", "--candidates", str(tmp_path / "c.csv"),
+                                 "--vacancies", str(tmp_path / "v.csv"), "--register", str(tmp_path / "new.sqlite"),
+                                 "--year", "2024", "--round", "special", "--out", str(tmp_path / "o")])
+    assert r.exit_code == 2 and "has no first round" in r.output
+    assert not (tmp_path / "new.sqlite").exists() and not (tmp_path / "o").exists()
+
+
+def test_merit_and_demo_outputs_in_awkward_places(tmp_path):
+    """`merit --out` in a folder not made yet makes it; a folder given as its file is refused (exit 2); `demo
+    --out` naming a file is refused (exit 2), never a traceback."""
+    write_csv(tmp_path / "c.csv", ["id", "category"], [["A", "UR"]])
+    write_csv(tmp_path / "m.csv", ["candidate_id", "score"], [["A", 700]])
+    write_csv(tmp_path / "i.csv", ["candidate_id", "score"], [["A", 100]])
+    args = ["merit", "--policy", "upsc-cse", "--candidates", tmp_path / "c.csv", "--stage", f"main={tmp_path / 'm.csv'}",
+            "--stage", f"interview={tmp_path / 'i.csv'}", "--out"]
+    r = invoke(*args, tmp_path / "new" / "deep" / "f.csv")
+    assert r.exit_code == 0 and (tmp_path / "new" / "deep" / "f.csv").read_text().splitlines()[1] == "A,UR,800"
+    r = invoke(*args, tmp_path / "new")
+    assert r.exit_code == 2 and "is a folder" in r.output
+    r = invoke("demo", "--pipeline", "--out", tmp_path / "c.csv")
+    assert r.exit_code == 2 and "is a file" in r.output and "Traceback" not in r.output

@@ -23,7 +23,7 @@ FLAGS = {"engine": "--engine", "recruitment": "--recruitment", "overrides": "--s
          "scenarios": "--scenarios", "baseline": "--baseline", "dask": "--dask", "other_candidates": "--other-candidates", "policy": "--policy",
          "time_limit": "--time-limit", "workers": "--workers", "readings": "--reading", "questions": "--ask",
          "stages": "--stage", "stack": "--stack", "strength": "--strength", "abolish": "--abolish",
-         "report": "--report"}
+         "report": "--report", "ratio": "--ratio"}
 
 
 # The library's words for an option (a keyword of its functions, a policy override) and the flag that gives it:

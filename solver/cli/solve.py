@@ -268,6 +268,8 @@ def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
     from ..examples import EXAMPLES, write_example, write_pipeline
 
     con = Console(highlight=False)
+    if out.exists() and not out.is_dir():
+        usage(f"--out: {out} is a file, not a folder")
     if pipeline:
         made = write_pipeline(out)
         con.print(f"a combined exam written to {out}/: prelims.csv, mains.csv ({made.mains_called:,} called), "

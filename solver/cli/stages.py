@@ -83,9 +83,16 @@ def merit_cmd(
                 raise InputError("--stage", None, None, f"the {name.strip()} stage is given twice")
             stages[name.strip()] = Path(path.strip())
         table = combined_scores(pol, candidates, stages, warn=warn)
+        if out.is_dir():
+            raise InputError(out, None, None, "is a folder: give the candidates file to write")
         tmp = out.with_name(f".{out.name}.tmp")
-        write_scores(table, tmp)
-        os.replace(tmp, out)
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            write_scores(table, tmp)
+            os.replace(tmp, out)
+        except OSError as e:
+            tmp.unlink(missing_ok=True)
+            raise InputError(out, None, None, f"cannot be written: {e.strerror or e} (nothing was written)") from None
     except AarakshanError as e:
         fail(e)
     counted = pol.merit.stages or list(stages)

@@ -84,11 +84,15 @@ def open_register(path: str | Path, year: int, replace: bool, policy: Policy, sp
     from ..register import Register
 
     reg = Register(path)
-    reg.check_recruitment(policy.recruitment)
-    if special:
-        reg.check_special(year, replace)
-    else:
-        reg.check_year(year, replace)
+    try:
+        reg.check_recruitment(policy.recruitment)
+        if special:
+            reg.check_special(year, replace)
+        else:
+            reg.check_year(year, replace)
+    except BaseException:
+        reg.discard_if_new()     # (refused before anything was recorded: no empty register left behind)
+        raise
     other = reg.policies() - {policy.name}
     if other:
         warn(f"{path} holds years solved under {sorted(other)}; this year is solved under {policy.name!r}")
