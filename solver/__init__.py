@@ -4,11 +4,13 @@ The chain (each stage a module): policy + inputs (`policy`, `io`) -> vacancy det
 -> seat pools (`pools`) -> engine (`engines.greedy`, `engines.cpsat`) -> allocation (`result`)
 -> verification (`verify`) -> reports (`reports`).
 """
-__all__ = ["Policy", "Solution", "load_policy", "solve", "sweep"]
+__all__ = ["Policy", "Problem", "Solution", "load_policy", "read_problem", "solve", "sweep"]
 __version__ = "0.1.0"
 
 # Imported on first use, so that the command line starts without OR-Tools, pandas or the policy schema.
-_HOME = {"Policy": ".policy", "load_policy": ".policy", "Solution": ".solve", "solve": ".solve", "sweep": ".sweep"}
+_HOME = {"Policy": ".policy", "load_policy": ".policy", "Solution": ".solve", "solve": ".solve", "sweep": ".sweep",
+         # the inputs read and validated once (files, Arrow tables or DataFrames): pass the Problem to solve()
+         "read_problem": ".io.readers", "Problem": ".problem"}
 
 
 def __getattr__(name: str):
