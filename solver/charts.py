@@ -196,12 +196,12 @@ def compare_charts(doc: dict) -> list:
     if own:
         groups = {side.upper(): {code: v[side] for code, v in own.items()} for side in ("a", "b")}
         charts.append(("Selections by the candidates' own category, A and B", _bars(groups, "own category",
-                                                                                  "selected")))
+                                                                                  "selected", labels=True)))
     rows = doc.get("posts", [])
     for what, title in (("last_rank", "Last rank admitted"), ("filled", "Vacancies filled")):
         groups = {side: {f"{r['post']} {r['category']}": float(r[what][k]) for r in rows if r[what][k] != ""}
                   for k, side in enumerate(("A", "B"))}
         charts.append((f"{title}, where the post and category changed",
-                       _bars(groups, "post and category", what) if any(groups.values()) else
+                       _bars(groups, "post and category", what, labels=True) if any(groups.values()) else
                        "No post and category changed between A and B."))
     return charts

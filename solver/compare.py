@@ -63,6 +63,14 @@ def _inputs(summary: dict) -> dict[str, str]:
         if isinstance(inputs, dict) else {}
 
 
+def _overrides(summary: dict) -> list:
+    """A run's reform: every override since its model (the lineage, through a summary.json read back as its
+    policy), else the overrides it recorded."""
+    prov = summary.get("provenance", {})
+    lineage = prov.get("lineage") if isinstance(prov.get("lineage"), dict) else {}
+    return list(lineage.get("overrides", prov.get("overrides", [])))
+
+
 def _order(summary: dict) -> list[str]:
     """The policy's category codes in its own order (open first), from a run's recorded policy."""
     pol = summary.get("provenance", {}).get("policy", {})
@@ -156,10 +164,12 @@ def compare(a: str | Path, b: str | Path, candidates: str | Path | None = None,
     if own:
         ca = Counter(own.get(cid, "?") for cid in xa)
         cb = Counter(own.get(cid, "?") for cid in xb)
-        by_own = {code: {"a": ca[code], "b": cb[code], "change": cb[code] - ca[code]} for code in sorted(ca | cb)}
+        order = _order(sb)      # (the policy's order of categories, as every table gives them)
+        codes = sorted(ca | cb, key=lambda c: (order.index(c) if c in order else len(order), c))
+        by_own = {code: {"a": ca[code], "b": cb[code], "change": cb[code] - ca[code]} for code in codes}
     doc = {
-        "a": {"folder": str(a), "overrides": sa.get("provenance", {}).get("overrides", []), "selected": len(xa)},
-        "b": {"folder": str(b), "overrides": sb.get("provenance", {}).get("overrides", []), "selected": len(xb)},
+        "a": {"folder": str(a), "overrides": _overrides(sa), "selected": len(xa)},
+        "b": {"folder": str(b), "overrides": _overrides(sb), "selected": len(xb)},
         "inputs_differ": differ,
         "candidates_changed": len(rows),
         "changes": dict(sorted(Counter(r[-1] for r in rows).items())),

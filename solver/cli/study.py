@@ -34,7 +34,12 @@ def compare(
             from ..charts import compare_charts
             write_csv(tmp / "changes.csv", CHANGE_COLUMNS, rows)
             write_json(tmp / "compare.json", doc)
-            optional_report(tmp, "Comparison of two allocations", f"A: {a}; B: {b}", lambda: compare_charts(doc))
+
+            def told(side: str) -> str:
+                sets = doc[side]["overrides"]
+                return f"{doc[side]['folder']} ({'; '.join(sets) if sets else 'the policy as given'})"
+            optional_report(tmp, "Comparison of two allocations", f"A (the baseline): {told('a')}; B: {told('b')}",
+                            lambda: compare_charts(doc))
         stage(out, write, ("changes.csv", "compare.json", "report.html")).publish()
     except AarakshanError as e:
         fail(e)
