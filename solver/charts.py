@@ -129,6 +129,7 @@ def sweep_charts(out, baseline: str | None = None, stacked: bool = False) -> lis
                 got.setdefault(mark[r["scenario"]], {}).setdefault(key(r), []).append(value(r))
         return {s: {k: agg(v) for k, v in d.items()} for s, d in got.items()}
     charts: list = []
+    line = _along_parameter(out, rows, common, span)
     if baseline is not None:
         diff = [r for r in (contributions(out) if stacked else against_baseline(out, baseline))
                 if r[3 if stacked else 2] == "selected"]
@@ -147,13 +148,19 @@ def sweep_charts(out, baseline: str | None = None, stacked: bool = False) -> lis
                 charts.append((f"Selections by own category: {what}", _bars(groups, "own category",
                                                                            "change in candidates selected",
                                                                            labels=True)))
-            charts.append(("The figures of that chart", Tabular(
-                ["step" if stacked else "scenario", "own category", "before" if stacked else baseline,
-                 "after" if stacked else "scenario", "difference", "percent", "years"],
-                [[r[0], *r[2:3], *r[4:]] if stacked else [r[0], r[1], *r[3:]] for r in diff])))
+            table = [[r[0], *r[2:3], *r[4:]] if stacked else [r[0], r[1], *r[3:]] for r in diff]
+            heads = ["step" if stacked else "scenario", "own category", "before" if stacked else baseline,
+                     "after" if stacked else "scenario", "difference", "percent", "years"]
+            if all(row[-1] == "" for row in table):     # (one recruitment: no years to name)
+                heads, table = heads[:-1], [row[:-1] for row in table]
+            charts.append(("The figures of that chart", Tabular(heads, table)))
+        if line is not None:
+            charts.append(line)
         for name, table in out.winners[:5]:
             charts.append((f"Winners and losers, {baseline} to {name}", winners_table(list(table)) if table else
                            "Nobody fares otherwise."))
+    if line is not None and baseline is None:
+        charts.append(line)
     unfilled = by(lambda r: sum(v for k, v in r.items() if k.startswith("unfilled_")))
     charts += [(f"Selections by the candidates' own category, per scenario{span}",
                 _bars(by(lambda r: r["selected_own_category"]), "own category", "candidates selected", labels=True)),
@@ -174,6 +181,32 @@ def sweep_charts(out, baseline: str | None = None, stacked: bool = False) -> lis
         charts.append(("Backlog carried out, over the years (a refused scenario's line stops where it was refused)",
                        fig))
     return charts
+
+
+def _along_parameter(out, rows: list[dict], years: set, span: str):
+    """Where the scenarios vary one numeric parameter (a grid over a share), selections by own category as lines
+    along it: how much each category gains or loses as the parameter moves. None otherwise."""
+    from .sweep_tables import parameters
+    params = parameters([sc for sc, _ in out.status])
+    varying = [k for k, v in params.items() if len(set(v.values())) > 1]
+    if len(varying) != 1 or not all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                    for x in params[varying[0]].values()):
+        return None
+    key = varying[0]
+    at = params[key]
+    totals: dict[str, dict[float, int]] = {}
+    for r in rows:
+        if r["year"] in years and r["scenario"] in at:
+            line = totals.setdefault(r["category"], {})
+            line[at[r["scenario"]]] = line.get(at[r["scenario"]], 0) + r["selected_own_category"]
+    go, _ = _plotly()
+    fig = go.Figure()
+    for code, points in totals.items():
+        xs = sorted(points)
+        fig.add_scatter(name=code, x=xs, y=[points[x] for x in xs], mode="lines+markers+text",
+                        text=[str(points[x]) for x in xs], textposition="top center")
+    fig.update_layout(xaxis_title=key, yaxis_title="candidates selected")
+    return (f"Selections by own category along {key}{span}", fig)
 
 
 def winners_table(rows: list[dict]) -> "Tabular":

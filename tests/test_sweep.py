@@ -253,3 +253,19 @@ def test_a_scheduler_and_workers_started_as_separate_processes_give_the_same_byt
                 p.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 p.kill()
+
+
+def test_a_numeric_grid_parameter_gets_a_line_chart_along_it(tmp_path):
+    """One numeric parameter varied (the ceiling at 0.5 and 0.6): a line per category along it, its points the
+    selections `results.csv` holds for each scenario."""
+    from pathlib import Path
+
+    from solver.charts import sweep_charts
+    args = _inputs(tmp_path)
+    out = sweep("central-dopt", grid(["ceiling.share=0.5,0.6"]), [Inputs(None, Path(args[1]), Path(args[3]))],
+                baseline="ceiling.share=0.5")
+    title, fig = next(c for c in sweep_charts(out, "ceiling.share=0.5") if c[0].startswith("Selections by own "
+                                                                                           "category along"))
+    assert title.endswith("along ceiling.share")
+    lines = {t.name: (list(t.x), list(t.y)) for t in fig.data}
+    assert lines["UR"] == ([0.5, 0.6], [1, 1]) and lines["OBC"] == ([0.5, 0.6], [1, 1])
