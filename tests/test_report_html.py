@@ -34,9 +34,13 @@ def _colours(png: bytes) -> int:
     return len(set(zlib.decompress(data)))
 
 
-def _rendered(page, tmp_path, charts):
+def _rendered(page, tmp_path, charts, shows=()):
+    """The page as headless chromium renders it: at least `charts` charts drawn, a screenshot that is not blank,
+    and each of `shows` (a heading, a table's text) in the rendered document."""
     dom = _browser(page, "--dump-dom").stdout
     assert dom.count('class="main-svg"') >= charts, dom[-2000:]
+    for text in shows:
+        assert text in dom, text
     shot = tmp_path / "shot.png"
     _browser(page, f"--screenshot={shot}", "--window-size=1200,1600")
     assert _colours(shot.read_bytes()) > 20
@@ -56,11 +60,20 @@ def test_solve_compare_and_sweep_reports_render(tmp_path):
     r = CliRunner().invoke(app, ["compare", str(tmp_path / "a"), str(tmp_path / "b"), "--candidates",
                                  str(d / "candidates.csv"), "--out", str(tmp_path / "cmp")])
     assert r.exit_code == 0, r.output
-    _rendered(tmp_path / "cmp" / "report.html", tmp_path, 3)
+    _rendered(tmp_path / "cmp" / "report.html", tmp_path, 3,
+              ("Winners and losers, by own category and horizontal trait", "migration.relaxed_may_take_open=true",
+               "the policy as given", "net posts"))
     r = CliRunner().invoke(app, ["sweep", "--policy", "central-dopt", *files, "--grid",
-                                 "migration.relaxed_may_take_open=true,false", "--out", str(tmp_path / "sw")])
+                                 "migration.relaxed_may_take_open=true,false", "--out", str(tmp_path / "sw"),
+                                 "--baseline", "migration.relaxed_may_take_open=false"])
     assert r.exit_code == 0, r.output
-    _rendered(tmp_path / "sw" / "report.html", tmp_path, 3)
+    _rendered(tmp_path / "sw" / "report.html", tmp_path, 3,
+              ("the difference from migration.relaxed_may_take_open=false", "The figures of that chart",
+               "Winners and losers, migration.relaxed_may_take_open=false to", "baseline"))
+    r = CliRunner().invoke(app, ["sweep", "--policy", "central-dopt", *files, "--stack", "ceiling.share=0.6",
+                                 "--stack", "categories.OBC.share=0.19", "--out", str(tmp_path / "st")])
+    assert r.exit_code == 0, r.output
+    _rendered(tmp_path / "st" / "report.html", tmp_path, 2, ("each override's contribution", "+ceiling.share=0.6"))
 
 
 def test_the_report_is_the_same_bytes_for_the_same_input(tmp_path):
