@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from . import solve, study, sweeps, years, audit, tools, stages  # noqa: F401, I001  (each registers its commands on `app`, in this order)
+from . import solve, verify, study, sweeps, years, audit, tools, stages  # noqa: F401, I001  (each registers its commands on `app`, in this order)
 from .common import app, err
 
 

@@ -1,0 +1,154 @@
+"""`verify`: an allocation, or a stage's output, checked against every rule independently of both engines."""
+from __future__ import annotations
+
+import csv
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from ..errors import AarakshanError
+from .common import (PolicyOpt, RecruitmentOpt, SetOpt, app, check_register_args, check_round, err, fail, load, usage, warn)
+
+
+@app.command()
+def verify(
+    policy: str = PolicyOpt,
+    candidates: Path = typer.Option(..., "--candidates"),
+    vacancies: Path = typer.Option(..., "--vacancies"),
+    allocation: Optional[Path] = typer.Option(None, "--allocation", help="the allocation.csv to check"),
+    preferences: Optional[Path] = typer.Option(None, "--preferences"),
+    register: Optional[Path] = typer.Option(None, "--register", help="the register the year was solved against "
+                                            "(read only)"),
+    year: Optional[int] = typer.Option(None, "--year", help="recruitment year (with --register)"),
+    round_: str = typer.Option("main", "--round", help="main, or special (the year's reserved-only round)"),
+    stage: str = typer.Option("allocation", "--stage", help="allocation; shortlist (with --shortlist, --ratio); "
+                              "reserve (with --allocation, --reserve-list); fill (those, --declined and --fill); "
+                              "slide (--allocation, --responses, --slide)"),
+    shortlist: Optional[Path] = typer.Option(None, "--shortlist", help="the shortlist.csv to check"),
+    ratio: Optional[float] = typer.Option(None, "--ratio", help="the shortlist's candidates per vacancy"),
+    reserve_list: Optional[Path] = typer.Option(None, "--reserve-list", help="the reserve_list.csv to check (or "
+                                                "the fill drew on)"),
+    declined: Optional[Path] = typer.Option(None, "--declined", help="the fill's declined.csv"),
+    fill: Optional[Path] = typer.Option(None, "--fill", help="the fill's allocation.csv (its new appointments)"),
+    responses: Optional[Path] = typer.Option(None, "--responses", help="the sliding round's responses.csv"),
+    slid: Optional[Path] = typer.Option(None, "--slide", help="the allocation.csv after the sliding round"),
+    recruitment: str = RecruitmentOpt,
+    set_: list[str] = SetOpt,
+):
+    """Check an allocation (or a stage's output) against every rule, independently of both engines. Exit 1 on
+    violations."""
+    from ..io.readers import read_problem
+    from ..runs import register_seats
+    from ..verify import read_allocation, verify as run_verify
+
+    if stage == "shortlist":
+        return _verify_shortlist(policy, candidates, vacancies, shortlist, ratio, set_)
+    if stage == "slide":
+        return _verify_slide(policy, candidates, vacancies, preferences, allocation, responses, slid, set_)
+    if stage in ("reserve", "fill"):
+        return _verify_reserve(stage, policy, candidates, vacancies, preferences, allocation, reserve_list, declined,
+                               fill, set_)
+    if stage != "allocation":
+        usage(f"--stage must be allocation, shortlist, reserve, fill or slide, not {stage!r}")
+    if allocation is None:
+        usage("give --allocation (or --stage shortlist with --shortlist)")
+    check_register_args(register, year)
+    special = check_round(round_, register)
+    pol = load(policy, set_, recruitment)
+    try:
+        problem = read_problem(pol, candidates, vacancies, preferences, warn=warn)
+        seats = None
+        if register is not None:
+            pol, problem, seats = register_seats(pol, problem, register, year, special)
+        alloc = read_allocation(allocation, problem, pol)
+        violations = run_verify(pol, problem, alloc, seats)
+    except AarakshanError as e:
+        fail(e)
+    _report_violations([v.row() for v in violations], f"{len(alloc.cand):,} appointments checked: every rule holds")
+
+
+def _report_violations(rows: list[list[str]], clean: str) -> None:
+    """`verify`'s answer: `clean` when no rule is broken, else the violations as CSV on stdout and exit 1."""
+    if not rows:
+        Console().print(clean)
+        return
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    w.writerow(["rule", "candidate_id", "post", "detail", "source"])
+    w.writerows(rows)
+    err.print(f"[bold red]{len(rows)} violations[/]")
+    raise typer.Exit(1)
+
+
+def _verify_shortlist(policy, candidates, vacancies, shortlist, ratio, set_) -> None:
+    """`verify --stage shortlist`: the shortlist's rules checked from the policy and the inputs
+    (`solver.verify.stages.check_shortlist`)."""
+    from ..io.readers import read_problem
+    from ..verify.stages import check_shortlist
+    from ..shortlist import called_in as called_ids
+
+    if shortlist is None or ratio is None:
+        usage("--stage shortlist takes --shortlist FILE and --ratio R")
+    pol = load(policy, set_, "direct")
+    try:
+        problem = read_problem(pol, candidates, vacancies, warn=warn)
+        called = called_ids(shortlist)
+        broken = check_shortlist(pol, problem, ratio, called)
+    except AarakshanError as e:
+        fail(e)
+    source = pol.shortlist.source or "solver.shortlist (Rajat Yadav 2026)"
+    _report_violations([["shortlist", "", "", text, source] for text in broken],
+                       f"{len(called):,} called: every rule of the shortlist holds")
+
+
+def _verify_reserve(stage, policy, candidates, vacancies, preferences, allocation, reserve_list, declined, fill,
+                    set_) -> None:
+    """`verify --stage reserve|fill`: the reserve list's rules, or the fill's, checked from the policy, the inputs
+    and the allocation (`solver.verify.stages`)."""
+    from ..io.readers import read_problem
+    from ..runs.stages import read_declined, read_rows
+    from ..verify import read_allocation
+    from ..verify.stages import check_fill, check_reserve
+
+    if allocation is None or reserve_list is None or (stage == "fill" and (declined is None or fill is None)):
+        usage("--stage reserve takes --allocation and --reserve-list; --stage fill also --declined and --fill")
+    pol = load(policy, set_, "direct")
+    try:
+        problem = read_problem(pol, candidates, vacancies, preferences, warn=warn)
+        alloc = read_allocation(allocation, problem, pol)
+        rows = read_rows(reserve_list, ["candidate_id", "category", "list"])
+        if stage == "reserve":
+            broken = check_reserve(pol, problem, alloc, [(r["candidate_id"], r["category"], r["list"], r["line"])
+                                                         for r in rows])
+            clean = f"{len(rows):,} on the reserve and Extended Lists: every rule of the reserve list holds"
+        else:
+            gone = read_declined(declined, [{"candidate_id": x} for x in alloc.ids])
+            broken = check_fill(pol, problem, alloc, {r["candidate_id"]: r["list"] for r in rows}, gone,
+                                read_allocation(fill, problem, pol))
+            clean = f"{len(gone):,} vacancies left: every rule of the fill holds"
+    except AarakshanError as e:
+        fail(e)
+    _report_violations([[stage, "", "", text, pol.reserve_list.source] for text in broken], clean)
+
+
+def _verify_slide(policy, candidates, vacancies, preferences, allocation, responses, slid, set_) -> None:
+    """`verify --stage slide`: the sliding round's rules (`solver.verify.slide`)."""
+    from ..io.readers import read_problem
+    from ..runs.stages import read_responses
+    from ..verify import read_allocation
+    from ..verify.slide import check_slide
+
+    if allocation is None or responses is None or slid is None:
+        usage("--stage slide takes --allocation (the first round's), --responses and --slide (the round's)")
+    pol = load(policy, set_, "direct")
+    try:
+        problem = read_problem(pol, candidates, vacancies, preferences, warn=warn)
+        before = read_allocation(allocation, problem, pol)
+        answers = read_responses(responses, [{"candidate_id": x} for x in before.ids], warn)
+        broken = check_slide(pol, problem, before, answers, read_allocation(slid, problem, pol))
+    except AarakshanError as e:
+        fail(e)
+    _report_violations([["slide", "", "", text, pol.slide.source] for text in broken],
+                       f"{len(answers):,} responses: every rule of the sliding round holds")
