@@ -4,11 +4,13 @@ The chain (each stage a module): policy + inputs (`policy`, `io`) -> vacancy det
 -> seat pools (`pools`) -> engine (`engines.greedy`, `engines.cpsat`) -> allocation (`result`)
 -> verification (`verify`) -> reports (`reports`).
 """
-__all__ = ["Policy", "Problem", "Solution", "load_policy", "read_problem", "solve", "sweep"]
+__all__ = ["Policy", "Problem", "Solution", "load_policy", "read_problem", "solve"]
 __version__ = "0.1.0"
 
 # Imported on first use, so that the command line starts without OR-Tools, pandas or the policy schema.
-_HOME = {"Policy": ".policy", "load_policy": ".policy", "Solution": ".solve", "solve": ".solve", "sweep": ".sweep",
+# (`solver.sweep` is the module, `solver.sweep.sweep` its function: a lazy name for the function was replaced
+# by the module whenever the module was imported first, so the name meant one or the other by import order.)
+_HOME = {"Policy": ".policy", "load_policy": ".policy", "Solution": ".solve", "solve": ".solve",
          # the inputs read and validated once (files, Arrow tables or DataFrames): pass the Problem to solve()
          "read_problem": ".io.readers", "Problem": ".problem"}
 
@@ -24,3 +26,18 @@ def __getattr__(name: str):
 
 def __dir__():
     return sorted([*globals(), *_HOME])
+
+
+class _Package(__import__("types").ModuleType):
+    """`solver.solve` is the function, whichever is imported first: the import system sets a package's
+    attribute to a submodule once the submodule is imported, which would make `from solver import solve` the
+    module `solver.solve` where something imported it before (the functions of that module stay importable
+    from it: `from solver.solve import run_engine`)."""
+
+    def __setattr__(self, name, value):
+        if name == "solve" and isinstance(value, __import__("types").ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+__import__("sys").modules[__name__].__class__ = _Package

@@ -116,3 +116,15 @@ def test_library_messages_speak_of_data_not_of_flags():
                 if flag.search(text):
                     found.append(f"{path.relative_to(SOLVER)}:{node.lineno}: {node.value[:60]!r}")
     assert not found, "\n".join(found)
+
+
+def test_solver_solve_is_the_function_whatever_was_imported_first():
+    """`from solver import solve` gives the function even where the module `solver.solve` was imported before
+    (it gave the module, by import order)."""
+    import subprocess
+    import sys
+    code = ("import solver.reports, solver.solve\nfrom solver import solve\nimport types\n"
+            "assert not isinstance(solve, types.ModuleType) and callable(solve), solve\n"
+            "from solver.solve import run_engine\nprint('ok')")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.stdout.strip() == "ok", r.stderr
