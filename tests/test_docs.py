@@ -60,3 +60,15 @@ def test_each_act_s_page_is_its_model_as_it_stands():
         page = ROOT / "docs" / "acts" / f"{stem}.md"
         assert page.read_text(encoding="utf-8") == describe(load_policy(stem), stem), \
             f"{page} is out of date: python -m solver.policy.describe docs/acts"
+
+
+def test_every_link_between_pages_leads_somewhere():
+    """Each relative link of README.md and docs/ names a file of the repository (anchors aside)."""
+    broken = []
+    for page in [*PAGES, *sorted((ROOT / "docs" / "acts").glob("*.md"))]:
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text(encoding="utf-8")):
+            if "://" in target:
+                continue
+            if not (page.parent / target).exists():
+                broken.append(f"{page.relative_to(ROOT)}: {target}")
+    assert not broken, broken
