@@ -113,68 +113,77 @@ def sweep_charts(out, baseline: str | None = None, stacked: bool = False) -> lis
     winners and losers), each stacked override's contribution, then the levels: selections by own category, the
     last rank admitted, unfilled vacancies, and the backlog over the years. Sums cover only the years every
     scenario ran (the title says which), and a refused scenario is marked where it is missing."""
-    from .sweep_tables import against_baseline, contributions
     status = {sc.name: st for sc, st in out.status}
     rows = [r for r in out.rows if r["status"] == "solved"]     # (a refused scenario's rows have no figures)
     solved = [n for n, st in status.items() if st == "solved" or any(r["scenario"] == n for r in rows)]
     common = set.intersection(*[{r["year"] for r in rows if r["scenario"] == n} for n in solved]) if solved else set()
     multi = any(r["year"] is not None for r in rows)
     span = f" ({', '.join(map(str, sorted(common)))}: the years every scenario ran)" if multi else ""
+    line = _along_parameter(out, rows, common, span)
+    charts = _against_baseline(out, baseline, stacked, multi, line) if baseline is not None else \
+        ([line] if line is not None else [])
     mark = {n: n if st == "solved" else f"{n} [{st.split(':')[0]}]" for n, st in status.items()}
+    return charts + _levels(rows, mark, common, span, multi)
 
+
+def _against_baseline(out, baseline: str, stacked: bool, multi: bool, line) -> list:
+    """The change against the baseline (or, stacked, each step's contribution): a chart of selections by own
+    category with its values, the table of its figures, the line along a numeric parameter, the winners and
+    losers of the first five scenarios."""
+    from .sweep_tables import against_baseline, contributions
+    charts: list = []
+    diff = [r for r in (contributions(out) if stacked else against_baseline(out, baseline))
+            if r[3 if stacked else 2] == "selected"]
+    if not diff:
+        charts.append(("Against the baseline", f"No scenario other than {baseline} was solved."))
+    else:
+        groups: dict[str, dict[str, float]] = {}
+        for r in diff:
+            groups.setdefault(r[0], {})[r[2] if stacked else r[1]] = r[6] if stacked else r[5]
+        what = "each override's contribution" if stacked else \
+            f"the difference from {baseline}{' (over the years both ran: the table names them)' if multi else ''}"
+        if all(v == 0 for g in groups.values() for v in g.values()):
+            charts.append((f"Selections by own category: {what}", "No scenario changes the selections of any "
+                           f"category against {baseline}."))
+        else:
+            charts.append((f"Selections by own category: {what}", _bars(groups, "own category",
+                                                                       "change in candidates selected", labels=True)))
+        table = [[r[0], *r[2:3], *r[4:]] if stacked else [r[0], r[1], *r[3:]] for r in diff]
+        heads = ["step" if stacked else "scenario", "own category", "before" if stacked else baseline,
+                 "after" if stacked else "scenario", "difference", "percent", "years"]
+        if all(row[-1] == "" for row in table):     # (one recruitment: no years to name)
+            heads, table = heads[:-1], [row[:-1] for row in table]
+        charts.append(("The figures of that chart", Tabular(heads, table)))
+    if line is not None:
+        charts.append(line)
+    for name, table in out.winners[:5]:
+        charts.append((f"Winners and losers, {baseline} to {name}", winners_table(list(table)) if table else
+                       "Nobody fares otherwise."))
+    return charts
+
+
+def _levels(rows: list[dict], mark: dict, common: set, span: str, multi: bool) -> list:
+    """Each scenario's levels: selections by own category and unfilled vacancies over the years every scenario
+    ran, the last rank admitted, and the backlog over the years."""
     def by(value, key=lambda r: r["category"], agg=sum, years=common):
         got: dict[str, dict[str, list]] = {}
         for r in rows:
             if r["year"] in years:
                 got.setdefault(mark[r["scenario"]], {}).setdefault(key(r), []).append(value(r))
         return {s: {k: agg(v) for k, v in d.items()} for s, d in got.items()}
-    charts: list = []
-    line = _along_parameter(out, rows, common, span)
-    if baseline is not None:
-        diff = [r for r in (contributions(out) if stacked else against_baseline(out, baseline))
-                if r[3 if stacked else 2] == "selected"]
-        if not diff:
-            charts.append(("Against the baseline", f"No scenario other than {baseline} was solved."))
-        else:
-            groups: dict[str, dict[str, float]] = {}
-            for r in diff:
-                groups.setdefault(r[0], {})[r[2] if stacked else r[1]] = r[6] if stacked else r[5]
-            what = "each override's contribution" if stacked else \
-                f"the difference from {baseline}{' (over the years both ran: the table names them)' if multi else ''}"
-            if all(v == 0 for g in groups.values() for v in g.values()):
-                charts.append((f"Selections by own category: {what}", "No scenario changes the selections of any "
-                               f"category against {baseline}."))
-            else:
-                charts.append((f"Selections by own category: {what}", _bars(groups, "own category",
-                                                                           "change in candidates selected",
-                                                                           labels=True)))
-            table = [[r[0], *r[2:3], *r[4:]] if stacked else [r[0], r[1], *r[3:]] for r in diff]
-            heads = ["step" if stacked else "scenario", "own category", "before" if stacked else baseline,
-                     "after" if stacked else "scenario", "difference", "percent", "years"]
-            if all(row[-1] == "" for row in table):     # (one recruitment: no years to name)
-                heads, table = heads[:-1], [row[:-1] for row in table]
-            charts.append(("The figures of that chart", Tabular(heads, table)))
-        if line is not None:
-            charts.append(line)
-        for name, table in out.winners[:5]:
-            charts.append((f"Winners and losers, {baseline} to {name}", winners_table(list(table)) if table else
-                           "Nobody fares otherwise."))
-    if line is not None and baseline is None:
-        charts.append(line)
+    every = {r["year"] for r in rows}
     unfilled = by(lambda r: sum(v for k, v in r.items() if k.startswith("unfilled_")))
-    charts += [(f"Selections by the candidates' own category, per scenario{span}",
-                _bars(by(lambda r: r["selected_own_category"]), "own category", "candidates selected", labels=True)),
-               ("Last rank admitted (worst over posts and years), per scenario",
-                _bars(by(lambda r: r["last_rank"] or 0, agg=max, years={r["year"] for r in rows}), "seat category",
-                      "rank"))]
-    charts.append((f"Unfilled vacancies, per scenario{span}",
-                   _bars(unfilled, "seat category", "vacancies", labels=True)
-                   if any(v for d in unfilled.values() for v in d.values()) else
-                   "No vacancy was left unfilled in any scenario."))
+    charts = [(f"Selections by the candidates' own category, per scenario{span}",
+               _bars(by(lambda r: r["selected_own_category"]), "own category", "candidates selected", labels=True)),
+              ("Last rank admitted (worst over posts and years), per scenario",
+               _bars(by(lambda r: r["last_rank"] or 0, agg=max, years=every), "seat category", "rank")),
+              (f"Unfilled vacancies, per scenario{span}",
+               _bars(unfilled, "seat category", "vacancies", labels=True)
+               if any(v for d in unfilled.values() for v in d.values()) else
+               "No vacancy was left unfilled in any scenario.")]
     if multi:
         go, _ = _plotly()
         fig = go.Figure()
-        every = {r["year"] for r in rows}
         for s, d in by(lambda r: r["carried_out"], key=lambda r: r["year"], years=every).items():
             fig.add_scatter(name=s, x=sorted(d), y=[d[y] for y in sorted(d)], mode="lines+markers")
         fig.update_layout(xaxis_title="year", yaxis_title="vacancies and reservations carried out")

@@ -46,36 +46,12 @@ def sweep_cmd(
         TimeRemainingColumn
 
     from ..io.staging import stage
-    from ..runs import folder_inputs, year_folders
-    from ..sweep import Inputs, Scenario, grid, read_scenarios, scenario_notes, stack, sweep, write
+    from ..sweep import scenario_notes, sweep, write
 
     check_engine(engine, among=("greedy", "cpsat"))
     try:
-        if sum(map(bool, (grid_, scenarios is not None, stack_))) != 1:
-            raise InputError("--grid", None, None, "give one of --grid KEY=V1,V2 (repeatable), --scenarios FILE "
-                             "or --stack KEY=VALUE (repeatable)")
-        found = grid(grid_) if grid_ else read_scenarios(scenarios) if scenarios is not None else stack(stack_)
-        if stack_ and baseline is None:
-            baseline = "stock"
-        if set_:
-            load(policy, set_, recruitment)   # (the overrides every scenario shares, blamed on --set)
-        found = [Scenario(sc.name, (*set_, *sc.overrides), sc.origin) for sc in found]
-        if baseline is not None and baseline not in {sc.name for sc in found}:
-            raise InputError("--baseline", None, None, f"no scenario named {baseline!r}; there are "
-                             + ", ".join(sc.name for sc in found[:10]))
-        if years is not None:
-            if candidates or vacancies or preferences:
-                raise InputError("--years", None, None, "give --years or --candidates/--vacancies, not both")
-            folders = year_folders(years)
-            special = [d for d in folders if (d / "special").is_dir()]
-            if special:
-                from ..errors import Unsupported
-                raise Unsupported(f"{special[0] / 'special'}: special rounds are not run in a sweep; use simulate")
-            inputs = [Inputs(int(d.name), *folder_inputs(d)) for d in folders]
-        elif candidates is None or vacancies is None:
-            raise InputError("--candidates", None, None, "give --candidates and --vacancies, or --years")
-        else:
-            inputs = [Inputs(None, candidates, vacancies, preferences)]
+        found, baseline = _scenarios(policy, grid_, scenarios, stack_, set_, recruitment, baseline)
+        inputs = _inputs(years, candidates, vacancies, preferences)
         columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                    TextColumn("left:"), TimeRemainingColumn()]
         with Progress(*columns, console=err) as bar:
@@ -107,6 +83,43 @@ def sweep_cmd(
                     f"({', '.join(written)})", highlight=False)
     for name, status in refused[:10]:
         warn(f"scenario {name}: {status}")
+
+
+def _scenarios(policy, grid_, scenarios, stack_, set_, recruitment, baseline):
+    """The scenarios of exactly one of --grid, --scenarios, --stack, each with the common --set overrides first,
+    and the baseline (with --stack: stock)."""
+    from ..sweep import Scenario, grid, read_scenarios, stack
+    if sum(map(bool, (grid_, scenarios is not None, stack_))) != 1:
+        raise InputError("--grid", None, None, "give one of --grid KEY=V1,V2 (repeatable), --scenarios FILE "
+                         "or --stack KEY=VALUE (repeatable)")
+    found = grid(grid_) if grid_ else read_scenarios(scenarios) if scenarios is not None else stack(stack_)
+    if stack_ and baseline is None:
+        baseline = "stock"
+    if set_:
+        load(policy, set_, recruitment)   # (the overrides every scenario shares, blamed on --set)
+    found = [Scenario(sc.name, (*set_, *sc.overrides), sc.origin) for sc in found]
+    if baseline is not None and baseline not in {sc.name for sc in found}:
+        raise InputError("--baseline", None, None, f"no scenario named {baseline!r}; there are "
+                         + ", ".join(sc.name for sc in found[:10]))
+    return found, baseline
+
+
+def _inputs(years, candidates, vacancies, preferences):
+    """One recruitment's files, or a folder of years (no special rounds in a sweep)."""
+    from ..runs import folder_inputs, year_folders
+    from ..sweep import Inputs
+    if years is not None:
+        if candidates or vacancies or preferences:
+            raise InputError("--years", None, None, "give --years or --candidates/--vacancies, not both")
+        folders = year_folders(years)
+        special = [d for d in folders if (d / "special").is_dir()]
+        if special:
+            from ..errors import Unsupported
+            raise Unsupported(f"{special[0] / 'special'}: special rounds are not run in a sweep; use simulate")
+        return [Inputs(int(d.name), *folder_inputs(d)) for d in folders]
+    if candidates is None or vacancies is None:
+        raise InputError("--candidates", None, None, "give --candidates and --vacancies, or --years")
+    return [Inputs(None, candidates, vacancies, preferences)]
 
 
 def _print_against(result, baseline: str, stacked: bool) -> None:
