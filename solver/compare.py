@@ -8,7 +8,6 @@ where it is still there with the same SHA-256.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import Counter
 from pathlib import Path
@@ -18,6 +17,7 @@ import numpy as np
 from .errors import InputError, OptionError
 from .io.cells import _first_bad, _numbers
 from .io.tables import read_table
+from .reports import sha256_file
 from .result import fill_by_post
 
 CHANGE_COLUMNS = ["candidate_id", "category", "a_post", "a_seat", "a_route", "b_post", "b_seat", "b_route", "change"]
@@ -90,7 +90,7 @@ def _recorded(summaries: list[dict], role: str) -> list[Path]:
     for s in summaries:
         inp = s.get("provenance", {}).get("inputs", {}).get(role, {})
         p = Path(inp.get("path", "")) if isinstance(inp, dict) and inp.get("path") else None
-        if p is not None and p.is_file() and hashlib.sha256(p.read_bytes()).hexdigest() == inp.get("sha256"):
+        if p is not None and p.is_file() and sha256_file(p) == inp.get("sha256"):
             out.append(p)
     return out
 

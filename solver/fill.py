@@ -24,6 +24,7 @@ from .kinds import Engine
 from .policy import Policy
 from .later import later_round, round_policy
 from .problem import Problem
+from .result import number_text
 
 # SPEC's five columns first (candidate_id: who fills the vacancy), then who vacated it and how it is held.
 FILLED_COLUMNS = ["post", "category", "candidate_id", "reason", "list", "horizontal", "vacated_by", "counted_as",
@@ -191,10 +192,5 @@ def cutoff_rows(problem: Problem, filled: Filled) -> list[list]:
         got = last.setdefault((post, seat), [0, 0])
         got[0] += 1
         got[1] = max(got[1], int(rank))
-    return [[post, seat, k, worst, "" if score is None else _score(score[worst - 1])]
+    return [[post, seat, k, worst, "" if score is None else number_text(score[worst - 1])]
             for (post, seat), (k, worst) in sorted(last.items())]
-
-
-def _score(v) -> str:
-    v = float(v)
-    return str(int(v)) if v.is_integer() else repr(v)

@@ -93,6 +93,5 @@ def write_scores(table: pa.Table, path: Path) -> None:
 
 
 def _cell(v):
-    if isinstance(v, float):
-        return str(int(v)) if v.is_integer() else repr(v)
-    return "" if v is None else v
+    from .result import number_text
+    return number_text(v) if isinstance(v, float) else "" if v is None else v

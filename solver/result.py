@@ -217,7 +217,7 @@ class Result:
                     continue
                 worst = last.get((j, code))
                 out.append([post, code, k, "" if worst is None else worst + 1,
-                            "" if worst is None or score is None else _fmt(score[worst])])
+                            "" if worst is None or score is None else number_text(score[worst])])
         return out
 
 
@@ -290,7 +290,8 @@ def horizontal_labels(pools: Pools, a: Assignment) -> np.ndarray:
     return out
 
 
-def _fmt(v: float) -> str:
+def number_text(v: float) -> str:
+    """A score as every output file writes it: a whole number without its point, else Python's shortest repr."""
     return str(int(v)) if float(v).is_integer() else repr(float(v))
 
 

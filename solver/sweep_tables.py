@@ -6,7 +6,6 @@ The cut-off columns are named as in `solve`'s cutoffs.csv (`last_rank`, `last_sc
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 DISPOSITIONS = ["exchanged", "dereserved", "carried_forward", "backlog", "lapsed"]
@@ -64,14 +63,18 @@ def parameters(scenarios) -> dict[str, dict[str, object]]:
 
 
 def _typed(values: dict[str, str]) -> dict[str, object]:
-    texts = list(values.values())
-    if all(re.fullmatch(r"[+-]?\d+", v) for v in texts):
-        return {k: int(v) for k, v in values.items()}
-    if all(re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", v) for v in texts):
-        return {k: float(v) for k, v in values.items()}
-    if all(v.lower() in ("true", "false") for v in texts):
-        return {k: v.lower() == "true" for k, v in values.items()}
-    return {k: v.strip('"') for k, v in values.items()}
+    """Each value read as `--set` reads it (TOML), then one type for the key: integers, numbers, true/false,
+    else the text as given."""
+    from .policy.load import _parse_value
+    read = {k: _parse_value(v) for k, v in values.items()}
+    kinds = {type(v) for v in read.values()}
+    if kinds == {int}:
+        return read
+    if kinds <= {int, float}:
+        return {k: float(v) for k, v in read.items()}
+    if kinds == {bool}:
+        return read
+    return {k: v if isinstance(v, str) else values[k] for k, v in read.items()}
 
 
 def changes(rows, baseline: str) -> list[list]:
@@ -151,12 +154,12 @@ def write(folder: Path, out, baseline: str | None, stacked: bool = False) -> Non
 
 def _cell(value) -> object:
     """A CSV cell: empty for none, true/false for booleans (as the inputs write them)."""
-    from .result import _fmt
+    from .result import number_text
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return _fmt(value) if isinstance(value, float) else value
+    return number_text(value) if isinstance(value, float) else value
 
 
 MEASURES = {"selected": "selected_own_category", "filled": "filled", "unfilled": None, "carried out": "carried_out"}

@@ -74,6 +74,8 @@ def warn(msg: str) -> None:
     err.print(f"[yellow]warning[/]: {escape(flags(msg))}", highlight=False)
 
 
+TimeLimitOpt = typer.Option(None, "--time-limit", help="seconds for CP-SAT")
+WorkersOpt = typer.Option(1, "--workers", help="CP-SAT workers; output is the same for any number")
 PolicyOpt = typer.Option(..., "--policy", help="policy TOML file, or a name in models/ (e.g. bihar-1991)")
 SetOpt = typer.Option([], "--set", help="override a policy value, e.g. ceiling.share=0.6 or categories.OBC.share=0.27")
 RecruitmentOpt = typer.Option("direct", "--recruitment", help="direct, or promotion: the policy's \\[promotion] "

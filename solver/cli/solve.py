@@ -10,8 +10,8 @@ from rich.console import Console
 from rich.table import Table
 
 from ..errors import AarakshanError
-from .common import (PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, check_register_args, check_round, done,
-                     err, fail, load, usage, warn)
+from .common import (PolicyOpt, RecruitmentOpt, SetOpt, TimeLimitOpt, WorkersOpt, app, check_engine,
+                     check_register_args, check_round, done, err, fail, load, usage, warn)
 
 SCREEN_ROWS = 20   # post-category rows printed at most; the rest are in cutoffs.csv and unfilled.csv
 
@@ -32,8 +32,8 @@ def solve(
     round_: str = typer.Option("main", "--round", help="main, or special: a second, reserved-only round of a "
                                "year already in the register, for the backlog its first round left (Bihar "
                                "s.4(6)(e), Manipur s.8(4))"),
-    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="seconds for CP-SAT"),
-    workers: int = typer.Option(1, "--workers", help="CP-SAT workers; output is the same for any number"),
+    time_limit: Optional[float] = TimeLimitOpt,
+    workers: int = WorkersOpt,
     independent: bool = typer.Option(False, "--independent", help="CP-SAT solves without the greedy's answer "
                                      "(slower): with --engine both, agreement is then evidence, where by "
                                      "default CP-SAT certifies the greedy's answer"),

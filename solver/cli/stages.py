@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 
 from ..errors import AarakshanError
-from .common import PolicyOpt, SetOpt, app, fail, load, warn
+from .common import PolicyOpt, SetOpt, TimeLimitOpt, WorkersOpt, app, fail, load, warn
 
 
 @app.command("shortlist")
@@ -108,8 +108,8 @@ def fill_cmd(
     out: Path = typer.Option(..., "--out", help="output folder: allocation.csv (the new appointments), unfilled.csv, "
                              "filled_from_reserve.csv, summary.json"),
     engine: str = typer.Option("greedy", "--engine", help="cpsat | greedy | both"),
-    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="seconds for CP-SAT"),
-    workers: int = typer.Option(1, "--workers", help="CP-SAT workers; output is the same for any number"),
+    time_limit: Optional[float] = TimeLimitOpt,
+    workers: int = WorkersOpt,
 ):
     """Fill the vacancies recommended candidates left, from the run's reserve list, and from its Extended List only
     for limited preferences, invalid claims and cancelled candidature (CSE Rule 20(5) as amended 14.11.2025)."""
@@ -135,8 +135,8 @@ def slide_cmd(
     out: Path = typer.Option(..., "--out", help="output folder: allocation.csv (after the round), unfilled.csv, "
                              "slide.csv, summary.json"),
     engine: str = typer.Option("greedy", "--engine", help="cpsat | greedy | both"),
-    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="seconds for CP-SAT"),
-    workers: int = typer.Option(1, "--workers", help="CP-SAT workers; output is the same for any number"),
+    time_limit: Optional[float] = TimeLimitOpt,
+    workers: int = WorkersOpt,
 ):
     """One sliding round (SSC, March 2026): the absent dropped, fixed posts kept, floaters moved only up, the
     freed seats re-allocated on merit and preference under the first round's rules."""

@@ -4,6 +4,7 @@ tables whose sources the model gives. Made from the model file itself, so the pa
 the tool applies (`tests/test_docs.py` checks the committed pages against it)."""
 from __future__ import annotations
 
+from .load import as_setting
 from .schema import Policy
 
 RULES = {"open_merit": "open vacancies on merit (a reserved candidate selected on merit counts as open)",
@@ -44,7 +45,7 @@ def describe(policy: Policy, stem: str) -> str:
         out += ["None declared."]
     for q in p.open_questions:
         out += [f"- **`{q.key}`**: {q.question}"]
-        out += [f"  - `{_toml(s.value)}`: {s.authority}" for s in q.sides]
+        out += [f"  - `{as_setting(s.value)}`: {s.authority}" for s in q.sides]
     out += ["", "`aarakshan audit` solves every side and lists whose outcome turns on it ([audit.md](../audit.md)).",
             "", "## Exemptions", ""]
     ex = p.exemptions
@@ -63,11 +64,6 @@ def describe(policy: Policy, stem: str) -> str:
     if extra:
         out += ["", "## Other tables", ""] + [f"- {name}: {source}" for name, source in extra]
     return "\n".join(out) + "\n"
-
-
-def _toml(value) -> str:
-    """A value as a policy file (and --set) writes it."""
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def write_pages(folder) -> list:

@@ -67,21 +67,27 @@ def read_rows(path: Path, required: list[str], optional: list[str] = ()) -> list
     return [{**{c: str(t[c][k]) for c in cols}, "line": int(t.line[k])} for k in range(len(t))]
 
 
-def read_declined(path: Path, allocation: list[dict]) -> dict[str, str]:
-    """declined.csv (candidate_id, reason): each a recommended candidate, once, with a reason of `REASONS`."""
-    t = read_table(path, ["candidate_id", "reason"], [])
+def _answers(path: Path, column: str, allocation: list[dict], allowed, not_held: str, read=str) -> dict[str, str]:
+    """A file of one answer per candidate of `allocation` (candidate_id and `column`): each once, the answer
+    (as `read` spells it) one of `allowed`; anyone else is `not_held`, told with his line."""
+    t = read_table(path, ["candidate_id", column], [])
     held = {r["candidate_id"] for r in allocation}
     out: dict[str, str] = {}
     for k in range(len(t)):
-        cid, reason = str(t["candidate_id"][k]), str(t["reason"][k])
+        cid, answer = str(t["candidate_id"][k]), read(str(t[column][k]))
         if cid not in held:
-            raise t.error(k, "candidate_id", f"{cid} holds no vacancy in the allocation")
+            raise t.error(k, "candidate_id", f"{cid} {not_held}")
         if cid in out:
             raise t.error(k, "candidate_id", f"{cid} is listed twice")
-        if reason not in REASONS:
-            raise t.error(k, "reason", f"unknown reason {reason!r}; expected one of {list(REASONS)}")
-        out[cid] = reason
+        if answer not in allowed:
+            raise t.error(k, column, f"unknown {column} {str(t[column][k])!r}; expected one of {list(allowed)}")
+        out[cid] = answer
     return out
+
+
+def read_declined(path: Path, allocation: list[dict]) -> dict[str, str]:
+    """declined.csv (candidate_id, reason): each a recommended candidate, once, with a reason of `REASONS`."""
+    return _answers(path, "reason", allocation, REASONS, "holds no vacancy in the allocation")
 
 
 def run_fill(result: str | Path, declined: str | Path, out: str | Path | None, engine: Engine | str = Engine.GREEDY,
@@ -126,18 +132,9 @@ def read_responses(path: Path, allocation: list[dict], warn=lambda _: None) -> d
     """responses.csv (candidate_id, response): each a candidate the first round placed, once, answering fix,
     float or absent. A placed candidate without a response did not report: absent, and said."""
     from ..slide import RESPONSES
-    t = read_table(path, ["candidate_id", "response"], [])
+    out = _answers(path, "response", allocation, RESPONSES, "was not placed in the first round",
+                   read=lambda x: x.strip().lower())
     placed = {r["candidate_id"] for r in allocation}
-    out: dict[str, str] = {}
-    for k in range(len(t)):
-        cid, answer = str(t["candidate_id"][k]), str(t["response"][k]).strip().lower()
-        if cid not in placed:
-            raise t.error(k, "candidate_id", f"{cid} was not placed in the first round")
-        if cid in out:
-            raise t.error(k, "candidate_id", f"{cid} is listed twice")
-        if answer not in RESPONSES:
-            raise t.error(k, "response", f"unknown response {str(t['response'][k])!r}; expected one of {list(RESPONSES)}")
-        out[cid] = answer
     if len(missing := placed - set(out)):
         warn(f"{path}: {len(missing)} candidates placed in the first round have no response: taken as absent (did "
              "not report)")
