@@ -150,6 +150,7 @@ class _Task:
     scenario: Scenario
     policy: Policy        # the scenario's, loaded once (its overrides checked before any solve)
     reading: int
+    held: bool = False    # keep each year's allocation, for winners and losers against a baseline
 
 
 def sweep(policy: str | Path, scenarios: list[Scenario], inputs: list[Inputs], engine: str = "greedy",
@@ -203,7 +204,7 @@ def sweep(policy: str | Path, scenarios: list[Scenario], inputs: list[Inputs], e
         if key not in readings:
             readings[key] = len(problems)
             problems.append([(x.year, read_problem(pol, x.candidates, x.vacancies, x.preferences)) for x in inputs])
-        tasks.append(_Task(k, sc, pol, readings[key]))
+        tasks.append(_Task(k, sc, pol, readings[key], held=baseline is not None))
     if progress:
         progress(0)     # (the inputs are read and checked: the scenarios begin)
     job = engine
@@ -333,7 +334,8 @@ def _solve_scenario(engine: str, problems, t: _Task):
     def said(year, result) -> None:
         for note in override_notes(t.scenario.overrides, result, detail=problems[0][0] is None):
             notes.setdefault(note, []).append(year)
-        held[year] = {r[0]: (r[1], r[2]) for r in result.allocation_rows()}
+        if t.held:      # (only for a baseline's winners and losers: each is shipped back from its worker)
+            held[year] = {r[0]: (r[1], r[2]) for r in result.allocation_rows()}
     try:
         if problems[0][0] is None:
             run = run_year(options, Round(problem=problems[0][1]))
