@@ -37,9 +37,8 @@ REASONS = ["declined"] * 7 + ["limited_preferences", "invalid_claim", "cancelled
 
 
 def _csv(path: Path, header: list[str], rows) -> Path:
-    with open(path, "w") as fh:
-        fh.write(",".join(header) + "\n")
-        fh.writelines(",".join(map(str, r)) + "\n" for r in rows)
+    from solver.io.staging import write_csv
+    write_csv(path, header, rows)
     return path
 
 

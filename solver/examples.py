@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from .instances import generate, write_instance
+from .io.staging import write_csv
 from .policy import load_policy
 
 # policy: (candidates, vacancies, posts, ranked posts, seed, TOTAL rows)
@@ -48,8 +49,8 @@ def write_example(policy: str, folder: str | Path) -> Path:
     folder = write_instance(folder, cands, [] if total else rows, prefs)
     if total:
         per = [vac // posts + (k < vac % posts) for k in range(posts)]
-        (folder / "vacancies.csv").write_text("post,category,vacancies\n" + "".join(
-            f"P{k + 1:02d},TOTAL,{v}\n" for k, v in enumerate(per)))
+        write_csv(folder / "vacancies.csv", ["post", "category", "vacancies"],
+                  ([f"P{k + 1:02d}", "TOTAL", v] for k, v in enumerate(per)))
     return folder
 
 
@@ -114,21 +115,17 @@ def write_pipeline(folder: str | Path, candidates: int = 20_000, seed: int = 202
     (folder / "tmp").rmdir()
     # each counted stage's own scores for the finalists (`aarakshan merit` adds them up to final.csv's)
     for name, score in (("main_scores.csv", mains_score), ("interview_scores.csv", interview)):
-        (folder / name).write_text("candidate_id,score\n" + "".join(
-            f"{k},{float(score[index[k]])!r}\n" for k in finalists))
+        write_csv(folder / name, ["candidate_id", "score"], ([k, float(score[index[k]])] for k in finalists))
     services = sorted({p for p, *_ in rows})
-    with open(folder / "preferences.csv", "w") as fh:
-        fh.write("candidate_id,order,post\n")
-        fh.writelines(f"{k},{o},{services[p]}\n" for k in finalists
-                      for o, p in enumerate(rng.permutation(len(services)), 1))
+    write_csv(folder / "preferences.csv", ["candidate_id", "order", "post"],
+              ([k, o, services[p]] for k in finalists for o, p in enumerate(rng.permutation(len(services)), 1)))
     prefs = folder / "preferences.csv"
     held = [r[0] for r in solve(pol, read_problem(pol, final, vac, prefs), "greedy").result.allocation_rows()]
     gone = sorted(rng.choice(len(held), size=max(1, len(held) // 20), replace=False))
-    (folder / "declined.csv").write_text("candidate_id,reason\n" + "".join(
-        f"{held[k]},{DECLINE_REASONS[k % len(DECLINE_REASONS)]}\n" for k in gone))
+    write_csv(folder / "declined.csv", ["candidate_id", "reason"],
+              ([held[k], DECLINE_REASONS[k % len(DECLINE_REASONS)]] for k in gone))
     ssc = load_policy("central-dopt")
     placed = [r[0] for r in solve(ssc, read_problem(ssc, final, vac, prefs), "greedy").result.allocation_rows()]
     answer = rng.choice(["fix", "float", "absent"], size=len(placed), p=[0.6, 0.35, 0.05])
-    (folder / "responses.csv").write_text("candidate_id,response\n" + "".join(
-        f"{k},{a}\n" for k, a in zip(placed, answer)))
+    write_csv(folder / "responses.csv", ["candidate_id", "response"], ([k, str(a)] for k, a in zip(placed, answer)))
     return Pipeline(folder, len(called), len(finalists))
