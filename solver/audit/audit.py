@@ -11,20 +11,26 @@ from ortools.sat.python import cp_model
 
 from ..chain import DIRECT, Answer, StageData
 from ..engines.cpsat.conflict import core as named_core, run, shrunk
+from ..engines.assignment import Assignment
 from ..engines.cpsat.model import Names, Rules
 from ..engines.greedy import solve_greedy
 from ..errors import PolicyConflict, Unsupported
 from ..policy import Policy
+from ..pools import Pools
 from ..problem import Problem
 from ..result import Result
 from .lawful import differs, lawful_model, relaxable, solution
 from .questions import Question
 from .readings import OpenOption, combinations, sources
+from .houses import alternatives, extend, houses, truncated
 from .ties import model_bytes, solved_in, tie_orders, too_large
 
 TIE = "merit tie settled only by id"
+TIE_ABOVE = "a merit tie above, settled only by id, moves the seats left to her"
 SEVERAL = "horizontal minimums with preferences: several stable allocations (the official one is candidate-optimal)"
 SRC_TIE = "SPEC.md merit.tie_breaks; an id is not a rule of law"
+# Alternatives of tie blocks completed and compared for the contested set at exam size.
+ALTERNATIVES_SHOWN = 50
 SRC_SEVERAL = "Rajesh Kumar Daria 2007; Gale and Shapley 1962"
 
 
@@ -134,6 +140,9 @@ def _uniqueness(res: Result, time_limit, workers, prove: bool = False, state=Non
         # takes minutes at 3,000 candidates and 24 posts, and adds nothing.
         return True, [], "theorem"
     if not res.pools.minimums_with_preferences and not prove and too_large(res.pools):
+        h = houses(res.pools, ties)
+        if h is not None:
+            return _uniqueness_by_blocks(res, h, ties)
         # (ties left to ids at a size the model cannot take: every tie block reversed, by the procedure)
         alt = solved_in(tie_orders(ties)[0], official, res, state)
         moved = np.flatnonzero(alt.assignment.pool != res.assignment.pool).tolist()
@@ -163,11 +172,42 @@ def _uniqueness(res: Result, time_limit, workers, prove: bool = False, state=Non
     return not contested, _rows(res, contested, ties), "optimal"
 
 
+def _uniqueness_by_blocks(res: Result, h, ties: np.ndarray) -> tuple[bool | None, list[list[str]], str]:
+    """A house allocation too large for the model: unique exactly when no tie block has another resolution
+    given the official seats above it (`houses.alternatives`); each one found, completed by serial
+    dictatorship below, is a lawful allocation, and whom it moves is contested (at least those)."""
+    offi = res.assignment.pool
+    found, undecided = alternatives(h, offi)
+    size = f"the model of every lawful allocation would take about {model_bytes(res.pools) / 2**30:.1f} GiB"
+    contested: dict[int, str] = {}
+    for block, local in found[:ALTERNATIVES_SHOWN]:
+        pool = offi.copy()
+        pool[block.start:block.stop] = local
+        alt = _with_pools(res, extend(h, pool, block.stop))
+        for i in np.flatnonzero(alt.assignment.pool != offi).tolist():
+            contested.setdefault(i, outcome(alt, i))
+    where = ", ".join(f"ranks {b.start + 1}-{b.stop}" for b in sorted({b for b, _ in found}, key=lambda b: b.start)[:5])
+    if found:
+        return False, _rows(res, contested, ties), \
+            f"ties, decided tie block by tie block: another lawful resolution of the block at {where}" + \
+            (" and others" if len({b for b, _ in found}) > 5 else "") + \
+            f"; contested: those these alternatives move, at least these ({size}; not built)"
+    if undecided:
+        return None, [], f"not proven: {len(undecided)} tie blocks passed the search's limit ({size}; not built)"
+    return True, [], f"ties, decided tie block by tie block: no block has another lawful resolution ({size}; not built)"
+
+
+def _with_pools(res: Result, pool: np.ndarray) -> Result:
+    return Result(res.policy, res.problem, res.seats, res.pools,
+                  Assignment(pool, np.zeros(len(pool), dtype=bool), "audit"), "audit")
+
+
 def _rows(res: Result, contested: dict[int, str], ties: np.ndarray) -> list[list[str]]:
     rows = []
     for i in sorted(contested):
         tied = ties[i] >= 0
         rule, source = (TIE, SRC_TIE) if tied else (SEVERAL, SRC_SEVERAL) if res.pools.minimums_with_preferences else \
+            (TIE_ABOVE, SRC_TIE) if (ties[:i] >= 0).any() else \
             ("unexplained (please report: the model admits another allocation)", "")
         rows.append([res.problem.candidates.ids[i], "tie" if tied else "alternative", outcome(res, i), contested[i],
                      rule, source])
@@ -218,30 +258,30 @@ def settled_by_structure(res: Result) -> bool:
     return res.problem.candidates.tie_blocks().max(initial=-1) < 0 and not res.pools.minimums_with_preferences
 
 
-def _ask_one(q: Question, res: Result, base: Result, time_limit, workers, model: bool = False):
+def _ask_one(q: Question, res: Result, base: Result, time_limit, workers, model: bool = False,
+             reduce: bool | None = None):
     """The question under one reading: "yes" with the allocation, "no" with the blocking rules, or "time_limit".
     Where the structure settles it (`settled_by_structure`) and `model` is false, from the reading's official
     allocation, with no CP-SAT model built (an SSC-size model took 6.9 GB); else from the model of every lawful
-    allocation."""
+    allocation, or, where that is past the budget (or `reduce`) and the recruitment is a house allocation, from
+    the model of the part of it the question can touch (`houses.truncated`)."""
     problem, i = res.problem, q.candidate
     ids = problem.candidates.ids
+    tied = problem.candidates.tie_blocks()
     if q.post is not None and not problem.ranked[i, q.post]:
         return "no", ("post not applied for", f"no: {ids[i]} did not rank {problem.posts[q.post]} (SPEC.md "
                       "preferences.csv)", True), None
     if not model and settled_by_structure(res):
         return _by_structure(q, res, base)
-    if not model and not res.pools.minimums_with_preferences and too_large(res.pools):
-        for order in tie_orders(problem.candidates.tie_blocks(), i):
-            alt = solved_in(order, official, res)
-            if _answers(q, alt):
-                return "yes", _yes_detail(q, base, alt), alt
-        tied = problem.candidates.tie_blocks()
-        tried = "every tie block reversed" + (f", and {ids[i]} first in hers" if tied[i] >= 0 else "")
-        return "unknown", f"not settled by the orders tried ({tried}: {int((tied >= 0).sum()):,} candidates tie " \
-            f"on merit that only ids order), and the model of every lawful allocation would take about " \
-            f"{model_bytes(res.pools) / 2**30:.1f} GiB: not built", None
-    pools, why = relaxable(res.policy, problem, res.pools, i)
-    rules = Rules(ties=problem.candidates.tie_blocks(), ineligible=why, capacity=True, waste=True)
+    h, kept, pools = None, problem.n, res.pools
+    if not res.pools.minimums_with_preferences and (reduce or (reduce is None and not model and too_large(res.pools))):
+        h = houses(res.pools, tied)
+        if h is not None:
+            pools, kept = truncated(res.pools, h, i)
+        if h is None or too_large(pools):
+            return _by_tie_orders(q, res, base, pools if h is not None else None)
+    pools, why = relaxable(res.policy, problem, pools, i)
+    rules = Rules(ties=tied, ineligible=why, capacity=True, waste=True)
     model = lawful_model(pools, problem, rules)
     mine = [xs[i] for p, xs in enumerate(model.holds) if i in xs and (q.post is None or pools.pools[p].post == q.post)]
     model.m.add(cp_model.LinearExpr.sum(mine) == (1 if q.selected else 0))
@@ -249,10 +289,29 @@ def _ask_one(q: Question, res: Result, base: Result, time_limit, workers, model:
     if status == "time_limit":
         return "time_limit", None, None
     if status == "feasible":
-        alt = Result(res.policy, problem, res.seats, res.pools, solution(model, solver, problem.n), "cpsat")
+        got = solution(model, solver, problem.n)
+        alt = _with_pools(res, extend(h, got.pool, kept)) if h is not None else \
+            Result(res.policy, problem, res.seats, res.pools, got, "cpsat")
         return "yes", _yes_detail(q, base, alt), alt
     core, minimal = shrunk(model, rules, core, time_limit, workers)
     return "no", _explain(q, res, pools, why, core, minimal), None
+
+
+def _by_tie_orders(q: Question, res: Result, base: Result, reduced: Pools | None):
+    """Where no model within the budget can answer: the procedure under orders of the tie blocks the question
+    points to; a yes is one, else "unknown" with the size of the smallest model that would settle it."""
+    problem, i = res.problem, q.candidate
+    ids, tied = problem.candidates.ids, problem.candidates.tie_blocks()
+    for order in tie_orders(tied, i):
+        alt = solved_in(order, official, res)
+        if _answers(q, alt):
+            return "yes", _yes_detail(q, base, alt), alt
+    tried = "every tie block reversed" + (f", and {ids[i]} first in hers" if tied[i] >= 0 else "")
+    which = "the model of the candidates who can reach her seats" if reduced is not None else \
+        "the model of every lawful allocation"
+    return "unknown", f"not settled by the orders tried ({tried}: {int((tied >= 0).sum()):,} candidates tie " \
+        f"on merit that only ids order), and {which} would take about " \
+        f"{model_bytes(reduced if reduced is not None else res.pools) / 2**30:.1f} GiB: not built", None
 
 
 def _answers(q: Question, res: Result) -> bool:
