@@ -273,13 +273,9 @@ def _ask_one(q: Question, res: Result, base: Result, time_limit, workers, model:
                       "preferences.csv)", True), None
     if not model and settled_by_structure(res):
         return _by_structure(q, res, base)
-    h, kept, pools = None, problem.n, res.pools
-    if not res.pools.minimums_with_preferences and (reduce or (reduce is None and not model and too_large(res.pools))):
-        h = houses(res.pools, tied)
-        if h is not None:
-            pools, kept = truncated(res.pools, h, i)
-        if h is None or too_large(pools):
-            return _by_tie_orders(q, res, base, pools if h is not None else None)
+    h, pools, kept = _scope(res, i, reduce if reduce is not None else not model and too_large(res.pools))
+    if pools is None or (h is not None and too_large(pools)):
+        return _by_tie_orders(q, res, base, pools)
     pools, why = relaxable(res.policy, problem, pools, i)
     rules = Rules(ties=tied, ineligible=why, capacity=True, waste=True)
     model = lawful_model(pools, problem, rules)
@@ -295,6 +291,19 @@ def _ask_one(q: Question, res: Result, base: Result, time_limit, workers, model:
         return "yes", _yes_detail(q, base, alt), alt
     core, minimal = shrunk(model, rules, core, time_limit, workers)
     return "no", _explain(q, res, pools, why, core, minimal), None
+
+
+def _scope(res: Result, i: int, reduce: bool):
+    """The pools a question about candidate i is asked of: all of them; or, to `reduce` a house allocation,
+    those of the candidates at or above her (`houses.truncated`), with its `Houses` and the number kept; or
+    (None, None, n) where there is no such reduction (minimums meeting preferences keep their full model)."""
+    n = res.problem.n
+    if not reduce or res.pools.minimums_with_preferences:
+        return None, res.pools, n
+    h = houses(res.pools, res.problem.candidates.tie_blocks())
+    if h is None:
+        return None, None, n
+    return (h, *truncated(res.pools, h, i))
 
 
 def _by_tie_orders(q: Question, res: Result, base: Result, reduced: Pools | None):
