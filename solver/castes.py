@@ -117,39 +117,59 @@ def resolve(entries: tuple[Entry, ...], caste: str, district: str, block: str) -
     """(the category the schedules give `caste` in `district` (and `block`), None if none; why), the full
     written name preferred to a listed one; a community written with the name ("Teli (Muslim)", "Bhat
     (Hindu)") matched as the Schedules' Note reads it."""
-    key = _norm(caste)
     base, said = community(caste)
-    written = [e for e in entries if e.name and _norm(e.name) == key]
-    listed = written or [e for e in entries if e.name and key in names(e.name)] or \
-        [e for e in entries if e.name and said and base in names(e.name) and _fits(e, said)]
-    other = [e for e in entries if e.name and not listed and said and base in names(e.name)]
-    if other:
-        return None, (f"caste {caste!r}: " + "; ".join(f"{e.label} names the {_entry_community(e).title()} community "
-                                                       "only" for e in other) + f" ({NOTE})")
+    named = [e for e in entries if e.name]
+    listed = _listed(named, _norm(caste), base, said)
     if not listed:
-        near = difflib.get_close_matches(base, sorted({n for e in entries if e.name and not e.status
-                                                       for n in names(e.name)}), n=3, cutoff=0.75)
-        hint = f"; nearest entries: {', '.join(near)}" if near else ""
-        return None, f"caste {caste!r} is in neither schedule{hint}"
-    gone = [e for e in listed if e.status.startswith("notified_")]
+        return None, _unlisted(named, caste, base, said)
     live = [e for e in listed if not e.status]
     here = [e for e in live if e.valid_in(district, block)]
     if not here:
-        if gone:
-            e = gone[0]
-            return None, (f"{e.label} is deemed deleted from the schedules: notified as {e.status[9:]} (s.2(j), "
-                          f"explanation{'; ' + e.note if e.note else ''})")
-        scopes = "; ".join(f"{e.label} only in {', '.join(sorted(e.districts))}"
-                           + (f" (blocks {', '.join(f'{b} of {d}' for d, b in sorted(e.blocks))})" if e.blocks else "")
-                           for e in live)
-        if any(e.blocks for e in live) and district and not block:
-            scopes += "; give the candidate's block"
-        return None, f"caste {caste!r} is not scheduled in {district or 'an unnamed district'}: {scopes}"
-    cats = {e.category for e in here}
-    if len(cats) > 1:
+        return None, _not_here(caste, district, block, [e for e in listed if e.status.startswith("notified_")], live)
+    if len({e.category for e in here}) > 1:
         return None, (f"caste {caste!r} names entries of both schedules there: "
                       + "; ".join(f"{e.label} ({e.category})" for e in here) + "; write it as the schedule does, "
                       "with its community where an entry names one (e.g. \"Bhat (Muslim)\")")
     e = here[0]
     by_note = said is not None and _entry_community(e) is None
     return e.category, f"{e.label} ({e.category}{'; ' + NOTE if by_note else ''})"
+
+
+def _listed(named: list[Entry], key: str, base: str, said: str | None) -> list[Entry]:
+    """The entries a name matches: written in full, else listed within an entry, else (a community written
+    with it) its base name in an entry that takes that community."""
+    written = [e for e in named if _norm(e.name) == key]
+    if written:
+        return written
+    within = [e for e in named if key in names(e.name)]
+    if within or not said:
+        return within
+    return [e for e in named if base in names(e.name) and _fits(e, said)]
+
+
+def _unlisted(named: list[Entry], caste: str, base: str, said: str | None) -> str:
+    """Why no entry takes `caste`: its base name is another community's only, or it is in neither schedule
+    (with the nearest names)."""
+    other = [e for e in named if said and base in names(e.name)]
+    if other:
+        return f"caste {caste!r}: " + "; ".join(f"{e.label} names the {_entry_community(e).title()} community only"
+                                                for e in other) + f" ({NOTE})"
+    near = difflib.get_close_matches(base, sorted({n for e in named if not e.status for n in names(e.name)}),
+                                     n=3, cutoff=0.75)
+    return f"caste {caste!r} is in neither schedule" + (f"; nearest entries: {', '.join(near)}" if near else "")
+
+
+def _not_here(caste: str, district: str, block: str, gone: list[Entry], live: list[Entry]) -> str:
+    """Why the entries that take `caste` do not take it in `district`: deemed deleted, or scheduled elsewhere."""
+    if gone:
+        e = gone[0]
+        return (f"{e.label} is deemed deleted from the schedules: notified as {e.status[9:]} (s.2(j), "
+                f"explanation{'; ' + e.note if e.note else ''})")
+    scopes = "; ".join(f"{e.label} only in {', '.join(sorted(e.districts))}" + _blocks(e) for e in live)
+    if any(e.blocks for e in live) and district and not block:
+        scopes += "; give the candidate's block"
+    return f"caste {caste!r} is not scheduled in {district or 'an unnamed district'}: {scopes}"
+
+
+def _blocks(e: Entry) -> str:
+    return f" (blocks {', '.join(f'{b} of {d}' for d, b in sorted(e.blocks))})" if e.blocks else ""

@@ -276,6 +276,8 @@ def _ask_one(q: Question, res: Result, base: Result, time_limit, workers, model:
     h, pools, kept = _scope(res, i, reduce if reduce is not None else not model and too_large(res.pools))
     if pools is None or (h is not None and too_large(pools)):
         return _by_tie_orders(q, res, base, pools)
+    if h is not None and _answers(q, res):   # (the official allocation is lawful: no model needed)
+        return "yes", _yes_detail(q, base, res), res
     pools, why = relaxable(res.policy, problem, pools, i)
     rules = Rules(ties=tied, ineligible=why, capacity=True, waste=True)
     model = lawful_model(pools, problem, rules)
