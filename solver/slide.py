@@ -54,14 +54,36 @@ def slide(policy: Policy, problem: Problem, allocation: list[dict], responses: d
     index = {cid: i for i, cid in enumerate(ids)}
     first = {r["candidate_id"]: r for r in allocation}
     answer = {cid: responses.get(cid, "absent") for cid in first}
-    fixed = {cid for cid, a in answer.items() if a == "fix"}
-    floating = sorted((index[cid] for cid, a in answer.items() if a == "float"))
     newcomers = [i for i in range(problem.n) if ids[i] not in first] if policy.slide.newcomers else []
-    single, solves = round_policy(policy), 0
+    rows, status, differences, fixed, solves = _rounds(round_policy(policy), problem, first, answer, newcomers,
+                                                       (engine, time_limit, workers))
+    kept = [[cid, r["post"], r["seat_category"], r.get("counted_as", ""), r.get("horizontal", ""),
+             r.get("route", ""), index[cid] + 1] for cid, r in first.items() if cid in fixed]
+    final = sorted(kept + rows, key=lambda r: r[-1])
+    moves = _moves(problem, first, answer, final)
+    fix = sum(a == "fix" for a in answer.values())
+    figures = {"fixed": fix, "floated": sum(a == "float" for a in answer.values()),
+               "absent": sum(a == "absent" for a in answer.values()), "kept_by_floaters": len(fixed) - fix,
+               "solves": solves, "status": status,
+               **({"engine_differences": differences} if str(engine) == "both" else {}),
+               "moved_up": sum(m[-1] == "moved up" for m in moves),
+               "newcomers_placed": sum(m[-1] == "new" for m in moves)}
+    return Slid(final, moves, _unfilled(first, fixed, rows), figures)
+
+
+def _rounds(single: Policy, problem: Problem, first: dict, answer: dict, newcomers: list[int], solving: tuple):
+    """Solve the round, and again while a floater would be left out or moved down: he keeps his own post
+    instead (no floater is moved down). Returns (rows, status, engine differences, those keeping their own
+    post, solves)."""
+    ids = problem.candidates.ids
+    index = {cid: i for i, cid in enumerate(ids)}
+    fixed = {cid for cid, a in answer.items() if a == "fix"}
+    floating = sorted(index[cid] for cid, a in answer.items() if a == "float")
+    solves = 0
     while True:
         counts, mins = _seats([r for cid, r in first.items() if cid not in fixed])
         pool = np.array(sorted([i for i in floating if ids[i] not in fixed] + newcomers), dtype=np.int64)
-        rows, status, differences = later_round(single, problem, pool, counts, mins, engine, time_limit, workers,
+        rows, status, differences = later_round(single, problem, pool, counts, mins, *solving,
                                                 _offered(problem, pool, first, answer)) \
             if len(pool) and counts else ([], "none", 0)
         solves += 1
@@ -71,19 +93,8 @@ def slide(policy: Policy, problem: Problem, allocation: list[dict], responses: d
         lost = [ids[i] for i in floating if ids[i] not in fixed and
                 (ids[i] not in got or _below(problem, i, got[ids[i]], first[ids[i]]["post"]))]
         if not lost:
-            break
-        fixed |= set(lost)   # keeps his own post: no floater is moved down
-    kept = [[cid, r["post"], r["seat_category"], r.get("counted_as", ""), r.get("horizontal", ""),
-             r.get("route", ""), index[cid] + 1] for cid, r in first.items() if cid in fixed]
-    final = sorted(kept + rows, key=lambda r: r[-1])
-    figures = {"fixed": sum(a == "fix" for a in answer.values()), "floated": len(floating),
-               "absent": sum(a == "absent" for a in answer.values()), "kept_by_floaters": len(fixed) -
-               sum(a == "fix" for a in answer.values()), "solves": solves, "status": status,
-               **({"engine_differences": differences} if str(engine) == "both" else {})}
-    moves = _moves(problem, first, answer, final)
-    figures["moved_up"] = sum(m[-1] == "moved up" for m in moves)
-    figures["newcomers_placed"] = sum(m[-1] == "new" for m in moves)
-    return Slid(final, moves, _unfilled(first, fixed, rows), figures)
+            return rows, status, differences, fixed, solves
+        fixed |= set(lost)
 
 
 def _below(problem: Problem, i: int, post: str, own: str) -> bool:

@@ -27,26 +27,13 @@ def check_slide(policy: Policy, problem: Problem, before: Allocation, responses:
     answer = {cid: responses.get(cid, "absent") for cid in was}
     rank = problem.post_rank if problem.preferences is not None else \
         np.tile(np.arange(len(problem.posts)), (len(ids), 1))
-    for cid, (j, seat, _) in was.items():
-        a, got, i = answer[cid], now.get(cid), index[cid]
-        if a == "fix" and (got is None or got[:2] != (j, seat)):
-            out.append(f"{cid} fixed his {seat} seat at {problem.posts[j]}, yet does not hold it ({source})")
-        elif a == "absent" and got is not None:
-            out.append(f"{cid} did not report, yet holds a post after the round ({source})")
-        elif a == "float" and (got is None or rank[i, got[0]] > rank[i, j]):
-            out.append(f"{cid} floated from {problem.posts[j]} and is moved down or out ({source})")
+    out += _responses_kept(problem, index, was, now, answer, rank, source)
     given, held = {}, {}
     for j, seat, _ in was.values():
         given[(j, seat)] = given.get((j, seat), 0) + 1
     for cid, (j, seat, r) in now.items():
         held[(j, seat)] = held.get((j, seat), 0) + 1
-        i = index[cid]
-        if cid not in was and not policy.slide.newcomers:
-            out.append(f"{cid} was not placed in the first round, and slide.newcomers is false ({source})")
-        if not may_hold(policy, problem, _held_as(policy, seat, after.route[r], c.category[i]))[i]:
-            out.append(f"{cid} may not hold the {seat} vacancy at {problem.posts[j]}")
-        if cid not in was and rank[i, j] >= len(problem.posts):
-            out.append(f"{cid} holds {problem.posts[j]}, a post he did not rank")
+    out += _holders(policy, problem, index, was, now, rank, after)
     for key, k in held.items():
         if k > given.get(key, 0):
             out.append(f"{k} hold the {key[1]} seats at {problem.posts[key[0]]}, where the first round had "
@@ -55,6 +42,35 @@ def check_slide(policy: Policy, problem: Problem, before: Allocation, responses:
     if policy.slide.newcomers:
         takers += [x for x in ids if x not in was]
     return out + _passed_over(policy, problem, index, was, now, answer, given, held, rank, takers, after)
+
+
+def _responses_kept(problem, index, was, now, answer, rank, source) -> list[str]:
+    """One who fixed holds his post and seat, one absent holds none, a floater is not moved down or out."""
+    out = []
+    for cid, (j, seat, _) in was.items():
+        a, got, i = answer[cid], now.get(cid), index[cid]
+        if a == "fix" and (got is None or got[:2] != (j, seat)):
+            out.append(f"{cid} fixed his {seat} seat at {problem.posts[j]}, yet does not hold it ({source})")
+        elif a == "absent" and got is not None:
+            out.append(f"{cid} did not report, yet holds a post after the round ({source})")
+        elif a == "float" and (got is None or rank[i, got[0]] > rank[i, j]):
+            out.append(f"{cid} floated from {problem.posts[j]} and is moved down or out ({source})")
+    return out
+
+
+def _holders(policy, problem, index, was, now, rank, after) -> list[str]:
+    """Each holder takes part (a newcomer only where `slide.newcomers`), may hold his seat, and, if new,
+    ranked the post."""
+    c, out, source = problem.candidates, [], policy.slide.source
+    for cid, (j, seat, r) in now.items():
+        i = index[cid]
+        if cid not in was and not policy.slide.newcomers:
+            out.append(f"{cid} was not placed in the first round, and slide.newcomers is false ({source})")
+        if not may_hold(policy, problem, _held_as(policy, seat, after.route[r], c.category[i]))[i]:
+            out.append(f"{cid} may not hold the {seat} vacancy at {problem.posts[j]}")
+        if cid not in was and rank[i, j] >= len(problem.posts):
+            out.append(f"{cid} holds {problem.posts[j]}, a post he did not rank")
+    return out
 
 
 def _passed_over(policy, problem, index, was, now, answer, given, held, rank, takers, after) -> list[str]:
