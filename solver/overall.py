@@ -102,29 +102,38 @@ def _place(policy: Policy, problem: Problem, seats: SeatTable, pools, members: d
             # remaining beneficiary again, and may be adjusted in; solve again with her bar lifted.
             merit[post] = {i: code for i, code in merit[post].items() if here[i]}
             continue
-        short = {t: m - int(ben[t][here].sum()) for t, m in wanted.items()}
-        short = {t: k for t, k in short.items() if k > 0}
+        short = {t: m - int(ben[t][here].sum()) for t, m in wanted.items() if m > int(ben[t][here].sum())}
         if not short:
             return pools, assign
-        held = {(code, t): int((assign[ben[t] & here] == pool.index).sum()) for code, pool in main.items()
-                for t in wanted}
-        for (code, t), k in held.items():
-            mins[(post, code, t)] = k
-        room = {code: pool.base - sum(held[code, t] for t in wanted) for code, pool in main.items()}
-        # The remaining beneficiaries of the short traits, each in the compartment that is her home.
-        cells = []
-        for i in np.flatnonzero(~here & ~taken & np.any([ben[t] for t in short], axis=0) & (home_of >= 0)):
-            pool = main.get(codes[home_of[i]])
-            if pool is not None and pool.eligible[i]:
-                # Several traits at a post are disjoint (see `solver.vacancy.determine`): one trait each.
-                cells.append((int(i), next(t for t in short if ben[t][i]), pool.category))
-        chosen = adjustees(cells, short, room)
+        room = _keep_held(post, main, ben, assign, here, mins)
+        chosen = adjustees(_waiting(main, codes, ben, short, ~here & ~taken, home_of), short, room)
         if not chosen:
             return pools, assign
         for _, trait, code in chosen:
             mins[(post, code, trait)] += 1
     pools = with_minimums(policy, problem, pools, replace(seats, minimums=mins, merit_held=merit), j, members)
     return pools, _phase0(pools, j, taken)[1]
+
+
+def _keep_held(post: str, main: dict, ben: dict, assign: np.ndarray, here: np.ndarray, mins: dict) -> dict:
+    """Each compartment's minimum of each trait set to the beneficiaries it holds (so that none is pushed
+    out); returns each compartment's seats held by nobody who counts."""
+    held = {(code, t): int((assign[ben[t] & here] == pool.index).sum()) for code, pool in main.items() for t in ben}
+    for (code, t), k in held.items():
+        mins[(post, code, t)] = k
+    return {code: pool.base - sum(held[code, t] for t in ben) for code, pool in main.items()}
+
+
+def _waiting(main: dict, codes: list[str], ben: dict, short: dict, free: np.ndarray, home_of: np.ndarray) -> list:
+    """The remaining beneficiaries (`free`) of the short traits, each in the compartment that is her home and
+    admits her: (candidate, trait, compartment) in merit order."""
+    cells = []
+    for i in np.flatnonzero(free & np.any([ben[t] for t in short], axis=0) & (home_of >= 0)):
+        pool = main.get(codes[home_of[i]])
+        if pool is not None and pool.eligible[i]:
+            # Several traits at a post are disjoint (see `solver.vacancy.determine`): one trait each.
+            cells.append((int(i), next(t for t in short if ben[t][i]), pool.category))
+    return cells
 
 
 def adjustees(cells: list[tuple[int, str, str]], short: dict[str, int], room: dict[str, int]) -> list:

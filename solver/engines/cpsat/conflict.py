@@ -30,14 +30,15 @@ def worth_filtering(model: Model, found: list) -> bool:
     return len(found) * len(model.m.proto.variables) <= FILTER_BUDGET
 
 
-def run(model: Model, assumptions: list, time_limit: float | None, workers: int = 1):
-    """Solve under `assumptions` (literals); returns (status name, solver)."""
+def run(model: Model, assumptions: list, time_limit: float | None, workers: int = 1, presolve: bool | None = None):
+    """Solve under `assumptions` (literals); returns (status name, solver). `presolve`: whether CP-SAT presolves
+    (by default only without assumptions)."""
     m = model.m
     m.clear_assumptions()
     m.add_assumptions(assumptions)
     solver = parameters(False, False, time_limit, workers)
     # Presolve may prove infeasibility before the search sees the assumptions, and then names no core.
-    solver.parameters.cp_model_presolve = not assumptions
+    solver.parameters.cp_model_presolve = not assumptions if presolve is None else presolve
     status = solve_stoppably(solver, m)
     name = {cp_model.OPTIMAL: "feasible", cp_model.FEASIBLE: "feasible", cp_model.INFEASIBLE: "infeasible"}.get(
         status, "time_limit")
@@ -68,7 +69,9 @@ def deletion_filter(model: Model, rules: Rules, found: list, time_limit, workers
     kept = list(found)
     for k in list(found):
         trial = [x for x in kept if x != k]
-        status, _ = run(model, [rules.lits[x] for x in trial], time_limit, workers)
+        # (no presolve even with no rule left assumed: only the status is read, and at SSC size presolving
+        # the audit's model took longer than the search)
+        status, _ = run(model, [rules.lits[x] for x in trial], time_limit, workers, presolve=False)
         if status == "infeasible":
             kept = trial
     return kept
