@@ -30,47 +30,18 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
     ids = unique_ids(t)
     _formula_like(t, ids, warn)
     cats = _categories(t, policy, warn)
-    placed = t.has("caste") and policy.castes is not None
-    for column in ("district", "block"):
-        if warn and t.has(column) and not placed and (t[column] != "").any():
-            warn(f"{path}: the {column} column places a caste by the policy's schedules ([castes]); with "
-                 f"{'no caste column' if policy.castes is not None else 'a policy without schedules'} it is not used")
+    _unused_places(t, policy, path, warn)
     bad = ~np.isin(cats, policy.member_codes)
     if (k := _first_bad(bad)) is not None:
         raise t.error(k, "category", "empty category: give it (or a caste the policy's schedules place)" if not cats[k]
                       else f"unknown category {str(cats[k])!r}; this policy knows {policy.member_codes}")
-    has_rank, has_score = t.has("rank"), t.has("score")
-    if has_rank == has_score:
+    if t.has("rank") == t.has("score"):
         raise InputError(path, 1, None, "give exactly one of the columns 'rank' (1 = best) or 'score' (higher = better)")
-    birth = t["birth_date"].astype(str) if t.has("birth_date") else np.full(n, "", dtype=object)
-    if t.has("birth_date"):
-        bad = np.array([b != "" and not _is_date(b) for b in birth], dtype=bool)
-        if (k := _first_bad(bad)) is not None:
-            raise t.error(k, "birth_date", f"{str(birth[k])!r} is not a date YYYY-MM-DD (a day of the calendar)")
-    score, tied = None, None
-    if has_rank:
-        merit = np.argsort(ordinals(t, "rank", "1 = best, one rank per candidate"), kind="stable")
+    birth = _birth_dates(t, n)
+    if t.has("rank"):
+        merit, score, tied = np.argsort(ordinals(t, "rank", "1 = best, one rank per candidate"), kind="stable"), None, None
     else:
-        score = _numbers(t, "score", integer=False)
-        keys = [ids] if "id" in policy.merit.tie_breaks else []
-        # lexsort: last key is primary. Older first = earlier birth date; empty dates sort last.
-        tb = []
-        for key in reversed(policy.merit.tie_breaks):
-            if key == "id":
-                tb.append(ids)
-            else:
-                tb.append(np.where(birth == "", "9999-99-99", birth))
-        merit = np.lexsort(tuple(tb) + (-score,))
-        s = score[merit]
-        same = s[1:] == s[:-1]
-        for key_arr in tb:
-            same &= key_arr[merit][1:] == key_arr[merit][:-1]
-        if not keys and (k := _first_bad(same)) is not None:
-            a, b = merit[k], merit[k + 1]
-            raise t.error(int(b), "score", f"tie with line {t.line[a]} that the policy's tie-breaks "
-                          f"{policy.merit.tie_breaks} cannot resolve")
-        score = score[merit]
-        tied = _tied(s, [key[merit] for key, name in zip(tb, reversed(policy.merit.tie_breaks)) if name != "id"])
+        merit, score, tied = _merit_by_score(t, policy, ids, birth)
     gender = _choice(t, "gender", {"M", "F", "T", ""})
     c = Candidates(
         ids=ids[merit].astype(object),
@@ -88,6 +59,46 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
         appointed=t["appointed"].astype(str).astype(object)[merit] if t.has("appointed") else None,
     )
     return c, t
+
+
+def _unused_places(t: Table, policy: Policy, path, warn) -> None:
+    """A district or block column places a caste by the policy's schedules: said where nothing it places."""
+    placed = t.has("caste") and policy.castes is not None
+    for column in ("district", "block"):
+        if warn and t.has(column) and not placed and (t[column] != "").any():
+            warn(f"{path}: the {column} column places a caste by the policy's schedules ([castes]); with "
+                 f"{'no caste column' if policy.castes is not None else 'a policy without schedules'} it is not used")
+
+
+def _birth_dates(t: Table, n: int) -> np.ndarray:
+    """The birth dates as text ("" where none), each a day of the calendar."""
+    if not t.has("birth_date"):
+        return np.full(n, "", dtype=object)
+    birth = t["birth_date"].astype(str)
+    bad = np.array([b != "" and not _is_date(b) for b in birth], dtype=bool)
+    if (k := _first_bad(bad)) is not None:
+        raise t.error(k, "birth_date", f"{str(birth[k])!r} is not a date YYYY-MM-DD (a day of the calendar)")
+    return birth
+
+
+def _merit_by_score(t: Table, policy: Policy, ids: np.ndarray, birth: np.ndarray):
+    """The merit order by score, ties broken by `merit.tie_breaks` (older first: the earlier birth date; no
+    date last). Returns (order, scores in merit order, tie blocks only ids settle); a tie the breaks cannot
+    settle, where the id is not one of them, is an error naming both lines."""
+    score = _numbers(t, "score", integer=False)
+    # lexsort: last key is primary.
+    tb = [ids if key == "id" else np.where(birth == "", "9999-99-99", birth) for key in reversed(policy.merit.tie_breaks)]
+    merit = np.lexsort(tuple(tb) + (-score,))
+    s = score[merit]
+    same = s[1:] == s[:-1]
+    for key_arr in tb:
+        same &= key_arr[merit][1:] == key_arr[merit][:-1]
+    if "id" not in policy.merit.tie_breaks and (k := _first_bad(same)) is not None:
+        a, b = merit[k], merit[k + 1]
+        raise t.error(int(b), "score", f"tie with line {t.line[a]} that the policy's tie-breaks "
+                      f"{policy.merit.tie_breaks} cannot resolve")
+    tied = _tied(s, [key[merit] for key, name in zip(tb, reversed(policy.merit.tie_breaks)) if name != "id"])
+    return merit, s, tied
 
 
 def _appointed_elsewhere(c: Candidates, posts: tuple[str, ...], path, warn) -> None:
