@@ -63,6 +63,27 @@ def _rounded(policy: Policy, x: float) -> int:
             "ceil": lambda: math.ceil(x - 1e-9)}[r]()
 
 
+def _post_minimums(policy: Policy, table: SeatTable, post: str, given: dict, minimums: dict,
+                   notes: list[str]) -> dict:
+    """One post's overall minimums: each trait's from vacancies.csv (summed over its compartments) or its
+    share of the post's vacancies, cut to the post's size; a trait the policy does not name, as given."""
+    size = sum(v for (p, _), v in table.seats.items() if p == post) - \
+        sum(v for (p, _), v in table.exchangeable.items() if p == post)
+    out = {}
+    for t in policy.horizontal.traits:
+        m = given.get((post, t.name), _rounded(policy, t.share * size) if t.share > 0 else 0)
+        if m > size:
+            notes.append(f"{post}: the overall {t.name} minimum cut from {m} to the post's {size} vacancies")
+            m = size
+        if m > 0:
+            out[(post, t.name)] = m
+    named = {t.name for t in policy.horizontal.traits}
+    for (p, _, trait), m in minimums.items():
+        if p == post and trait not in named and m > 0:
+            out[(post, trait)] = min(size, given[(post, trait)])
+    return out
+
+
 def overall_minimums(policy: Policy, table: SeatTable, minimums: dict, notes: list[str]) -> SeatTable:
     """Overall horizontal reservation (Anil Kumar Gupta 1995, para 18): the minimum belongs to the post, not to
     each compartment: the sum of vacancies.csv's minimums for the post, or the share of the post's vacancies
@@ -75,18 +96,7 @@ def overall_minimums(policy: Policy, table: SeatTable, minimums: dict, notes: li
         given[(post, trait)] = given.get((post, trait), 0) + m
     overall: dict[tuple[str, str], int] = {}
     for post in table.posts:
-        size = sum(v for (p, _), v in table.seats.items() if p == post) - \
-            sum(v for (p, _), v in table.exchangeable.items() if p == post)
-        for t in policy.horizontal.traits:
-            m = given.get((post, t.name), _rounded(policy, t.share * size) if t.share > 0 else 0)
-            if m > size:
-                notes.append(f"{post}: the overall {t.name} minimum cut from {m} to the post's {size} vacancies")
-                m = size
-            if m > 0:
-                overall[(post, t.name)] = m
-        for (p, _, trait), m in minimums.items():
-            if p == post and all(t.name != trait for t in policy.horizontal.traits) and m > 0:
-                overall[(post, trait)] = min(size, given[(post, trait)])
+        overall.update(_post_minimums(policy, table, post, given, minimums, notes))
     traits = {p: [t for (q, t) in overall if q == p] for (p, _) in overall}
     overlap = next((ts for ts in traits.values() if len(ts) > 1 and not all(t in SUBCATEGORIES for t in ts)), None)
     if overlap:
