@@ -336,24 +336,32 @@ def attribute(policy: Policy, seats: SeatTable, pools: Pools, a: Assignment):
             for p in at:
                 if p.phase == 0:
                     rest[p.category] = rest.get(p.category, 0) + max(0, left[p.index])
-        for code in [policy.open, *policy.reserved_codes]:
-            vac = seats.cap(post, code)
-            carried = seats.carried_excess.get((post, code), 0)
-            if vac == 0 and not carried:
-                continue
-            filled = own.get(code, 0)
-            parts = [(d, moved.get((code, d), 0)) for d in ("exchanged", "dereserved")]
-            unfilled = rest.get(code, vac - filled)
-            if unfilled:
-                parts.append((_leftover_disposition(policy, code), unfilled))
-            parts = [(d, k) for d, k in parts if k]
-            if not parts:
-                rows.append([post, code, vac, filled, 0, ""])
-            for d, k in parts:
-                rows.append([post, code, vac, filled, k, d])
-            if carried:
-                rows.append([post, code, carried, 0, carried, "carried_forward"])
+        rows += _disposition_rows(policy, seats, post, own, moved, rest)
     return seat, source, rows
+
+
+def _disposition_rows(policy: Policy, seats: SeatTable, post: str, own: dict, moved: dict, rest: dict) -> list:
+    """unfilled.csv's rows for one post: per category its vacancies, those its own filled, and what became of
+    the rest (exchanged, de-reserved, lapsed, carried), one row each; carried excess on a row of its own."""
+    rows = []
+    for code in [policy.open, *policy.reserved_codes]:
+        vac = seats.cap(post, code)
+        carried = seats.carried_excess.get((post, code), 0)
+        if vac == 0 and not carried:
+            continue
+        filled = own.get(code, 0)
+        parts = [(d, moved.get((code, d), 0)) for d in ("exchanged", "dereserved")]
+        unfilled = rest.get(code, vac - filled)
+        if unfilled:
+            parts.append((_leftover_disposition(policy, code), unfilled))
+        parts = [(d, k) for d, k in parts if k]
+        if not parts:
+            rows.append([post, code, vac, filled, 0, ""])
+        for d, k in parts:
+            rows.append([post, code, vac, filled, k, d])
+        if carried:
+            rows.append([post, code, carried, 0, carried, "carried_forward"])
+    return rows
 
 
 def _leftover_disposition(policy: Policy, code: str) -> str:

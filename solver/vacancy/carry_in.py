@@ -49,23 +49,10 @@ def carry_in(policy: Policy, problem: Problem, table: SeatTable, state: YearStat
         if item.kind == "claim" and not as_reservation:
             # Manipur s.6: the community takes back the partner's next vacancy at the post (the reserved total
             # stays the same, so the ceiling does not move).
-            partner = next((x for x in claim_partners(policy, item.category)[0]
-                            if seats.get((item.post, x), 0) - len(carried.get((item.post, x), ())) > 0), None)
-            if partner is None:
+            if not _take_back(policy, item, seats, carried):
                 deferred.append((item, "no vacancy of an exchange partner this year to take back"))
-                continue
-            seats[(item.post, partner)] -= 1
-            seats[key] = seats.get(key, 0) + 1
-            carried.setdefault(key, []).append(item)
             continue
-        waits = not policy.backlog_outside_ceiling(item.category) and policy.ceiling.excess == "carry_forward" \
-            and policy.category(item.category).in_ceiling
-        if waits:
-            # (the post's ceiling use is summed only where carried vacancies count against it; those of the
-            # categories whose backlog stands outside are left out of it)
-            used, total = ceiling_use(policy, seats, carried, table.exempt, [item.post])[item.post]
-            waits = used + 1 > policy.ceiling.share * (total + (item.kind == "vacancy")) + 1e-9
-        if waits:
+        if _waits(policy, item, seats, carried, table):
             deferred.append((item, f"current and carried reserved vacancies would pass the "
                                    f"{policy.ceiling.share:.0%} ceiling ({policy.ceiling.source})"))
             continue
@@ -75,12 +62,42 @@ def carry_in(policy: Policy, problem: Problem, table: SeatTable, state: YearStat
         carried.setdefault(key, []).append(item)
         if exchangeable(policy, item, state.year):
             exch[key] = exch.get(key, 0) + 1
-    if carried or lapsed or deferred:
-        notes.append(f"register before {state.year}: {sum(map(len, carried.values()))} carried vacancies offered"
-                     f" ({sum(exch.values())} open to exchange partners), {len(lapsed)} lapsed, {len(deferred)} "
-                     "carried further")
+    notes += _said(state.year, carried, exch, lapsed, deferred)
     return replace(table, seats=seats, carried={k: tuple(v) for k, v in carried.items()}, exchangeable=exch,
                    lapsed=tuple(lapsed), deferred=tuple(deferred))
+
+
+def _said(year: int, carried: dict, exch: dict, lapsed: list, deferred: list) -> list[str]:
+    if not (carried or lapsed or deferred):
+        return []
+    return [f"register before {year}: {sum(map(len, carried.values()))} carried vacancies offered "
+            f"({sum(exch.values())} open to exchange partners), {len(lapsed)} lapsed, {len(deferred)} carried further"]
+
+
+def _take_back(policy: Policy, item: Carried, seats: dict, carried: dict) -> bool:
+    """A claim taking back the next vacancy at the post of a partner it was exchanged to (Manipur s.6); False
+    where no partner has one this year."""
+    partner = next((x for x in claim_partners(policy, item.category)[0]
+                    if seats.get((item.post, x), 0) - len(carried.get((item.post, x), ())) > 0), None)
+    if partner is None:
+        return False
+    key = (item.post, item.category)
+    seats[(item.post, partner)] -= 1
+    seats[key] = seats.get(key, 0) + 1
+    carried.setdefault(key, []).append(item)
+    return True
+
+
+def _waits(policy: Policy, item: Carried, seats: dict, carried: dict, table: SeatTable) -> bool:
+    """Whether a carried item would pass the ceiling, where carried vacancies count against it and its excess
+    is carried (Manipur s.5): it then waits for a later year."""
+    if policy.backlog_outside_ceiling(item.category) or policy.ceiling.excess != "carry_forward" or \
+            not policy.category(item.category).in_ceiling:
+        return False
+    # (the post's ceiling use is summed only where carried vacancies count against it; those of the
+    # categories whose backlog stands outside are left out of it)
+    used, total = ceiling_use(policy, seats, carried, table.exempt, [item.post])[item.post]
+    return used + 1 > policy.ceiling.share * (total + (item.kind == "vacancy")) + 1e-9
 
 
 def carry_in_horizontal(policy: Policy, table: SeatTable, state: YearState) -> SeatTable:
