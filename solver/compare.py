@@ -122,6 +122,28 @@ def _preferences(summaries: list[dict]) -> dict[str, list[str]] | None:
     return None
 
 
+def _posts(a: Path, b: Path) -> list[dict]:
+    """Per post and category of either run: vacancies, filled, unfilled and the last rank selected in each,
+    and whether any of them changed."""
+    cut_a, fill_a = _per_post(a)
+    cut_b, fill_b = _per_post(b)
+    posts = []
+    for key in sorted(fill_a.keys() | fill_b.keys()):
+        va, vb = fill_a.get(key, [0, 0, 0]), fill_b.get(key, [0, 0, 0])
+        posts.append({"post": key[0], "category": key[1], "vacancies": [va[0], vb[0]], "filled": [va[1], vb[1]],
+                      "unfilled": [va[2], vb[2]], "last_rank": [cut_a.get(key, ""), cut_b.get(key, "")],
+                      "changed": va != vb or cut_a.get(key) != cut_b.get(key)})
+    return posts
+
+
+def _by_own(own: dict, xa: dict, xb: dict, order: list) -> dict:
+    """Those selected in each run by own category, in the policy's order of categories."""
+    ca = Counter(own.get(cid, "?") for cid in xa)
+    cb = Counter(own.get(cid, "?") for cid in xb)
+    codes = sorted(ca | cb, key=lambda c: (order.index(c) if c in order else len(order), c))
+    return {code: {"a": ca[code], "b": cb[code], "change": cb[code] - ca[code]} for code in codes}
+
+
 def compare(a: str | Path, b: str | Path, candidates: str | Path | None = None,
             other_candidates: bool = False) -> tuple[list[list[str]], dict]:
     """The changes.csv rows (one per candidate who fares otherwise) and the compare.json document.
@@ -152,21 +174,8 @@ def compare(a: str | Path, b: str | Path, candidates: str | Path | None = None,
         change = change_kind(pa and pa[:2], pb and pb[:2], ranked.get(cid) if ranked is not None else None) \
             or "another route to the seat"
         rows.append([cid, own.get(cid, ""), *(pa or ("", "", "")), *(pb or ("", "", "")), change])
-    cut_a, fill_a = _per_post(a)
-    cut_b, fill_b = _per_post(b)
-    posts = []
-    for key in sorted(fill_a.keys() | fill_b.keys()):
-        va, vb = fill_a.get(key, [0, 0, 0]), fill_b.get(key, [0, 0, 0])
-        posts.append({"post": key[0], "category": key[1], "vacancies": [va[0], vb[0]], "filled": [va[1], vb[1]],
-                      "unfilled": [va[2], vb[2]], "last_rank": [cut_a.get(key, ""), cut_b.get(key, "")],
-                      "changed": va != vb or cut_a.get(key) != cut_b.get(key)})
-    by_own = None
-    if own:
-        ca = Counter(own.get(cid, "?") for cid in xa)
-        cb = Counter(own.get(cid, "?") for cid in xb)
-        order = _order(sb)      # (the policy's order of categories, as every table gives them)
-        codes = sorted(ca | cb, key=lambda c: (order.index(c) if c in order else len(order), c))
-        by_own = {code: {"a": ca[code], "b": cb[code], "change": cb[code] - ca[code]} for code in codes}
+    posts = _posts(a, b)
+    by_own = _by_own(own, xa, xb, _order(sb)) if own else None
     doc = {
         "a": {"folder": str(a), "overrides": _overrides(sa), "selected": len(xa)},
         "b": {"folder": str(b), "overrides": _overrides(sb), "selected": len(xb)},
