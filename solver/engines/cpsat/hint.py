@@ -17,35 +17,11 @@ def add_hint(model, hint: Assignment) -> None:
     index: list[int] = []
     value: list[int] = []
     for p, ch in zip(pools, chains):
-        cap = p.capacity(filled)
-        last = [g[hint.pool[g] == p.index][-1:] for g in ch.groups]   # each chain's worst holder, if any
-        # (under counts-for-each the classes' cutoffs are left to the solver beyond each one's last holder)
-        meets = hall_terms(p)[2] if p.minimums and not p.counts_each else None
-        for a, (g, lits) in enumerate(zip(ch.groups, ch.lits)):
-            if filled[p.index] < cap:
-                upto = len(g)
-            else:
-                upto = int(np.searchsorted(g, last[a][0])) + 1 if len(last[a]) else 0
-                for b, u in enumerate(ch.sigs if meets is not None else ()):
-                    # a chain admits everyone ahead of a worse holder it may never be passed over for
-                    if b != a and len(last[b]) and not (meets[:, u] & (1 - meets[:, ch.sigs[a]])).any():
-                        upto = max(upto, int(np.searchsorted(g, last[b][0])))
-            index += [lit.index for lit in lits]
-            value += [1] * min(upto, len(lits)) + [0] * max(0, len(lits) - upto)
+        _chain_hint(p, ch, hint, filled, index, value)
     tops = natural_tops(pools, hint.pool) if any(ch.merit for ch in chains) else {}
     for p, ch in zip(pools, chains):
-        if not ch.merit:
-            continue
-        # the merit top: everyone up to its last member, or everyone when it is short of the capacity
-        top = tops[p.index]
-        upto = (int(top[-1]) if len(top) else -1) if len(top) >= p.capacity(filled) else 1 << 62
-        for i, g in ch.merit.items():
-            index.append(g.index)
-            value.append(int(i <= upto))
-            both = ch.top_free[i]
-            if both is not g:
-                index.append(both.index)
-                value.append(int(i <= upto and free_for(pools, hint.pool, p, i)))
+        if ch.merit:
+            _merit_hint(pools, p, ch, hint, tops[p.index], filled, index, value)
     chained = set(index)
     for p in pools:
         for i, x in x_of[p.index].items():
@@ -54,3 +30,34 @@ def add_hint(model, hint: Assignment) -> None:
                 value.append(int(hint.pool[i] == p.index))
     m.proto.solution_hint.vars.extend(index)
     m.proto.solution_hint.values.extend(value)
+
+
+def _chain_hint(p, ch, hint: Assignment, filled: np.ndarray, index: list, value: list) -> None:
+    """Each of the pool's chains admits up to its last holder, or everyone when the pool is not full."""
+    cap = p.capacity(filled)
+    last = [g[hint.pool[g] == p.index][-1:] for g in ch.groups]   # each chain's worst holder, if any
+    # (under counts-for-each the classes' cutoffs are left to the solver beyond each one's last holder)
+    meets = hall_terms(p)[2] if p.minimums and not p.counts_each else None
+    for a, (g, lits) in enumerate(zip(ch.groups, ch.lits)):
+        if filled[p.index] < cap:
+            upto = len(g)
+        else:
+            upto = int(np.searchsorted(g, last[a][0])) + 1 if len(last[a]) else 0
+            for b, u in enumerate(ch.sigs if meets is not None else ()):
+                # a chain admits everyone ahead of a worse holder it may never be passed over for
+                if b != a and len(last[b]) and not (meets[:, u] & (1 - meets[:, ch.sigs[a]])).any():
+                    upto = max(upto, int(np.searchsorted(g, last[b][0])))
+        index += [lit.index for lit in lits]
+        value += [1] * min(upto, len(lits)) + [0] * max(0, len(lits) - upto)
+
+
+def _merit_hint(pools, p, ch, hint: Assignment, top, filled: np.ndarray, index: list, value: list) -> None:
+    """The merit top: everyone up to its last member, or everyone when it is short of the capacity."""
+    upto = (int(top[-1]) if len(top) else -1) if len(top) >= p.capacity(filled) else 1 << 62
+    for i, g in ch.merit.items():
+        index.append(g.index)
+        value.append(int(i <= upto))
+        both = ch.top_free[i]
+        if both is not g:
+            index.append(both.index)
+            value.append(int(i <= upto and free_for(pools, hint.pool, p, i)))
