@@ -42,46 +42,58 @@ def _choice(t: Table, name: str, allowed: set[str]) -> np.ndarray:
 
 
 def _numbers(t: Table, name: str, integer: bool) -> np.ndarray:
+    vals = _arrow_numbers(t, name, integer)
+    if vals is not None:
+        return vals
+    raw = t[name].astype(str)   # (a bad cell: found, and named, the slow way)
+    empty = raw == ""
+    if (k := _first_bad(empty)) is not None:
+        raise t.error(k, name, f"missing {name}")
+    vals = _parsed(t, name, raw)
+    if (k := _first_bad(~np.isfinite(vals))) is not None:
+        raise t.error(k, name, f"{str(raw[k])!r} is not a finite number")
+    if integer and (k := _first_bad(vals != np.round(vals))) is not None:
+        raise t.error(k, name, f"{str(raw[k])!r} is not a whole number")
+    return vals
+
+
+def _arrow_numbers(t: Table, name: str, integer: bool) -> np.ndarray | None:
+    """The column's numbers read from Arrow where they are all good (integers as they are; floats and text
+    cast), else None: the cells are then checked one by one as text."""
     kept = t.arrow.get(name)
     if kept is not None and not pa.types.is_string(kept.type):   # (Arrow's numbers, from a file or a frame)
         if kept.null_count and (k := _first_bad(kept.is_null().to_numpy(zero_copy_only=False))) is not None:
             raise t.error(k, name, f"missing {name}")
         if pa.types.is_integer(kept.type):
             return numbers_of(kept).astype(np.int64 if integer else float, copy=False)
-        kept = None   # (floats: checked below as text is)
-    if kept is not None:
-        if (k := _first_bad(pc.equal(kept, "").to_numpy(zero_copy_only=False))) is not None:
-            raise t.error(k, name, f"missing {name}")
-        try:
-            vals = kept.cast(pa.float64()).to_numpy(zero_copy_only=False)
-        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-            vals = None
-        if vals is not None and np.isfinite(vals).all() and (not integer or (vals == np.round(vals)).all()):
-            return vals
-    raw = t[name].astype(str)   # (a bad cell: found, and named, the slow way)
-    empty = raw == ""
-    if (k := _first_bad(empty)) is not None:
+        return None   # (floats: checked as text is)
+    if kept is None:
+        return None
+    if (k := _first_bad(pc.equal(kept, "").to_numpy(zero_copy_only=False))) is not None:
         raise t.error(k, name, f"missing {name}")
-    # numpy's parser in C (a float() per cell took 12 s on JoSAA's 19 million preference orders; Arrow's cast
-    # needs an Arrow array, whose making imports pandas). It reads what Python's float() reads, and more where
-    # the text is not ASCII ("²" as 2): there float() says first, cell by cell.
+    try:
+        vals = kept.cast(pa.float64()).to_numpy(zero_copy_only=False)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    return vals if np.isfinite(vals).all() and (not integer or (vals == np.round(vals)).all()) else None
+
+
+def _parsed(t: Table, name: str, raw: np.ndarray) -> np.ndarray:
+    """The text cells as floats: numpy's parser in C (a float() per cell took 12 s on JoSAA's 19 million
+    preference orders; Arrow's cast needs an Arrow array, whose making imports pandas). It reads what Python's
+    float() reads, and more where the text is not ASCII ("²" as 2): there float() says first, cell by cell."""
     ascii_only = raw.dtype.kind == "U" and (not raw.size or int(raw.view(np.uint32).max()) < 128)
     try:
         if not ascii_only:
             raise ValueError
-        vals = raw.astype(float)
+        return raw.astype(float)
     except ValueError:
         for k, v in enumerate(raw):
             try:
                 float(v)
             except ValueError:
                 raise t.error(k, name, f"{str(v)!r} is not a number") from None
-        vals = np.array([float(v) for v in raw])
-    if (k := _first_bad(~np.isfinite(vals))) is not None:
-        raise t.error(k, name, f"{str(raw[k])!r} is not a finite number")
-    if integer and (k := _first_bad(vals != np.round(vals))) is not None:
-        raise t.error(k, name, f"{str(raw[k])!r} is not a whole number")
-    return vals
+        return np.array([float(v) for v in raw])
 
 
 def _is_date(text: str) -> bool:
