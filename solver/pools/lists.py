@@ -41,46 +41,66 @@ def _lists_by_rows(pools: Pools) -> tuple[np.ndarray, np.ndarray] | None:
     slots = {f: max(collections.Counter(p.post for p in pools.pools if p.phase == f).values()) for f in phases}
     if n_posts * n_types * max(slots.values()) > _TABLE_CELLS:
         return None
-    # Each ranked row's (post, type), the row of the tables below it reads: made a block at a time into one
-    # array (whole-array temporaries cost JoSAA 0.4 s, most of it the kernel handing out fresh pages).
-    wide = np.int64 if n_posts * n_types >= 1 << 31 else np.int32
+    at = _row_cells(kind, cand_row, post_row, n_posts * n_types, n_types)
+    out_c, out_p = [], []
+    for f in phases:
+        table, count = _phase_table(pools, f, admitted, n_posts, n_types, slots[f])
+        ci, pi = _phase_pairs(table, count, at, cand_row)
+        out_c.append(ci)
+        out_p.append(pi)
+    del at
+    if len(out_c) == 1:
+        return out_c[0], out_p[0]
+    return _merged(out_c, out_p, n)
+
+
+def _row_cells(kind: np.ndarray, cand_row: np.ndarray, post_row: np.ndarray, cells: int, n_types: int) -> np.ndarray:
+    """Each ranked row's (post, type), the row of the tables it reads: made a block at a time into one array
+    (whole-array temporaries cost JoSAA 0.4 s, most of it the kernel handing out fresh pages)."""
+    wide = np.int64 if cells >= 1 << 31 else np.int32
     kind = kind.astype(wide)
     at = np.empty(len(post_row), wide)
     for r0 in range(0, len(at), _ROWS_AT_ONCE):
         r1 = min(r0 + _ROWS_AT_ONCE, len(at))
         np.multiply(post_row[r0:r1], n_types, out=at[r0:r1], dtype=wide)
         at[r0:r1] += kind[cand_row[r0:r1]]
-    out_c, out_p = [], []
-    for f in phases:
-        table = np.full((n_posts, n_types, slots[f]), -1, dtype=np.int16 if len(pools.pools) < 1 << 15 else np.int32)
-        filled = np.zeros((n_posts, n_types), dtype=np.int64)
-        for p in sorted((p for p in pools.pools if p.phase == f), key=lambda p: (p.precedence, p.index)):
-            who = np.flatnonzero(admitted[:, p.index])   # (the types it admits; a type's pools in their place)
-            table[p.post, who, filled[p.post, who]] = p.index
-            filled[p.post, who] += 1
-        table = table.reshape(n_posts * n_types, slots[f])
-        count = filled.reshape(-1).astype(np.uint8 if slots[f] < 256 else np.int64)
-        per_row = count[at]
-        total = int(per_row.sum(dtype=np.int64))
-        ci, pi = np.empty(total, np.int32), np.empty(total, np.int32)
-        done = 0
-        for r0 in range(0, len(at), _ROWS_AT_ONCE):
-            r1 = min(r0 + _ROWS_AT_ONCE, len(at))
-            # A block's rows, each with the pools it offers in its slots (-1 for none): read row-major, the
-            # cells that hold a pool are the block's pairs in order.
-            offered = table[at[r0:r1]]
-            k = per_row[r0:r1]
-            found = int(k.sum(dtype=np.int64))
-            ci[done:done + found] = np.repeat(cand_row[r0:r1], k)
-            pi[done:done + found] = offered[offered >= 0]
-            done += found
-        out_c.append(ci)
-        out_p.append(pi)
-    del at
-    if len(out_c) == 1:
-        return out_c[0], out_p[0]
-    # Phases merged by candidate: a pair's place is its candidate's start, her pairs of earlier phases, and its
-    # place among her pairs of this phase.
+    return at
+
+
+def _phase_table(pools: Pools, f: int, admitted: np.ndarray, n_posts: int, n_types: int, slots: int):
+    """Per (post, type): the phase's pools it offers, in their place (precedence, then index), -1 past them;
+    and how many."""
+    table = np.full((n_posts, n_types, slots), -1, dtype=np.int16 if len(pools.pools) < 1 << 15 else np.int32)
+    filled = np.zeros((n_posts, n_types), dtype=np.int64)
+    for p in sorted((p for p in pools.pools if p.phase == f), key=lambda p: (p.precedence, p.index)):
+        who = np.flatnonzero(admitted[:, p.index])   # (the types it admits; a type's pools in their place)
+        table[p.post, who, filled[p.post, who]] = p.index
+        filled[p.post, who] += 1
+    return table.reshape(n_posts * n_types, slots), filled.reshape(-1).astype(np.uint8 if slots < 256 else np.int64)
+
+
+def _phase_pairs(table: np.ndarray, count: np.ndarray, at: np.ndarray, cand_row: np.ndarray):
+    """The phase's pairs in order: each ranked row's offered pools, row by row."""
+    per_row = count[at]
+    total = int(per_row.sum(dtype=np.int64))
+    ci, pi = np.empty(total, np.int32), np.empty(total, np.int32)
+    done = 0
+    for r0 in range(0, len(at), _ROWS_AT_ONCE):
+        r1 = min(r0 + _ROWS_AT_ONCE, len(at))
+        # A block's rows, each with the pools it offers in its slots (-1 for none): read row-major, the
+        # cells that hold a pool are the block's pairs in order.
+        offered = table[at[r0:r1]]
+        k = per_row[r0:r1]
+        found = int(k.sum(dtype=np.int64))
+        ci[done:done + found] = np.repeat(cand_row[r0:r1], k)
+        pi[done:done + found] = offered[offered >= 0]
+        done += found
+    return ci, pi
+
+
+def _merged(out_c: list, out_p: list, n: int):
+    """Phases merged by candidate: a pair's place is its candidate's start, her pairs of earlier phases, and its
+    place among her pairs of this phase."""
     counts = np.array([np.bincount(c, minlength=n) for c in out_c])
     start = np.r_[0, np.cumsum(counts.sum(axis=0))[:-1]]
     before = np.cumsum(counts, axis=0) - counts
