@@ -137,29 +137,34 @@ def _against_baseline(out, baseline: str, stacked: bool, multi: bool, line) -> l
     if not diff:
         charts.append(("Against the baseline", f"No scenario other than {baseline} was solved."))
     else:
-        groups: dict[str, dict[str, float]] = {}
-        for r in diff:
-            groups.setdefault(r[0], {})[r[2] if stacked else r[1]] = r[6] if stacked else r[5]
-        what = "each override's contribution" if stacked else \
-            f"the difference from {baseline}{' (over the years both ran: the table names them)' if multi else ''}"
-        if all(v == 0 for g in groups.values() for v in g.values()):
-            charts.append((f"Selections by own category: {what}", "No scenario changes the selections of any "
-                           f"category against {baseline}."))
-        else:
-            charts.append((f"Selections by own category: {what}", _bars(groups, "own category",
-                                                                       "change in candidates selected", labels=True)))
-        table = [[r[0], *r[2:3], *r[4:]] if stacked else [r[0], r[1], *r[3:]] for r in diff]
-        heads = ["step" if stacked else "scenario", "own category", "before" if stacked else baseline,
-                 "after" if stacked else "scenario", "difference", "percent", "years"]
-        if all(row[-1] == "" for row in table):     # (one recruitment: no years to name)
-            heads, table = heads[:-1], [row[:-1] for row in table]
-        charts.append(("The figures of that chart", Tabular(heads, table)))
+        charts += _difference_charts(diff, baseline, stacked, multi)
     if line is not None:
         charts.append(line)
     for name, table in out.winners[:5]:
         charts.append((f"Winners and losers, {baseline} to {name}", winners_table(list(table)) if table else
                        "Nobody fares otherwise."))
     return charts
+
+
+def _difference_charts(diff: list, baseline: str, stacked: bool, multi: bool) -> list:
+    """The chart of selections by own category against the baseline (or each step's contribution) and the
+    table of its figures."""
+    groups: dict[str, dict[str, float]] = {}
+    for r in diff:
+        groups.setdefault(r[0], {})[r[2] if stacked else r[1]] = r[6] if stacked else r[5]
+    what = "each override's contribution" if stacked else \
+        f"the difference from {baseline}{' (over the years both ran: the table names them)' if multi else ''}"
+    title = f"Selections by own category: {what}"
+    if all(v == 0 for g in groups.values() for v in g.values()):
+        charts = [(title, f"No scenario changes the selections of any category against {baseline}.")]
+    else:
+        charts = [(title, _bars(groups, "own category", "change in candidates selected", labels=True))]
+    table = [[r[0], *r[2:3], *r[4:]] if stacked else [r[0], r[1], *r[3:]] for r in diff]
+    heads = ["step" if stacked else "scenario", "own category", "before" if stacked else baseline,
+             "after" if stacked else "scenario", "difference", "percent", "years"]
+    if all(row[-1] == "" for row in table):     # (one recruitment: no years to name)
+        heads, table = heads[:-1], [row[:-1] for row in table]
+    return charts + [("The figures of that chart", Tabular(heads, table))]
 
 
 def _levels(rows: list[dict], mark: dict, common: set, span: str, multi: bool) -> list:
