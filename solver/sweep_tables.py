@@ -122,7 +122,6 @@ def write(folder: Path, out, baseline: str | None, stacked: bool = False) -> Non
     """scenarios.csv (each scenario's overrides, parameters, status and notes), results.csv, results.parquet
     (typed columns, nulls where a refused scenario has no figures) and, with a baseline, changes.csv,
     against_baseline.csv and winners.csv; stacked, contributions.csv."""
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
     from .io.staging import write_csv
@@ -135,21 +134,31 @@ def write(folder: Path, out, baseline: str | None, stacked: bool = False) -> Non
     columns = ["scenario", *keys, *COLUMNS[1:]]
     rows = [{**r, **{k: params[k].get(r["scenario"]) for k in keys}} for r in out.rows]
     write_csv(folder / "results.csv", columns, ([_cell(r[c]) for c in columns] for r in rows))
-    types = {"year": pa.int64(), "last_score": pa.float64(), **{c: pa.int64() for c in VALUES
-                                                                 if c != "last_score"}}
-    table = pa.table({c: pa.array([r[c] for r in rows], types.get(c)) if c in types or c in keys else
-                      pa.array([r[c] for r in rows], pa.string()) for c in columns})
-    pq.write_table(table, folder / "results.parquet", compression="zstd")
+    pq.write_table(_typed(rows, columns, keys), folder / "results.parquet", compression="zstd")
     if baseline is not None:
-        from .winners import KINDS
-        write_csv(folder / "changes.csv", CHANGE_COLUMNS,
-                  ([_cell(x) for x in row] for row in changes(out.rows, baseline)))
-        write_csv(folder / "against_baseline.csv", BASELINE_COLUMNS,
-                  ([_cell(x) for x in row] for row in against_baseline(out, baseline)))
-        write_csv(folder / "winners.csv", [*WINNER_COLUMNS, *KINDS, "net"], winner_rows(out))
+        _write_against(folder, out, baseline)
     if stacked:
         write_csv(folder / "contributions.csv", CONTRIBUTION_COLUMNS,
                   ([_cell(x) for x in row] for row in contributions(out)))
+
+
+def _typed(rows: list[dict], columns: list[str], keys: list[str]):
+    """results.csv's rows as an Arrow table: years and counts integers, scores floats, parameters as typed,
+    the rest text (nulls where a refused scenario has no figures)."""
+    import pyarrow as pa
+    types = {"year": pa.int64(), "last_score": pa.float64(), **{c: pa.int64() for c in VALUES if c != "last_score"}}
+    return pa.table({c: pa.array([r[c] for r in rows], types.get(c)) if c in types or c in keys else
+                     pa.array([r[c] for r in rows], pa.string()) for c in columns})
+
+
+def _write_against(folder: Path, out, baseline: str) -> None:
+    """changes.csv, against_baseline.csv and winners.csv."""
+    from .io.staging import write_csv
+    from .winners import KINDS
+    write_csv(folder / "changes.csv", CHANGE_COLUMNS, ([_cell(x) for x in row] for row in changes(out.rows, baseline)))
+    write_csv(folder / "against_baseline.csv", BASELINE_COLUMNS,
+              ([_cell(x) for x in row] for row in against_baseline(out, baseline)))
+    write_csv(folder / "winners.csv", [*WINNER_COLUMNS, *KINDS, "net"], winner_rows(out))
 
 
 def _cell(value) -> object:
