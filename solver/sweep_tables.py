@@ -134,7 +134,7 @@ def write(folder: Path, out, baseline: str | None, stacked: bool = False) -> Non
     columns = ["scenario", *keys, *COLUMNS[1:]]
     rows = [{**r, **{k: params[k].get(r["scenario"]) for k in keys}} for r in out.rows]
     write_csv(folder / "results.csv", columns, ([_cell(r[c]) for c in columns] for r in rows))
-    pq.write_table(_typed(rows, columns, keys), folder / "results.parquet", compression="zstd")
+    pq.write_table(_results_table(rows, columns, keys), folder / "results.parquet", compression="zstd")
     if baseline is not None:
         _write_against(folder, out, baseline)
     if stacked:
@@ -142,7 +142,7 @@ def write(folder: Path, out, baseline: str | None, stacked: bool = False) -> Non
                   ([_cell(x) for x in row] for row in contributions(out)))
 
 
-def _typed(rows: list[dict], columns: list[str], keys: list[str]):
+def _results_table(rows: list[dict], columns: list[str], keys: list[str]):
     """results.csv's rows as an Arrow table: years and counts integers, scores floats, parameters as typed,
     the rest text (nulls where a refused scenario has no figures)."""
     import pyarrow as pa

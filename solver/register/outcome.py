@@ -63,23 +63,8 @@ def year_record(result: Result, year: int) -> YearRecord:
     policy, seats, pools = result.policy, result.seats, result.pools
     rec = YearRecord(year, dict(seats.roster_used), tuple(seats.posts), recruitment=policy.recruitment)
     _appointments(rec, result)
-    for item in seats.lapsed:
-        # carried in, and ends here: one year's carried_out is the next recruitment year's carried_in
-        rec.count(item.post, row_name(item), "carried_in")
-        _lapse(rec, policy, item, year)
-    for item, why in seats.deferred:
-        rec.events.append((item, "deferred", why))
-        rec.count(item.post, row_name(item), "carried_in")
-        rec.count(item.post, row_name(item), "carried_out")
-    assigned = result.assignment.pool
-    n_pools = len(pools.pools)
-    # Per phase-0 pool: its own appointees, and the vacancies later phases took from it, by route.
-    own = np.bincount(assigned[assigned >= 0], minlength=n_pools)
-    later = (assigned >= 0) & (result.source_pool != assigned)
-    route_of = np.array([p.route for p in pools.pools], dtype=object)[assigned[later]]
-    took = {kind: np.bincount(result.source_pool[later][np.isin(route_of, routes)], minlength=n_pools)
-            for kind, routes in (("exchanged", [EXCHANGE, FALLBACK]), ("dereserved", [DERESERVED]),
-                                 ("probation", [PROBATION]))}
+    _carried_on(rec, policy, seats, year)
+    own, took = _fills(result)
     minimums: dict[str, list] = {}
     for (p, code, trait), m in seats.minimums.items():
         minimums.setdefault(p, []).append((code, trait, m))
@@ -106,11 +91,41 @@ def year_record(result: Result, year: int) -> YearRecord:
                                       for q in phase0.get((j, code), ())], minimums[post], post, year)
         for (p, code), k in seats.carried_excess.items():
             if p == post:
-                for _ in range(k):
-                    rec.new_items.append((post, code, "reservation", f"above the {policy.ceiling.share:.0%} ceiling "
-                                          f"in {year} ({policy.ceiling.source or 'ceiling.excess'})"))
-                rec.count(post, code, "carried_out", k)
+                _above_ceiling(rec, policy, post, code, k, year)
     return rec
+
+
+def _carried_on(rec: YearRecord, policy, seats, year: int) -> None:
+    """The items that lapse this year, and those deferred (carried in and out again)."""
+    for item in seats.lapsed:
+        # carried in, and ends here: one year's carried_out is the next recruitment year's carried_in
+        rec.count(item.post, row_name(item), "carried_in")
+        _lapse(rec, policy, item, year)
+    for item, why in seats.deferred:
+        rec.events.append((item, "deferred", why))
+        rec.count(item.post, row_name(item), "carried_in")
+        rec.count(item.post, row_name(item), "carried_out")
+
+
+def _fills(result: Result):
+    """Per phase-0 pool: its own appointees, and the vacancies later phases took from it, by route."""
+    pools, assigned = result.pools, result.assignment.pool
+    n_pools = len(pools.pools)
+    own = np.bincount(assigned[assigned >= 0], minlength=n_pools)
+    later = (assigned >= 0) & (result.source_pool != assigned)
+    route_of = np.array([p.route for p in pools.pools], dtype=object)[assigned[later]]
+    took = {kind: np.bincount(result.source_pool[later][np.isin(route_of, routes)], minlength=n_pools)
+            for kind, routes in (("exchanged", [EXCHANGE, FALLBACK]), ("dereserved", [DERESERVED]),
+                                 ("probation", [PROBATION]))}
+    return own, took
+
+
+def _above_ceiling(rec: YearRecord, policy, post: str, code: str, k: int, year: int) -> None:
+    """Reservations above the ceiling, carried to a later year (Manipur s.5)."""
+    for _ in range(k):
+        rec.new_items.append((post, code, "reservation", f"above the {policy.ceiling.share:.0%} ceiling "
+                              f"in {year} ({policy.ceiling.source or 'ceiling.excess'})"))
+    rec.count(post, code, "carried_out", k)
 
 
 def _lapse(rec: YearRecord, policy, item: Carried, year: int) -> None:
