@@ -49,14 +49,7 @@ def promotion_policy(policy: Policy) -> Policy:
                           f"{policy.source} reserves at direct recruitment only (Maharashtra Act 2001 s.4(2): \"at "
                           "the stage of direct recruitment\"); solving a promotion under it as direct recruitment "
                           "would be wrong")
-    shares = {}
-    for p in prom.categories:
-        if p.share is None:
-            raise Unsupported(f"{policy.name}: the promotion share of {p.code} is the Act's datum, not given "
-                              f"({p.source or 'promotion.categories'}); give it: override "
-                              f"promotion.categories.{p.code}.share=...")
-        share = policy.category(p.code).share if p.share == "direct" else float(p.share)
-        shares[p.code] = min(share, p.cap) if p.cap is not None else share
+    shares = _shares(policy)
     kept = set(shares)
     data = policy.model_dump(by_alias=True)
     for c in data["categories"]:
@@ -76,3 +69,17 @@ def promotion_policy(policy: Policy) -> Policy:
         data["unfilled"]["dereserve"] = prom.dereserve
     data["recruitment"] = "promotion"
     return Policy.model_validate(data)
+
+
+def _shares(policy: Policy) -> dict[str, float]:
+    """Each category reserved in promotion and its share: the direct-recruitment one or the number given, at
+    most its cap; a share left to be given (the Act's datum) is refused."""
+    shares = {}
+    for p in policy.promotion.categories:
+        if p.share is None:
+            raise Unsupported(f"{policy.name}: the promotion share of {p.code} is the Act's datum, not given "
+                              f"({p.source or 'promotion.categories'}); give it: override "
+                              f"promotion.categories.{p.code}.share=...")
+        share = policy.category(p.code).share if p.share == "direct" else float(p.share)
+        shares[p.code] = min(share, p.cap) if p.cap is not None else share
+    return shares
