@@ -48,21 +48,7 @@ def describe(policy: Policy, stem: str) -> str:
         out += [f"  - `{as_setting(s.value)}`: {s.authority}" for s in q.sides]
     out += ["", "`aarakshan audit` solves every side and lists whose outcome turns on it ([audit.md](../audit.md)).",
             "", "## Exemptions", ""]
-    ex = p.exemptions
-    if ex is None or not ex.grounds:
-        out += ["No exemption section of this model was read: a vacancy's `exempt` ground is taken as given."]
-    else:
-        out += [f"{ex.source}.", "", "| key | ground | section |", "|---|---|---|"]
-        out += [f"| `{g.key}` | {g.text} | {g.source} |" for g in ex.grounds]
-    # (the stage tables only where the model sets them: their defaults' sources are no part of this Act)
-    tables = (("promotion", p.promotion), ("surrender", p.surrender), ("reserve list", p.reserve_list),
-              ("slide", p.slide), ("final merit", p.merit))
-    staged = {"reserve list", "slide", "final merit"}
-    extra = [(name, getattr(t, "source", "") or getattr(t, "stages_source", "")) for name, t in tables
-             if t is not None and (name not in staged or t != type(t)())]
-    extra = [(name, source) for name, source in extra if source]
-    if extra:
-        out += ["", "## Other tables", ""] + [f"- {name}: {source}" for name, source in extra]
+    out += _exemptions(p) + _other_tables(p)
     return "\n".join(out) + "\n"
 
 
@@ -83,3 +69,22 @@ if __name__ == "__main__":
     import sys
     for written in write_pages(sys.argv[1] if len(sys.argv) > 1 else "docs/acts"):
         print(written)
+
+
+def _exemptions(p: Policy) -> list[str]:
+    ex = p.exemptions
+    if ex is None or not ex.grounds:
+        return ["No exemption section of this model was read: a vacancy's `exempt` ground is taken as given."]
+    return [f"{ex.source}.", "", "| key | ground | section |", "|---|---|---|"] + \
+        [f"| `{g.key}` | {g.text} | {g.source} |" for g in ex.grounds]
+
+
+def _other_tables(p: Policy) -> list[str]:
+    """The stage tables, only where the model sets them: their defaults' sources are no part of this Act."""
+    tables = (("promotion", p.promotion), ("surrender", p.surrender), ("reserve list", p.reserve_list),
+              ("slide", p.slide), ("final merit", p.merit))
+    staged = {"reserve list", "slide", "final merit"}
+    extra = [(name, getattr(t, "source", "") or getattr(t, "stages_source", "")) for name, t in tables
+             if t is not None and (name not in staged or t != type(t)())]
+    extra = [(name, source) for name, source in extra if source]
+    return ["", "## Other tables", ""] + [f"- {name}: {source}" for name, source in extra] if extra else []
