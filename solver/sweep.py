@@ -190,12 +190,27 @@ def sweep(policy: str | Path, scenarios: list[Scenario], inputs: list[Inputs], e
     if len(set(names)) != len(names):
         dup = next(x for x in names if names.count(x) > 1)
         raise OptionError("scenarios", f"scenario {dup!r} is given twice")
+    problems, tasks = _tasks(policy, scenarios, inputs, recruitment, baseline is not None)
+    if progress:
+        progress(0)     # (the inputs are read and checked: the scenarios begin)
+    results = _run(engine, workers, dask, problems, tasks, progress)
+    results.sort(key=lambda r: r[0])
+    held = {scenarios[k].name: (tasks[k].reading, h) for k, _, _, _, h in results}
+    return Sweep(tuple(row for _, rows, _, _, _ in results for row in rows),
+                 tuple((scenarios[k], status) for k, _, status, _, _ in results),
+                 tuple(notes for _, _, _, notes, _ in results),
+                 _winners(held, baseline, problems, tasks[0].policy) if baseline in held else ())
+
+
+def _tasks(policy, scenarios: list[Scenario], inputs: list[Inputs], recruitment, held: bool):
+    """Each scenario's policy (a bad override refused before any solve, naming its scenarios file line) and
+    the inputs read once per reading of them (`_reading_key`): (problems per reading, tasks)."""
     readings: dict[tuple, int] = {}
     problems: list[list] = []
     tasks = []
     for k, sc in enumerate(scenarios):
         try:
-            pol = load_policy(policy, list(sc.overrides), recruitment)   # a bad override: refused before any solve
+            pol = load_policy(policy, list(sc.overrides), recruitment)
         except InputError as e:
             if sc.origin is None:
                 raise
@@ -204,29 +219,25 @@ def sweep(policy: str | Path, scenarios: list[Scenario], inputs: list[Inputs], e
         if key not in readings:
             readings[key] = len(problems)
             problems.append([(x.year, read_problem(pol, x.candidates, x.vacancies, x.preferences)) for x in inputs])
-        tasks.append(_Task(k, sc, pol, readings[key], held=baseline is not None))
-    if progress:
-        progress(0)     # (the inputs are read and checked: the scenarios begin)
-    job = engine
+        tasks.append(_Task(k, sc, pol, readings[key], held=held))
+    return problems, tasks
+
+
+def _run(job, workers: int, dask: str | None, problems: list, tasks: list, progress) -> list:
+    """The tasks solved on a Dask cluster, a local pool of processes, or in this process."""
     from .interrupt import unwinding
     if dask is not None:
         with unwinding():     # (a stop shuts the cluster down)
-            results = _on_dask(dask, workers, job, problems, tasks, progress)
-    elif workers > 1 and len(tasks) > 1:
+            return _on_dask(dask, workers, job, problems, tasks, progress)
+    if workers > 1 and len(tasks) > 1:
         with unwinding():     # (and the pool's processes)
-            results = _on_pool(workers, job, problems, tasks, progress)
-    else:
-        results = []
-        for t in tasks:
-            results.append(_solve_scenario(job, problems[t.reading], t))
-            if progress:
-                progress(len(results))
-    results.sort(key=lambda r: r[0])
-    held = {scenarios[k].name: (tasks[k].reading, h) for k, _, _, _, h in results}
-    return Sweep(tuple(row for _, rows, _, _, _ in results for row in rows),
-                 tuple((scenarios[k], status) for k, _, status, _, _ in results),
-                 tuple(notes for _, _, _, notes, _ in results),
-                 _winners(held, baseline, problems, tasks[0].policy) if baseline in held else ())
+            return _on_pool(workers, job, problems, tasks, progress)
+    results = []
+    for t in tasks:
+        results.append(_solve_scenario(job, problems[t.reading], t))
+        if progress:
+            progress(len(results))
+    return results
 
 
 def _winners(held: dict, baseline: str, problems: list, policy: Policy) -> tuple:

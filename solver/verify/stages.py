@@ -123,14 +123,7 @@ def check_reserve(policy: Policy, problem: Problem, alloc: Allocation, listed: l
     are. `listed`: (candidate id, part, list, line) per row of reserve_list.csv."""
     c, rule = problem.candidates, policy.reserve_list
     index = {cid: i for i, cid in enumerate(c.ids)}
-    out, seen = [], {}
-    for cid, part, kind, line in listed:
-        if cid not in index:
-            out.append(f"line {line}: {cid} is not among the candidates")
-        elif cid in seen:
-            out.append(f"line {line}: {cid} is listed twice (first on line {seen[cid]})")
-        else:
-            seen[cid] = line
+    out, seen = _listed_once(listed, index)
     free = np.ones(len(c), dtype=bool)
     free[alloc.cand] = False
     for cid in seen:
@@ -152,17 +145,38 @@ def check_reserve(policy: Policy, problem: Problem, alloc: Allocation, listed: l
         for p in parts:
             got = np.array(sorted(index[x] for x, q, k, _ in listed if q == p and k == kind and x in index),
                            dtype=np.int64)
-            expected = np.flatnonzero(may[p] & free)[:want[p]]
-            missing = np.setdiff1d(expected, got)
-            wrong = np.setdiff1d(got, expected)
-            for i in wrong[:1].tolist():
-                why = "which he may not be in" if not may[p][i] else \
-                    f"not among the first {want[p]} in merit order of those who may be in it"
-                out.append(f"{c.ids[i]} is in the {p} part of the {kind} list, {why} ({len(wrong)} such)")
-            for i in missing[:1].tolist():
-                out.append(f"{c.ids[i]} (merit position {i + 1}) is left out of the {p} part of the {kind} list, "
-                           f"of size {want[p]} ({len(missing)} such; {rule.source})")
+            out += _part(c.ids, p, kind, got, np.flatnonzero(may[p] & free)[:want[p]], may[p], want[p], rule.source)
             free[got] = False
+    return out
+
+
+def _listed_once(listed: list, index: dict) -> tuple[list[str], dict]:
+    """Each row's candidate is known and listed once: the problems, and each listed candidate's line."""
+    out, seen = [], {}
+    for cid, part, kind, line in listed:
+        if cid not in index:
+            out.append(f"line {line}: {cid} is not among the candidates")
+        elif cid in seen:
+            out.append(f"line {line}: {cid} is listed twice (first on line {seen[cid]})")
+        else:
+            seen[cid] = line
+    return out, seen
+
+
+def _part(ids, p: str, kind: str, got: np.ndarray, expected: np.ndarray, may: np.ndarray, want: int,
+          source: str) -> list[str]:
+    """One part of a list against the best in merit of those who may be in it: the first wrong and the first
+    missing named, with how many."""
+    out = []
+    missing = np.setdiff1d(expected, got)
+    wrong = np.setdiff1d(got, expected)
+    for i in wrong[:1].tolist():
+        why = "which he may not be in" if not may[i] else \
+            f"not among the first {want} in merit order of those who may be in it"
+        out.append(f"{ids[i]} is in the {p} part of the {kind} list, {why} ({len(wrong)} such)")
+    for i in missing[:1].tolist():
+        out.append(f"{ids[i]} (merit position {i + 1}) is left out of the {p} part of the {kind} list, "
+                   f"of size {want} ({len(missing)} such; {source})")
     return out
 
 
