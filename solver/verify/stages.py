@@ -67,22 +67,22 @@ def check_shortlist(policy: Policy, problem: Problem, ratio: float, called: dict
     for code in [policy.open, *policy.reserved_codes]:
         own = np.array(sorted(lists[code]), dtype=np.int64)
         may = _may_hold(policy, c, code) & (c.score >= rule.qualifying.get(code, -math.inf)) & qualified & ~done
-        bad = [c.ids[i] for i in own if not may[i]]
-        if bad:
-            out.append(f"{bad[0]} is counted in the {code} list, which he may not be in ({len(bad)} such)")
-        places = math.ceil(ratio * vacancies.get(code, 0) - 1e-9)
-        out += _within(c, own, may, places, rule, code)
+        out += _counted(c, own, may, code) + _within(c, own, may, math.ceil(ratio * vacancies.get(code, 0) - 1e-9),
+                                                     rule, code)
         done[own] = True
     for trait in rule.traits:
         own = np.array(sorted(index[x] for x, v in called.items() if v == trait and x in index), dtype=np.int64)
         may = c.trait(trait) & qualified & ~done
-        bad = [c.ids[i] for i in own if not may[i]]
-        if bad:
-            out.append(f"{bad[0]} is counted in the {trait} list, which he may not be in ({len(bad)} such)")
         places = math.ceil(ratio * notified_minimum(policy, problem, trait) - 1e-9)
-        out += _within(c, own, may, places, rule, trait)
+        out += _counted(c, own, may, trait) + _within(c, own, may, places, rule, trait)
         done[own] = True
     return out
+
+
+def _counted(c, own: np.ndarray, may: np.ndarray, name: str) -> list[str]:
+    """Nobody counted in a list he may not be in (the first named, with how many)."""
+    bad = [c.ids[i] for i in own if not may[i]]
+    return [f"{bad[0]} is counted in the {name} list, which he may not be in ({len(bad)} such)"] if bad else []
 
 
 def _within(c, own: np.ndarray, may: np.ndarray, places: int, rule, name: str) -> list[str]:
