@@ -120,6 +120,19 @@ class Register:
             ok = self.db.execute("PRAGMA quick_check").fetchone()[0] if not self.created else "ok"
         except sqlite3.DatabaseError as e:
             raise InputError(self.path, None, None, f"not an Aarakshan register: {e}") from None
+        self._check_schema(ok, version, tables, readonly)
+        if version < VERSION:
+            with self._transaction():
+                for k in range(version, VERSION):
+                    for stmt in filter(str.strip, MIGRATIONS[k].split(";")):
+                        self.db.execute(stmt)
+                self.db.execute(f"PRAGMA user_version = {VERSION}")
+        self.db.execute("PRAGMA foreign_keys = ON")
+        if not readonly:
+            self._publish_pending()
+
+    def _check_schema(self, ok: str, version: int, tables: set, readonly: bool) -> None:
+        """An intact Aarakshan register of a schema this version knows (an older one migrated, unless read only)."""
         if ok != "ok":
             raise InputError(self.path, None, None, f"the register fails SQLite's integrity check ({ok}); restore "
                              "it from a backup (nothing was written)")
@@ -132,18 +145,9 @@ class Register:
         if version and not TABLES[version] <= tables:
             raise InputError(self.path, None, None, f"damaged register: schema version {version} but the tables "
                              f"{sorted(TABLES[version] - tables)} are missing")
-        if version < VERSION:
-            if readonly:
-                raise InputError(self.path, None, None, f"register schema version {version} is older than this "
-                                 f"Aarakshan's ({VERSION}); solve or simulate against it once to migrate it")
-            with self._transaction():
-                for k in range(version, VERSION):
-                    for stmt in filter(str.strip, MIGRATIONS[k].split(";")):
-                        self.db.execute(stmt)
-                self.db.execute(f"PRAGMA user_version = {VERSION}")
-        self.db.execute("PRAGMA foreign_keys = ON")
-        if not readonly:
-            self._publish_pending()
+        if version < VERSION and readonly:
+            raise InputError(self.path, None, None, f"register schema version {version} is older than this "
+                             f"Aarakshan's ({VERSION}); solve or simulate against it once to migrate it")
 
     def close(self) -> None:
         self.db.close()
