@@ -186,13 +186,7 @@ def _lineage(path: Path, overrides: list[str]) -> dict:
 
 def _load(path: str | Path, overrides: list[str] | tuple[str, ...]) -> Policy:
     path = resolve_policy_path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        line = path.read_bytes()[: e.start].count(b"\n") + 1
-        raise InputError(path, line, None, f"not UTF-8 text (byte {e.start}); save the policy as UTF-8") from None
-    except OSError as e:
-        raise InputError(path, None, None, f"cannot be read: {e.strerror}") from None
+    text = _text(path)
     try:
         data = _resolved(path, text) if path.suffix == ".json" else tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -214,9 +208,24 @@ def _load(path: str | Path, overrides: list[str] | tuple[str, ...]) -> Policy:
     try:
         return Policy.model_validate(data)
     except ValidationError as e:
-        err = e.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "(policy)"
-        named = [str(p) for p in err["loc"] if isinstance(p, str)]
-        blamed = [o for o in overrides if named and
-                  [p for p in o.partition("=")[0].strip().split(".") if p in named] == named]
-        raise OptionError("overrides", f"{'; '.join(blamed or overrides)}: {where}: {err['msg']}") from None
+        raise OptionError("overrides", _blamed(e.errors()[0], overrides)) from None
+
+
+def _text(path: Path) -> str:
+    """The policy file's text, UTF-8."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        line = path.read_bytes()[: e.start].count(b"\n") + 1
+        raise InputError(path, line, None, f"not UTF-8 text (byte {e.start}); save the policy as UTF-8") from None
+    except OSError as e:
+        raise InputError(path, None, None, f"cannot be read: {e.strerror}") from None
+
+
+def _blamed(err: dict, overrides) -> str:
+    """An error the overrides made, naming those that set the field it is about (else every one)."""
+    where = ".".join(str(p) for p in err["loc"]) or "(policy)"
+    named = [str(p) for p in err["loc"] if isinstance(p, str)]
+    blamed = [o for o in overrides if named and
+              [p for p in o.partition("=")[0].strip().split(".") if p in named] == named]
+    return f"{'; '.join(blamed or overrides)}: {where}: {err['msg']}"
