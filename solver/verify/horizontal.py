@@ -155,13 +155,20 @@ def each(masks: dict, post, code, holders, routes, want, ids) -> list[Violation]
         if best[g] < worst[g]:
             out.append(Violation("justified envy", ids[best[g]], post, f"rank {best[g] + 1} passed over for rank "
                                  f"{worst[g] + 1} in {code}, who counts for the same of {names}", SRC_HORIZONTAL))
-    count = ben[:, holders].sum(axis=1)
+    return out + _exchanges(mins, ben[:, holders].sum(axis=1), worst, best, post, code, names, ids)
+
+
+def _exchanges(mins: np.ndarray, count: np.ndarray, worst: dict, best: dict, post, code, names: str, ids) -> list:
+    """No exchange of one or two holders (each the worst of their group of traits) for as many waiting (each
+    the best of another group) fills more of the minimums' seats, or as many with better merit."""
+    out = []
     filled = int(np.minimum(mins, count).sum())
+    bits = np.arange(len(mins))
     seen = set()
     for k in (1, 2):
         for outs in combinations(sorted(worst), k):
             for ins in combinations(sorted(best.keys() - set(outs)), k):
-                d = sum((g >> np.arange(len(mins))) & 1 for g in ins) - sum((g >> np.arange(len(mins))) & 1 for g in outs)
+                d = sum((g >> bits) & 1 for g in ins) - sum((g >> bits) & 1 for g in outs)
                 gain = int(np.minimum(mins, count + d).sum()) - filled
                 u, v = min(best[g] for g in ins), min(worst[g] for g in outs)
                 if gain > 0 and ("short", u) not in seen:
