@@ -121,25 +121,31 @@ def _row_fields(t: Table, k: int, policy: Policy, cat: str, minimums: dict, vaca
     """Row k's minimums, exemption and roster columns fit its category and vacancies."""
     if minimums and cat == "TOTAL":
         raise t.error(k, next(iter(minimums)), "horizontal minimums belong on per-category rows, not TOTAL")
-    if exempt and cat != policy.open:
-        raise t.error(k, "exempt", f"an exempt vacancy is not reserved: give it as {policy.open} (the row is "
-                      f"{cat}), with the ground in exempt")
-    if exempt and len(str(exempt)) > 200:
-        raise t.error(k, "exempt", "the ground is over 200 characters")
-    ex = policy.exemptions
-    if exempt and ex.grounds and ex.ground(str(exempt)) is None:
-        raise t.error(k, "exempt", f"{str(exempt)!r} is not a ground of exemption under {policy.name} "
-                      f"({ex.source or 'exemptions'}); the grounds are {', '.join(g.key for g in ex.grounds)}")
     if exempt:
-        for name, col in roster.items():
-            if col[k] > 0:
-                raise t.error(k, name, f"an exempt row takes no roster point: give {name} on the post's TOTAL row")
+        _exempt_row(t, k, policy, cat, exempt, roster)
     for name, col in roster.items():
         if col[k] > 0 and cat != "TOTAL":
             raise t.error(k, name, f"{name} belongs on a TOTAL row (the roster splits it); this row is {cat}")
     over = [tr for tr, v in minimums.items() if v > vacancies]
     if over:
         raise t.error(k, over[0], f"minimum {minimums[over[0]]} exceeds the row's {vacancies} vacancies")
+
+
+def _exempt_row(t: Table, k: int, policy: Policy, cat: str, exempt, roster: dict) -> None:
+    """An exempt row: an open vacancy, a ground of at most 200 characters the policy knows (where it lists
+    them), and no roster point."""
+    if cat != policy.open:
+        raise t.error(k, "exempt", f"an exempt vacancy is not reserved: give it as {policy.open} (the row is "
+                      f"{cat}), with the ground in exempt")
+    if len(str(exempt)) > 200:
+        raise t.error(k, "exempt", "the ground is over 200 characters")
+    ex = policy.exemptions
+    if ex.grounds and ex.ground(str(exempt)) is None:
+        raise t.error(k, "exempt", f"{str(exempt)!r} is not a ground of exemption under {policy.name} "
+                      f"({ex.source or 'exemptions'}); the grounds are {', '.join(g.key for g in ex.grounds)}")
+    for name, col in roster.items():
+        if col[k] > 0:
+            raise t.error(k, name, f"an exempt row takes no roster point: give {name} on the post's TOTAL row")
 
 
 def _direct_shares(t: Table, policy: Policy) -> np.ndarray:
