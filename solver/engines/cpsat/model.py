@@ -109,6 +109,12 @@ def _link_blocks(m: cp_model.CpModel, pool: Pool, members: np.ndarray, lits: lis
                         m.add_implication(lits[x], lits[z])
                 else:
                     m.add_implication(lits[x], lits[y])
+    return _tails(blocks, soft, lits)
+
+
+def _tails(blocks: list[list[int]], soft: dict, lits: list) -> list[list]:
+    """The clauses "the chain admits everyone": each of the last block admitted (or bypassed by her rule), and,
+    where one of them may be bypassed, each of the block before it."""
     if not blocks:
         return []
     tails = [[lits[k]] + ([soft[k]] if k in soft else []) for k in blocks[-1]]
