@@ -1,6 +1,6 @@
 """The package's shape, checked: no import cycle among solver's modules, counting the imports inside functions
 (a cycle through a function-level import is still two modules that cannot be read one without the other), and
-no module much past the size one reader holds in mind. Design: ARCHITECTURE.md, "The runs layer"."""
+no module much past the size one reader holds in mind, no function past 20 branches. Design: ARCHITECTURE.md, "The runs layer"."""
 import ast
 from pathlib import Path
 
@@ -93,6 +93,32 @@ def test_no_module_past_the_size_a_reader_holds():
     long = {str(p.relative_to(SOLVER)): n for p in SOLVER.rglob("*.py")
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MOST_LINES}
     assert long == {}
+
+
+MOST_BRANCHES = 20
+
+
+def _complexity(source: str) -> dict[str, int]:
+    """Each function's and method's cyclomatic complexity (radon's, as `radon cc -s` prints it)."""
+    from radon.complexity import cc_visit
+    out = {}
+    for block in cc_visit(source):
+        for b in [block, *getattr(block, "methods", [])]:
+            out[b.fullname] = b.complexity
+    return out
+
+
+def test_no_function_past_twenty_branches():
+    """Cyclomatic complexity at most 20 everywhere (a function past it does several things: split it by
+    concern, as `castes.resolve`, once 49, was)."""
+    over = {f"{p.relative_to(SOLVER)}:{name}": k for p in SOLVER.rglob("*.py")
+            for name, k in _complexity(p.read_text(encoding="utf-8")).items() if k > MOST_BRANCHES}
+    assert over == {}
+
+
+def test_the_complexity_measure_sees_a_planted_tangle():
+    tangle = "def f(x):\n" + "".join(f"    if x == {k}:\n        return {k}\n" for k in range(25)) + "    return -1\n"
+    assert _complexity(tangle) == {"f": 26}
 
 
 def test_library_messages_speak_of_data_not_of_flags():
