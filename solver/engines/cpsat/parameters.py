@@ -35,6 +35,10 @@ def solve_stoppably(solver: cp_model.CpSolver, model: cp_model.CpModel):
     the search ended (an audit's 16 minutes)."""
     import threading
     box: dict = {}
+    # CP-SAT's own Ctrl-C catcher replaces the process's SIGINT handler for the length of the search, and a
+    # SIGINT landing there aborted the process (std::bad_function_call, exit -6). The command's handler stops
+    # the search instead, as it does on SIGTERM.
+    solver.parameters.catch_sigint_signal = False
 
     def search() -> None:
         try:
