@@ -403,7 +403,7 @@ def test_pwbd_seat_is_carried_interchanged_then_lapses(tmp_path):
 def test_a_version_1_register_migrates_with_its_rows(tmp_path):
     """Schema migrations are versioned: a register written by schema 1 (before carried horizontal seats)
     opens under schema 2 with its years, roster and items intact."""
-    from solver.register.store import MIGRATIONS
+    from solver.register.schema import MIGRATIONS
     db = sqlite3.connect(tmp_path / "v1.sqlite")
     db.executescript(MIGRATIONS[0])
     db.execute("INSERT INTO years VALUES (2020, 'p', 'greedy')")
