@@ -89,7 +89,7 @@ NAME = typer.Argument(..., callback=_known, help="an instance: " + ", ".join(CAT
 def generate(name: str = NAME):
     """Write the named instance (deterministic by seed) under benchmarks/instances/."""
     from solver import load_policy
-    from solver.instances import generate as gen, write_instance
+    from solver.data.instances import generate as gen, write_instance
 
     policy, n, vac, posts, seed, ranked = CATALOGUE[name]
     t = time.perf_counter()
@@ -134,7 +134,7 @@ def _measure(name: str, engine: str, verify: bool, workers: int) -> dict:
     if verify:
         import tempfile
 
-        from solver.reports import write_outputs
+        from solver.outcome.reports import write_outputs
         from solver.verify import read_allocation
         from solver.verify.checks import verify as run_verify
         out_dir = Path(tempfile.mkdtemp())
@@ -217,10 +217,10 @@ def horizontal(name: str = NAME):
 _MODEL_SIZE_CHILD = """
 import json, resource, sys, tempfile, pathlib
 from solver import load_policy, solve
-from solver.instances import generate, write_instance
+from solver.data.instances import generate, write_instance
 from solver.io.readers import read_problem
-from solver.pools import build_pools
-from solver.vacancy import determine_seats
+from solver.chain.pools import build_pools
+from solver.chain.vacancy import determine_seats
 n, posts = int(sys.argv[1]), int(sys.argv[2])
 pol = load_policy("central-dopt")
 d = write_instance(pathlib.Path(tempfile.mkdtemp()), *generate(pol, n, posts * 5, seed=1, posts=posts,
@@ -239,9 +239,9 @@ print(json.dumps({"pairs": pairs, "variables": sol.result.assignment.stats.get("
 def model_size(candidates: int = typer.Option(1000, "--candidates"),
                posts: list[int] = typer.Option([100, 200, 400], "--posts")):
     """Peak memory of CP-SAT's model per (candidate, pool) pair, every candidate ranking every post
-    (central-dopt): the constant behind `solver.engines.cpsat.BYTES_PER_PAIR`, which refuses a model too large
+    (central-dopt): the constant behind `solver.chain.engines.cpsat.BYTES_PER_PAIR`, which refuses a model too large
     for the machine before it is built."""
-    from solver.engines.cpsat import BYTES_PER_PAIR
+    from solver.chain.engines.cpsat import BYTES_PER_PAIR
     tbl = Table(title=f"CP-SAT model size, {candidates:,} candidates ranking every post")
     for c in ("posts", "pairs", "variables", "model MiB", "bytes / pair", "estimate MiB"):
         tbl.add_column(c, justify="right")

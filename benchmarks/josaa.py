@@ -14,8 +14,8 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from solver import load_policy
-from solver.instances import category_mix
-from solver.vacancy import roster
+from solver.data.instances import category_mix
+from solver.chain.vacancy import roster
 
 CANDIDATES, PROGRAMMES, SEATS, CHOICES = 172_782, 927, 62_853, 19_400_000
 

@@ -72,7 +72,7 @@ def _ours(prefs, caps, engine: str) -> dict[int, int]:
 
 
 def _in_memory(prefs, caps):
-    from solver.problem import Candidates, Problem, VacancyRow
+    from solver.data.problem import Candidates, Problem, VacancyRow
     n = len(prefs)
     no = np.zeros(n, dtype=bool)
     c = Candidates(np.array([f"R{i}" for i in range(n)], dtype=object), np.full(n, "UR", dtype=object), no, no, no,

@@ -80,7 +80,7 @@ def main(candidates: int = typer.Option(550_000, "--candidates"), vacancies: int
          keep: Path = typer.Option(None, "--keep", help="write the stages' folders here (default: a temporary one)")):
     """Run the whole pipeline and print (and record) each stage's time and peak memory."""
     from solver import load_policy
-    from solver.instances import generate, write_instance
+    from solver.data.instances import generate, write_instance
 
     root = keep or Path(tempfile.mkdtemp(prefix="pipeline-"))
     pol = load_policy("upsc-cse")

@@ -21,13 +21,13 @@ def main(name: str, linearization: Optional[int] = None, presolve: bool = False,
          log: bool = typer.Option(False, help="print CP-SAT's search log")):
     from ortools.sat.python import cp_model
 
-    import solver.engines.cpsat as engine
+    import solver.chain.engines.cpsat as engine
     from solver import load_policy
-    from solver.engines.greedy import solve_greedy
+    from solver.chain.engines.greedy import solve_greedy
     from solver.io.readers import read_problem
-    from solver.overall import distribute
-    from solver.pools import build_pools
-    from solver.vacancy import determine_seats
+    from solver.chain.overall import distribute
+    from solver.chain.pools import build_pools
+    from solver.chain.vacancy import determine_seats
 
     folder = INSTANCES / name
     pol = load_policy(CATALOGUE[name][0])

@@ -32,7 +32,7 @@ GRID = ["categories.OBC.share=0.19,0.205,0.22,0.235,0.25,0.255,0.26,0.27", "ceil
 def _instance(folder: Path, policy: str, n: int, vac: int, posts: int, seed: int) -> Path:
     """Candidates of `policy`, and `posts` TOTAL rows splitting `vac` vacancies (the roster applies shares)."""
     from solver import load_policy
-    from solver.instances import generate, write_instance
+    from solver.data.instances import generate, write_instance
     cands, _, _ = generate(load_policy(policy), n, vac, seed=seed, posts=posts)
     d = write_instance(folder, cands, [])
     with open(d / "vacancies.csv", "w") as fh:
@@ -62,7 +62,7 @@ def _record(row: dict) -> None:
 def one(candidates: int = 100_000, vacancies: int = 10_000, posts: int = 10, workers: int = 2,
         separate: int = typer.Option(64, help="how many separate solve commands to time (the rest extrapolated)")):
     """64 scenarios of one recruitment: one solve, the sweep per executor, separate commands."""
-    from solver.sweep import grid
+    from solver.study.sweep import grid
     aarakshan = [sys.executable, "-m", "solver.cli"]
     scenarios = grid(GRID)
     with tempfile.TemporaryDirectory() as tmp:

@@ -36,7 +36,7 @@ KEEP = {"SC": 0.04}   # share of SC candidates who keep their category (ST ones 
 
 def _year_folder(root: Path, year: int, n: int, vac: int, posts: int) -> Path:
     from solver import load_policy
-    from solver.instances import generate, write_instance
+    from solver.data.instances import generate, write_instance
 
     cands, rows, _ = generate(load_policy("bihar-1991"), n, vac, seed=year, posts=posts)
     rng = np.random.default_rng(year)

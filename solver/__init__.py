@@ -1,18 +1,25 @@
 """Aarakshan: allocation under Indian reservation law.
 
-The chain (each stage a module): policy + inputs (`policy`, `io`) -> vacancy determination (`vacancy`)
--> seat pools (`pools`) -> engine (`engines.greedy`, `engines.cpsat`) -> allocation (`result`)
--> verification (`verify`) -> reports (`reports`).
+The folders read as the chain and the layers around it:
+
+- the inputs: `policy` (policy files), `io` (readers, staged outputs), `data` (the immutable problem);
+- the chain: `chain` (vacancy determination -> seat pools -> engine -> inverse; `chain.solve.solve`);
+- the outcome: `outcome` (the result in the law's terms, reasons, output files, charts) and `verify`, the
+  judge that reads only the policy, the inputs and the allocation;
+- the applications: `runs` (a year, a run of years) over `register`, the exam pipeline's steps (`exam`),
+  the audit (`audit`), and the studies of many runs (`study`: sweeps, compare, the annual report, surrender);
+- `cli`, the command line over all of it.
 """
 __all__ = ["Policy", "Problem", "Solution", "load_policy", "read_problem", "solve"]
 __version__ = "0.1.0"
 
 # Imported on first use, so that the command line starts without OR-Tools, pandas or the policy schema.
-# (`solver.sweep` is the module, `solver.sweep.sweep` its function: a lazy name for the function was replaced
-# by the module whenever the module was imported first, so the name meant one or the other by import order.)
-_HOME = {"Policy": ".policy", "load_policy": ".policy", "Solution": ".solve", "solve": ".solve",
+# (No module of this package is named as one of these: the import system sets a package's attribute to a
+# submodule once it is imported, which would make `from solver import solve` a module or a function by import
+# order.)
+_HOME = {"Policy": ".policy", "load_policy": ".policy", "Solution": ".chain.solve", "solve": ".chain.solve",
          # the inputs read and validated once (files, Arrow tables or DataFrames): pass the Problem to solve()
-         "read_problem": ".io.readers", "Problem": ".problem"}
+         "read_problem": ".io.readers", "Problem": ".data.problem"}
 
 
 def __getattr__(name: str):
@@ -26,18 +33,3 @@ def __getattr__(name: str):
 
 def __dir__():
     return sorted([*globals(), *_HOME])
-
-
-class _Package(__import__("types").ModuleType):
-    """`solver.solve` is the function, whichever is imported first: the import system sets a package's
-    attribute to a submodule once the submodule is imported, which would make `from solver import solve` the
-    module `solver.solve` where something imported it before (the functions of that module stay importable
-    from it: `from solver.solve import run_engine`)."""
-
-    def __setattr__(self, name, value):
-        if name == "solve" and isinstance(value, __import__("types").ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-__import__("sys").modules[__name__].__class__ = _Package

@@ -14,7 +14,7 @@ from solver.cli import app
 from solver.errors import InputError, Unsupported
 from solver.io.readers import read_problem
 from solver.register import Register, year_record
-from solver.vacancy import running
+from solver.chain.vacancy import running
 
 
 def one_year(tmp_path, policy, vac_rows, header=("post", "category", "vacancies", "cadre", "roster_start"),
@@ -120,7 +120,7 @@ def test_central_2004_counts_obc_backlog_against_the_ceiling(tmp_path):
     vacancies carried stands (the ceiling sees 20 of 40); with two OBC vacancies carried it is 22 of 42 and
     refused. Under central-dopt (Art. 16(4B), DoPT OM 20.07.2000: all backlog a separate class) both stand."""
     from solver.errors import PolicyConflict
-    from solver.vacancy import Carried, YearState
+    from solver.chain.vacancy import Carried, YearState
     rows = [["X", "UR", 20, "", ""], ["X", "SC", 6, "", ""], ["X", "ST", 3, "", ""], ["X", "OBC", 11, "", ""]]
     sc = YearState(2021, {}, tuple(Carried(k, "X", "SC", 2020, "vacancy") for k in range(2)))
     obc = YearState(2021, {}, tuple(Carried(k, "X", "OBC", 2020, "vacancy") for k in range(2)))
@@ -167,12 +167,12 @@ def test_creamy_layer_never_removes_an_sc_or_st_woman_from_wbc(tmp_path, engine)
     assert any(v.rule in ("wrong category", "creamy layer on a reserved vacancy") and v.candidate == "E1"
                for v in bad)
     assert not [v for v in verify(pol, prob, read_allocation(_alloc(tmp_path, sol), prob, pol))]
-    reasons = {r[0]: r[3] for r in __import__("solver.reasons", fromlist=["x"]).decision_rows(sol.result)}
+    reasons = {r[0]: r[3] for r in __import__("solver.outcome.reasons", fromlist=["x"]).decision_rows(sol.result)}
     assert "creamy layer" in reasons["E1"] and "creamy layer" not in reasons["S1"]
 
 
 def _alloc(tmp_path, sol):
-    from solver.reports import write_outputs
+    from solver.outcome.reports import write_outputs
     write_outputs(tmp_path / "out", sol.result, {})
     return tmp_path / "out" / "allocation.csv"
 

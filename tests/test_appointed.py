@@ -8,8 +8,8 @@ from typer.testing import CliRunner
 from solver import load_policy
 from solver.cli import app
 from solver.io.readers import read_problem
-from solver.reports import write_outputs
-from solver.solve import solve
+from solver.outcome.reports import write_outputs
+from solver.chain.solve import solve
 from solver.verify import read_allocation, verify
 
 CANDS = [["X", 100, "UR", "B"], ["Y", 90, "UR", ""], ["Z", 80, "UR", ""]]

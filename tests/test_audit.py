@@ -256,8 +256,8 @@ def _lawful(pol, prob, res) -> list[np.ndarray]:
             continue
         if any((a == k).sum() > p.base for k, p in enumerate(pools)):
             continue
-        from solver.engines.assignment import Assignment
-        from solver.result import Result
+        from solver.chain.engines.assignment import Assignment
+        from solver.outcome.result import Result
         r = Result(pol, prob, res.seats, res.pools, Assignment(a, np.zeros(prob.n, bool), "brute"), "brute")
         rows = list(r.allocation_rows())
         alloc = Allocation(np.array([prob.candidates.ids.tolist().index(x[0]) for x in rows], dtype=np.int64),
@@ -328,8 +328,8 @@ def test_an_infeasible_model_names_the_rules_in_conflict(tmp_path):
     Capacity and non-wastefulness are not in the core: without the minimum the pool is satisfiable."""
     from dataclasses import replace
 
-    from solver.chain import DIRECT, StageData
-    from solver.engines.cpsat.solve import solve_cpsat
+    from solver.chain.reductions import DIRECT, StageData
+    from solver.chain.engines.cpsat.solve import solve_cpsat
     from solver.errors import PolicyConflict
 
     c, v = _files(tmp_path, [["A", 90, "UR", "F"], ["B", 80, "UR", "F"], ["C", 70, "UR", "F"], ["D", 60, "UR", "M"]],

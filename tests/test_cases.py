@@ -6,7 +6,7 @@ import pytest
 from conftest import CASES, SHARED_CASES, case_dirs, read_csv, rows_by_id
 from solver import load_policy, solve
 from solver.io.readers import read_problem
-from solver.reports import write_outputs
+from solver.outcome.reports import write_outputs
 from solver.verify import read_allocation, verify
 
 PENDING: dict[str, str] = {}
@@ -50,7 +50,7 @@ def test_cases_mirror_shared():
 def test_reasons_tell_the_displaced_why(tmp_path):
     """Rajesh Kumar Daria 2007 in the reasons: a man displaced by the women's minimum outranks the woman who
     came in, so his reason must name the minimum, not a cutoff he in fact beats."""
-    from solver.reasons import decision_rows
+    from solver.outcome.reasons import decision_rows
     case = CASES / "horizontal-shortfall"
     pol = load_policy("central-dopt")
     prob = read_problem(pol, case / "candidates.csv", case / "vacancies.csv")

@@ -1,5 +1,5 @@
 """The reduced certificate: CP-SAT certifies the greedy's assignment on the pairs that can refute
-it (`solver.engines.cpsat.certificate`). It must accept exactly what the full model accepts: checked on random
+it (`solver.chain.engines.cpsat.certificate`). It must accept exactly what the full model accepts: checked on random
 recruitments, the greedy's assignment and planted violations of it (a candidate moved to another pool, left
 out, or placed where she is not eligible)."""
 import tempfile
@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
 from solver import solve
-from solver.engines.assignment import Assignment
-from solver.engines.cpsat.build import build, chain_depths
-from solver.engines.cpsat.certificate import certificate_pools
-from solver.ranking import Ranking
-from solver.engines.cpsat.solve import assume, decode, parameters, solve_model
+from solver.chain.engines.assignment import Assignment
+from solver.chain.engines.cpsat.build import build, chain_depths
+from solver.chain.engines.cpsat.certificate import certificate_pools
+from solver.data.ranking import Ranking
+from solver.chain.engines.cpsat.solve import assume, decode, parameters, solve_model
 from strategies import instances, materialise
 
 PROFILE = settings(max_examples=int(__import__("os").environ.get("AARAKSHAN_EXAMPLES", "300")) // 2 or 1,
@@ -55,7 +55,7 @@ def test_a_planted_violation_is_rejected_by_the_reduced_certificate_and_solved_f
     """One post with 1 open vacancy; A (rank 1) and B. The planted assignment gives the seat to B: A is
     eligible, wants it and ranks above B (no justified envy). The reduced certificate keeps B (the holder)
     and A (the best left out) and rejects it; the full model is then solved, and gives the seat to A."""
-    from solver.pools import Pool, Pools
+    from solver.chain.pools import Pool, Pools
     pool = Pool(0, 0, "open_merit", 0, 0, ("UR",), np.ones(2, bool), 1)
     pools = Pools((pool,), Ranking(None, n=2, posts=1), True)
     planted = np.array([-1, 0])
@@ -76,9 +76,9 @@ def test_candidate_optimality_as_feasibility_agrees_with_the_objective(inst):
     acceptance) is certified so; another stable assignment, found with the audit's model of every lawful one,
     is not, and the objective ranks it below the greedy's."""
     from solver.audit.lawful import differs, lawful_model, solution
-    from solver.engines.cpsat.conflict import run
-    from solver.engines.cpsat.model import Rules
-    from solver.engines.cpsat.solve import _certify
+    from solver.chain.engines.cpsat.conflict import run
+    from solver.chain.engines.cpsat.model import Rules
+    from solver.chain.engines.cpsat.solve import _certify
 
     pol, prob = materialise(Path(tempfile.mkdtemp()), inst)
     res = solve(pol, prob, "greedy").result
@@ -98,7 +98,7 @@ def test_candidate_optimality_as_feasibility_agrees_with_the_objective(inst):
     def gain(held):
         ci, pi = pools.preference_lists()
         total = 0
-        for s, e in zip(*__import__("solver.pools", fromlist=["runs"]).runs(ci)):
+        for s, e in zip(*__import__("solver.chain.pools", fromlist=["runs"]).runs(ci)):
             mine = [int(p) for p in pi[s:e]]
             if held[ci[s]] in mine:
                 total += len(mine) - mine.index(held[ci[s]])
@@ -111,7 +111,7 @@ def test_a_dominated_stable_assignment_is_not_certified(tmp_path):
     rank 1) ranks P1 then P2, b (woman, rank 2) P2 then P1. Both a at P1 / b at P2 (the greedy's, each at
     their first choice) and b at P1 / a at P2 (P1 takes her for its minimum) are stable. Only the first is
     candidate-optimal: the second is worse for both, so the feasibility form finds the first and rejects it."""
-    from solver.engines.cpsat.solve import _certify
+    from solver.chain.engines.cpsat.solve import _certify
     from solver.io.readers import read_problem
     from solver import load_policy
 
@@ -139,7 +139,7 @@ def test_all_depths_at_once_are_each_pool_s_depth_as_defined(inst):
     """`chain_depths` computes every pool's sound depth at once (groups of pools by the candidates they admit,
     running sums in preference order); `model.depth` states it pool by pool: they agree on random recruitments,
     with posts filled in turn and with preferences."""
-    from solver.engines.cpsat.model import depth, overlaps
+    from solver.chain.engines.cpsat.model import depth, overlaps
     pol, prob = materialise(Path(tempfile.mkdtemp()), inst)
     pools = solve(pol, prob, "greedy").result.pools
     overlap = overlaps(pools)

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from conftest import read_csv
 from solver import load_policy
 from solver.cli import app
-from solver.instances import generate, write_instance
+from solver.data.instances import generate, write_instance
 
 FILES = ["allocation.csv", "decisions.csv", "unfilled.csv", "cutoffs.csv"]
 
@@ -70,7 +70,7 @@ def test_same_output_for_any_number_of_workers(tmp_path):
 
 
 def test_same_output_for_any_number_of_workers_with_a_recommendation_list_and_pwbd_seats(tmp_path):
-    """The same after a recommendation list whose services hold PwBD seats (OM 15.01.2018; solver.selection):
+    """The same after a recommendation list whose services hold PwBD seats (OM 15.01.2018; solver.chain.selection):
     CP-SAT solves the service allocation whole, its shared bounds tying the phases together."""
     inp = write_instance(tmp_path / "in", *generate(load_policy("upsc-cse"), 500, 80, seed=11, posts=4,
                                                      preferences=4, disabled=0.1))
@@ -127,7 +127,7 @@ def test_time_limit_writes_best_answer_and_exits_4(tmp_path, monkeypatch):
 def test_engines_disagreeing_are_listed_in_diff(tmp_path, monkeypatch):
     """--engine both: every candidate the engines place differently is a row of diff.csv, and the count is in
     summary.json (here the greedy is made to drop its best appointee)."""
-    chain = importlib.import_module("solver.solve")  # the module, not the function it exports
+    chain = importlib.import_module("solver.chain.solve")  # the module, not the function it exports
     real = chain.solve_greedy
 
     def drop_first(pools, n):
@@ -147,7 +147,7 @@ def test_engines_disagreeing_are_listed_in_diff(tmp_path, monkeypatch):
 
 def test_failed_write_leaves_nothing_behind(tmp_path, monkeypatch):
     """SPEC.md: outputs are written atomically; a run that fails while writing leaves no file in --out."""
-    import solver.reports as reports
+    import solver.outcome.reports as reports
 
     def boom(result):
         yield ["x", "true", "P01", "half a file"]
@@ -228,7 +228,7 @@ def test_console_totals_a_screenful_quiet_and_json(tmp_path):
     import sys
 
     from solver import load_policy
-    from solver.instances import generate, write_instance
+    from solver.data.instances import generate, write_instance
     d = write_instance(tmp_path / "in", *generate(load_policy("central-dopt"), 600, 120, seed=4, posts=12))
     base = [sys.executable, "-c", "from solver.cli import main; main()", "solve", "--policy", "central-dopt",
             "--candidates", str(d / "candidates.csv"), "--vacancies", str(d / "vacancies.csv"), "--engine", "greedy"]
@@ -268,7 +268,7 @@ def test_help_starts_without_ortools_pandas_or_the_policy_schema():
     # (`app`, not `main`: the installed command's `main` ends the process itself, leaving nothing to print after)
     code = ("import sys\nfrom solver.cli import app\nsys.argv = ['aarakshan', '--help']\ntry:\n    app()\n"
             "except SystemExit:\n    pass\nprint(sorted(m for m in ('ortools', 'pandas', 'pyarrow', 'pydantic', "
-            "'solver.solve') if m in sys.modules))")
+            "'solver.chain.solve') if m in sys.modules))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().splitlines()[-1] == "[]"

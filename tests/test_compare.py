@@ -73,7 +73,7 @@ def test_winners_and_losers_by_own_category_and_trait(tmp_path):
 
 
 def test_a_move_between_posts_is_up_or_down_the_candidate_s_own_list():
-    from solver.winners import change_kind
+    from solver.study.winners import change_kind
     assert change_kind(("X", "UR"), ("Y", "UR"), ["X", "Y"]) == "moves down"
     assert change_kind(("Y", "UR"), ("X", "OBC"), ["X", "Y"]) == "moves up"
     assert change_kind(("X", "UR"), ("Y", "UR")) == "moves to another post"

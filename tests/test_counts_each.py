@@ -15,13 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver import load_policy
-from solver.compartment import choose
+from solver.chain.compartment import choose
 from solver.errors import Unsupported
 from solver.io.readers import read_problem
-from solver.compartment import exchanges
-from solver.pools import Pool
-from solver.reasons import decision_rows
-from solver.reports import summary
+from solver.chain.compartment import exchanges
+from solver.chain.pools import Pool
+from solver.outcome.reasons import decision_rows
+from solver.outcome.reports import summary
 from solver.verify import read_allocation, verify
 from solver.verify.horizontal import TraitMask, each
 

@@ -241,7 +241,7 @@ def test_a_bad_time_limit_is_bad_input_not_a_legal_claim(tmp_path, limit):
 def test_an_independent_solve_out_of_time_still_writes_the_answer(tmp_path):
     """Finding 7 / SPEC exit 4: the best answer is still written, status time_limit."""
     from solver import load_policy
-    from solver.instances import generate, write_instance
+    from solver.data.instances import generate, write_instance
     pol = load_policy("central-dopt")
     d = write_instance(tmp_path / "in", *generate(pol, 3000, 300, seed=3, posts=30, preferences=30))
     r = CliRunner().invoke(app, ["solve", "--policy", "central-dopt", "--candidates", str(d / "candidates.csv"),
@@ -266,9 +266,9 @@ def test_a_model_too_large_for_the_machine_is_refused_before_it_is_built(monkeyp
     """Finding 12: estimate the model's size first and, past what the machine holds, stop with exit 3 naming
     --engine greedy (here the machine is told it has 1 MiB free)."""
     from solver import load_policy, solve
-    from solver.engines.cpsat import size
+    from solver.chain.engines.cpsat import size
     from solver.errors import Unsupported
-    from solver.instances import generate, write_instance
+    from solver.data.instances import generate, write_instance
     import tempfile
     from pathlib import Path
     from solver.io.readers import read_problem
@@ -401,7 +401,7 @@ def test_a_pending_folder_published_by_two_runs_at_once_is_published_once(tmp_pa
     file or directory" (exit 2)."""
     import os
 
-    from solver import reports
+    from solver.outcome import reports
     staged = tmp_path / ".aarakshan-1-x"
     staged.mkdir()
     for name in ("allocation.csv", "summary.json"):

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from solver import load_policy
 from solver.cli import app
 from solver.io.readers import read_candidates, read_problem
-from solver.sweep import Scenario, grid, read_scenarios
+from solver.study.sweep import Scenario, grid, read_scenarios
 
 
 def invoke(*args):
@@ -285,7 +285,7 @@ def test_a_stop_ends_an_audit_at_once_and_writes_nothing(tmp_path, signame, code
     import subprocess
     import sys
 
-    from solver.instances import generate, write_instance
+    from solver.data.instances import generate, write_instance
     d = write_instance(tmp_path / "inst", *generate(load_policy("central-dopt"), 6000, 3000, seed=7, posts=12,
                                                     preferences=12))
     cmd = [sys.executable, "-c", "from solver.cli import main; main()", "audit", "--policy", "central-dopt",
@@ -304,13 +304,13 @@ def test_a_stop_ends_an_audit_at_once_and_writes_nothing(tmp_path, signame, code
 @pytest.mark.parametrize("signame, code", [("SIGTERM", 143), ("SIGINT", 130)])
 def test_a_stop_mid_solve_ends_at_once_leaving_nothing_and_no_new_register(tmp_path, signame, code):
     """A stop during a long CP-SAT solve: exit 143 (130 on Ctrl-C), "stopped", no output folder and no
-    staging folder beside it. The process leaves without unwinding (solver.interrupt), except where unwinding is
+    staging folder beside it. The process leaves without unwinding (solver.io.interrupt), except where unwinding is
     what puts things right: a register this run created is then removed, as a failed run removes it."""
     import signal
     import subprocess
     import sys
 
-    from solver.instances import generate, write_instance
+    from solver.data.instances import generate, write_instance
     d = write_instance(tmp_path / "inst", *generate(load_policy("central-dopt"), 6000, 3000, seed=7, posts=12,
                                                     preferences=12))
     base = [sys.executable, "-c", "from solver.cli import main; main()", "solve", "--policy", "central-dopt",

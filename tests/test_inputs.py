@@ -206,7 +206,7 @@ def test_preferences_read_typed_or_as_text_alike(tmp_path, cell, line_text):
 def test_the_readers_who_ranked_bitmap_is_the_rankings_own(tmp_path):
     """read_problem seeds `Ranking.ranked_by_post` with the bitmap its duplicate check made; it must be what
     the ranking computes from the lists."""
-    from solver.ranking import Ranking
+    from solver.data.ranking import Ranking
     rows = [["B", 2, "X"], ["A", 1, "Y"], ["B", 1, "Y"]]
     prob = load(tmp_path, vacs=VACS_XY, prefs=rows)
     assert "ranked_by_post" in prob.ranking.__dict__
@@ -222,7 +222,7 @@ def test_the_readers_ranked_rows_are_the_rankings_own(tmp_path, rows, seeded):
     """read_problem gives the Ranking the rows its checks (or its sort) left in merit order, so that 19 million
     rows are not copied again; they must be what the ranking computes from the lists, and are given only
     where the candidates' blocks came in merit order."""
-    from solver.ranking import Ranking
+    from solver.data.ranking import Ranking
     cands = [["A", 90, "UR", "M"], ["B", 80, "SC", "F"], ["C", 70, "UR", "F"]]
     prob = load(tmp_path, cands, vacs=VACS_XY, prefs=rows)
     assert ("rows" in prob.ranking.__dict__) == seeded

@@ -80,7 +80,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_no_import_cycle_even_through_imports_inside_functions():
     graph = _graph()
-    assert "solver.reasons" in graph["solver.result"], "the walk must see imports inside functions"
+    assert "solver.outcome.reasons" in graph["solver.outcome.result"], "the walk must see imports inside functions"
     assert _cycles(graph) == []
 
 
@@ -145,12 +145,12 @@ def test_library_messages_speak_of_data_not_of_flags():
 
 
 def test_solver_solve_is_the_function_whatever_was_imported_first():
-    """`from solver import solve` gives the function even where the module `solver.solve` was imported before
+    """`from solver import solve` gives the function even where the module `solver.chain.solve` was imported before
     (it gave the module, by import order)."""
     import subprocess
     import sys
-    code = ("import solver.reports, solver.solve\nfrom solver import solve\nimport types\n"
+    code = ("import solver.outcome.reports, solver.chain.solve\nfrom solver import solve\nimport types\n"
             "assert not isinstance(solve, types.ModuleType) and callable(solve), solve\n"
-            "from solver.solve import run_engine\nprint('ok')")
+            "from solver.chain.solve import run_engine\nprint('ok')")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.stdout.strip() == "ok", r.stderr

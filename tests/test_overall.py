@@ -7,8 +7,8 @@ from conftest import rows_by_id, write_csv
 from solver import load_policy
 from solver.errors import Unsupported
 from solver.io.readers import read_problem
-from solver.reasons import decision_rows
-from solver.reports import summary
+from solver.outcome.reasons import decision_rows
+from solver.outcome.reports import summary
 from solver.verify import read_allocation, verify
 
 ENGINES = pytest.mark.parametrize("engine", ["greedy", "cpsat"])
@@ -161,7 +161,7 @@ def test_cpsat_solves_unaided_when_the_greedy_answer_breaks_a_rule(run):
 
     import numpy as np
 
-    from solver.engines.cpsat import solve_cpsat
+    from solver.chain.engines.cpsat import solve_cpsat
     sol = run("central-2004", AKG, AKG_V, "greedy", OVERALL)
     pools, a = sol.result.pools, sol.result.assignment
     ids = list(sol.result.problem.candidates.ids)

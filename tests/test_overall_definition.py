@@ -22,12 +22,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver import load_policy, solve
-from solver.engines.greedy import solve_greedy
+from solver.chain.engines.greedy import solve_greedy
 from solver.io.readers import read_problem
-from solver.overall import adjustees
-from solver.eligibility import homes, member_mask
-from solver.pools import build_pools, with_minimums
-from solver.vacancy import determine_seats
+from solver.chain.overall import adjustees
+from solver.chain.eligibility import homes, member_mask
+from solver.chain.pools import build_pools, with_minimums
+from solver.chain.vacancy import determine_seats
 
 HEAD = ["id", "score", "category", "gender", "creamy_layer", "relaxed", "pwbd"]
 
@@ -132,7 +132,7 @@ def choices(draw):
 @settings(max_examples=int(os.environ.get("AARAKSHAN_EXAMPLES", "2000")) // 4, deadline=None)
 @given(choices())
 def test_adjustees_are_the_most_then_the_best(inst):
-    """`solver.overall.adjustees` against every subset: as many as the shortfalls and rooms allow, then the
+    """`solver.chain.overall.adjustees` against every subset: as many as the shortfalls and rooms allow, then the
     merit-lexicographically best (Anil Kumar Gupta 1995: the best remaining beneficiaries first)."""
     cells, short, room = inst
     fits = [s for r in range(len(cells) + 1) for s in itertools.combinations(cells, r)

@@ -11,8 +11,8 @@ from conftest import rows_by_id, write_csv
 from solver import load_policy
 from solver.errors import Unsupported
 from solver.io.readers import read_problem
-from solver.reasons import decision_rows
-from solver.reports import summary
+from solver.outcome.reasons import decision_rows
+from solver.outcome.reports import summary
 from solver.verify import read_allocation, verify
 
 ENGINES = pytest.mark.parametrize("engine", ["greedy", "cpsat"])

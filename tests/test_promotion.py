@@ -196,7 +196,7 @@ def test_promotion_keeps_its_own_register(tmp_path):
 
 
 def _decisions(tmp_path, sol):
-    from solver.reports import write_outputs
+    from solver.outcome.reports import write_outputs
     write_outputs(tmp_path / "out", sol.result, {})
     return read_csv(tmp_path / "out" / "decisions.csv")
 

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver import solve
-from solver.reports import write_outputs
+from solver.outcome.reports import write_outputs
 from solver.verify import read_allocation, verify
 from strategies import instances, materialise
 
@@ -66,7 +66,7 @@ def test_counting_each_engines_agree_and_verify_accepts(inst):
 
 def _available_is_free_for(result):
     """Who is free to take each pool, vectorised (`available`), is `free_for` candidate by candidate."""
-    from solver.engines.assignment import available, free_for
+    from solver.chain.engines.assignment import available, free_for
     pools, assign = result.pools, result.assignment.pool
     for p in pools:
         assert available(pools, assign, p).tolist() == \
@@ -78,7 +78,7 @@ def _available_is_free_for(result):
 def test_overall_minimums_engines_agree_and_verify_accepts(inst):
     """Overall women's minimums per post (Anil Kumar Gupta 1995, para 18): the reduction to compartment
     minimums gives both engines the same problem, and verify, which reads the post's minimum directly, accepts
-    the result (posts filled in turn; with preferences the option is refused, see solver.overall)."""
+    the result (posts filled in turn; with preferences the option is refused, see solver.chain.overall)."""
     _agree_and_verify(inst)
 
 
@@ -192,11 +192,11 @@ def test_solving_in_turn_is_the_whole_model(inst):
     made a model of its own here (`BATCH_PAIRS` 0; one with no eligible pair joins the one before), where small consecutive groups are otherwise solved together."""
     from unittest import mock
 
-    from solver.engines.cpsat import solve_model
-    from solver.engines.cpsat.solve import turn_groups
+    from solver.chain.engines.cpsat import solve_model
+    from solver.chain.engines.cpsat.solve import turn_groups
     d = Path(tempfile.mkdtemp())
     pol, prob = materialise(d, inst)
-    with mock.patch("solver.engines.cpsat.solve.BATCH_PAIRS", 0):
+    with mock.patch("solver.chain.engines.cpsat.solve.BATCH_PAIRS", 0):
         res = solve(pol, prob, "cpsat", hint=False).result
     if "groups" in res.assignment.stats:    # (a group no candidate is eligible for joins the one before it)
         assert res.assignment.stats["models"] <= res.assignment.stats["groups"]
@@ -210,13 +210,13 @@ def test_named_variables_read_as_the_law_and_change_nothing():
     """As OR-Tools samples do (named variables): with post names the model's variables read as the rules
     they state (admit[OBC@P02][rank 3]); the assignment is the same as with unnamed ones."""
     from solver import load_policy
-    from solver.engines.cpsat import solve_cpsat
-    from solver.engines.cpsat.build import build
-    from solver.engines.cpsat.model import Names
-    from solver.instances import generate, write_instance
+    from solver.chain.engines.cpsat import solve_cpsat
+    from solver.chain.engines.cpsat.build import build
+    from solver.chain.engines.cpsat.model import Names
+    from solver.data.instances import generate, write_instance
     from solver.io.readers import read_problem
-    from solver.pools import build_pools
-    from solver.vacancy import determine_seats
+    from solver.chain.pools import build_pools
+    from solver.chain.vacancy import determine_seats
     policy = load_policy("central-dopt")
     folder = write_instance(tempfile.mkdtemp(), *generate(policy, 300, 40, seed=3, posts=2, preferences=2))
     prob = read_problem(policy, folder / "candidates.csv", folder / "vacancies.csv", folder / "preferences.csv")
@@ -239,7 +239,7 @@ def test_named_variables_read_as_the_law_and_change_nothing():
 def test_the_packed_sort_is_lexsort(highs, n, seed, wide):
     """`sorting.sorted_by` (one packed int64 key, one stable argsort) orders rows exactly as the
     5-key `np.lexsort` it replaced, ties in the original order; keys too wide to pack fall back to lexsort."""
-    from solver.sorting import sorted_by
+    from solver.data.sorting import sorted_by
     rng = np.random.default_rng(seed)
     keys = [rng.integers(-3, (2**40 if wide else h), n) for h in highs]
     assert np.array_equal(sorted_by(keys), np.lexsort(tuple(reversed(keys))))
@@ -251,7 +251,7 @@ def test_preference_lists_are_each_candidates_pools_in_order(inst):
     """`Pools.preference_lists` against its definition: every eligible (candidate, pool) pair, by candidate,
     phase, rank of the post in her list, post, precedence, then pool. Both ways of making them: read off the
     ranked rows phase by phase (the default), and the packed-key sort (where a pool admits the unranked)."""
-    from solver.pools.lists import _lists_by_rows, _lists_by_sort
+    from solver.chain.pools.lists import _lists_by_rows, _lists_by_sort
     _, pol, prob, g, _ = _solve_both(inst)
     pools = g.result.pools
     pairs = [(i, p.index) for p in pools for i in np.flatnonzero(p.eligible).tolist()]
@@ -259,7 +259,7 @@ def test_preference_lists_are_each_candidates_pools_in_order(inst):
                                        pools.pools[x[1]].post, pools.pools[x[1]].precedence, x[1]))
     ci, pi = pools.preference_lists()
     assert list(zip(ci.tolist(), pi.tolist())) == ref
-    from solver.routes import NOT_RANKED
+    from solver.data.routes import NOT_RANKED
     unranked = any(int(pools.post_rank[i, pools.pools[k].post]) >= NOT_RANKED for i, k in pairs)
     rows = _lists_by_rows(pools)
     assert (rows is None) == unranked
@@ -276,7 +276,7 @@ def test_admit_types_group_candidates_by_the_masks_that_admit_them(n, k, seed):
     """`pools.admit_types`, which the lists read instead of a mask per pool: two candidates share a type
     exactly when every mask treats them alike, and the table says what each mask does to each type. Over 8
     masks the signature spans several bytes; a mask given twice (one object, or an equal copy) is one."""
-    from solver.pools import admit_types
+    from solver.chain.pools import admit_types
     rng = np.random.default_rng(seed)
     distinct = [rng.random(n) < rng.random() for _ in range(max(1, k // 2))]
     masks = [distinct[j] if rng.random() < 0.5 else distinct[j].copy() for j in rng.integers(0, len(distinct), k)]
@@ -294,7 +294,7 @@ def test_preference_lists_of_grouped_pools_follow_their_masks(inst, seed):
     """Pools filled in turn (`pools.group`: a subset, only the candidates earlier pools left free) admit by
     masks of their own, a fresh one per pool: their lists must still be each candidate's eligible pairs in
     order, and `Pool.eligible` what the pool admits among those who ranked its post."""
-    from solver.pools import group
+    from solver.chain.pools import group
     _, pol, prob, g, _ = _solve_both(inst)
     pools = g.result.pools
     rng = np.random.default_rng(seed)
@@ -334,9 +334,9 @@ def test_preference_lists_of_a_pool_open_to_the_unranked_come_from_the_sort():
     """Where a pool admits a candidate who did not rank its post (a policy allocating unranked posts), the
     ranked rows cannot offer that pair: `_lists_by_rows` says so (None) and the packed-key sort makes the
     lists, the unranked post last."""
-    from solver.pools import Pool, Pools
-    from solver.pools.lists import _lists_by_rows
-    from solver.ranking import Ranking
+    from solver.chain.pools import Pool, Pools
+    from solver.chain.pools.lists import _lists_by_rows
+    from solver.data.ranking import Ranking
     ranking = Ranking((np.array([0, 1]), np.array([1])), n=2, posts=2)   # candidate 1 ranks only post 1
     pools = Pools((Pool(0, 0, "open_merit", 0, 0, ("UR",), np.array([True, True]), 1),
                    Pool(1, 1, "open_merit", 0, 0, ("UR",), np.array([True, True]), 1)), ranking, False)
@@ -350,7 +350,7 @@ def test_preference_lists_of_a_pool_open_to_the_unranked_come_from_the_sort():
 def test_ranks_read_off_the_lists_are_the_rank_matrix(n, posts, seed):
     """`Ranking.ranks` walks each candidate's list where the n x P matrix has not been made (the reasons' ranks
     at JoSAA size); it must give what the matrix gives, NOT_RANKED for a post not ranked."""
-    from solver.ranking import Ranking
+    from solver.data.ranking import Ranking
     rng = np.random.default_rng(seed)
     prefs = tuple(rng.permutation(posts)[:rng.integers(0, posts + 1)] for _ in range(n))
     cands, want = rng.integers(0, n, 40), rng.integers(0, posts, 40)
@@ -366,7 +366,7 @@ def test_preferred_pairs_are_those_before_the_held_pool(inst, seed):
     """`pools.preferred_pairs` (held pairs found by walking each list, "before it" by a running count) against
     its definition: a pair is held if its pool is the candidate's, wanted if it comes before her held pair in
     her list (every pair of one holding nothing). Checked on the greedy's assignment and on a random one."""
-    from solver.pools import preferred_pairs
+    from solver.chain.pools import preferred_pairs
     _, pol, prob, g, _ = _solve_both(inst)
     pools = g.result.pools
     rng = np.random.default_rng(seed)

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from solver import load_policy, solve
 from solver.errors import Unsupported
 from solver.io.readers import read_problem
-from solver.reasons import decision_rows
-from solver.reports import summary, write_outputs
+from solver.outcome.reasons import decision_rows
+from solver.outcome.reports import summary, write_outputs
 from solver.verify import read_allocation, verify
 from strategies import instances, materialise
 

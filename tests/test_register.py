@@ -19,10 +19,10 @@ from solver import load_policy, solve
 from solver.cli import app
 from solver.errors import InputError, PolicyConflict
 from solver.io.readers import read_problem
-from solver.problem import VacancyRow
+from solver.data.problem import VacancyRow
 from solver.register import Register, year_record
 from solver.register.store import VERSION
-from solver.vacancy import Carried, YearState, replacement, roster, running
+from solver.chain.vacancy import Carried, YearState, replacement, roster, running
 from solver.verify import read_allocation, verify
 
 
@@ -305,7 +305,7 @@ def test_years_engines_agree_and_verify_accepts(tmp_path_factory, seq, specials)
     allocation from the same register state, verify (with that state) accepts it, and the register's
     invariants hold (an item closes at most once, and never before it was offered)."""
     from solver.register.special import special_round
-    from solver.result import ALLOCATION_COLUMNS
+    from solver.outcome.result import ALLOCATION_COLUMNS
     root = tmp_path_factory.mktemp("years")
 
     def one_round(pol, prob, state, year, name):

@@ -48,7 +48,7 @@ def _rendered(page, tmp_path, charts, shows=()):
 
 def test_solve_compare_and_sweep_reports_render(tmp_path):
     from solver import load_policy
-    from solver.instances import generate, write_instance
+    from solver.data.instances import generate, write_instance
     d = write_instance(tmp_path / "in", *generate(load_policy("central-dopt"), n=400, vacancies=60, posts=3,
                                                   seed=3, women_share=0.3))
     files = ["--candidates", str(d / "candidates.csv"), "--vacancies", str(d / "vacancies.csv")]

@@ -10,12 +10,12 @@ from strategies import instances, materialise
 from typer.testing import CliRunner
 
 from solver import load_policy
-from solver.solve import solve
+from solver.chain.solve import solve
 from solver.cli import app
-from solver.fill import fill
+from solver.exam.fill import fill
 from solver.io.readers import read_problem
-from solver.reports import write_outputs
-from solver.reserve import reserve_list
+from solver.outcome.reports import write_outputs
+from solver.exam.reserve import reserve_list
 from solver.verify import read_allocation
 from solver.verify.stages import check_fill, check_reserve
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from solver import load_policy
-from solver.vacancy import roster
+from solver.chain.vacancy import roster
 
 
 def points_of(r, code):
@@ -41,7 +41,7 @@ def test_fifteen_post_cadre_reaches_its_shares():
                                "OBC": 38, "UR": 96}),
 ])
 def test_published_rosters_reach_their_shares(policy, points, expected):
-    from solver.vacancy import running
+    from solver.chain.vacancy import running
     pol = load_policy(policy)
     assert dict(Counter(running(pol, 1, points))) == expected
 
@@ -70,7 +70,7 @@ def test_every_cycle_ends_at_its_shares(permille, cycle, cycles, tie):
     have at least as many unreserved points as categories (a cycle's dues can exceed its share by one point
     per category: 4 categories of 11.2% owe 4 points in the third 3-point cycle); every model's roster does
     (Bihar: 50 unreserved points for 5 categories)."""
-    from solver.vacancy import running
+    from solver.chain.vacancy import running
     shares = [x / 1000 for x in permille]
     pol = _policy(shares, tie)
     seq = running(pol.model_copy(update={"roster": pol.roster.model_copy(update={"points": cycle})}), 1,
@@ -98,7 +98,7 @@ def test_policy_order_tie_differs_from_dopt():
 def test_roster_cli_points_count_on_through_cycles():
     from typer.testing import CliRunner
     from solver.cli import app
-    from solver.vacancy import running
+    from solver.chain.vacancy import running
     out = CliRunner().invoke(app, ["roster", "--policy", "central-2004", "--points", "3", "--start", "199"])
     assert out.exit_code == 0 and out.stdout.splitlines()[1:] == [
         ",".join((str(p), c)) for p, c in zip((199, 200, 201), running(load_policy("central-2004"), 1, 201)[198:])]
@@ -119,7 +119,7 @@ def test_seat_table_inverse_round_trips(tmp_path):
     """Vacancy determination's inverse: per-category rows read back determine the same seats."""
     from conftest import write_csv
     from solver.io.readers import read_problem
-    from solver.vacancy import determine_seats
+    from solver.chain.vacancy import determine_seats
     pol = load_policy("central-2004")
     write_csv(tmp_path / "c.csv", ["id", "score", "category"], [["A", 1, "UR"]])
     write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], [["X", "TOTAL", 40], ["Y", "TOTAL", 20]])

@@ -228,7 +228,7 @@ def test_women_minimum_from_policy_share(run, engine):
     assert r["S4"]["route"] == "horizontal_adjustment" and "S3" not in r
     assert r["G3"]["route"] == "open_merit"  # the open compartment already has its woman: nobody moves
     assert sol.result.seats.minimums == {("X", "UR", "women"): 1, ("X", "SC", "women"): 1}
-    from solver.reports import summary
+    from solver.outcome.reports import summary
     assert summary(sol.result, {})["horizontal"] == [
         {"post": "X", "category": "UR", "trait": "women", "minimum": 1, "held": 1, "by_adjustment": 0, "short": 0},
         {"post": "X", "category": "SC", "trait": "women", "minimum": 1, "held": 1, "by_adjustment": 1, "short": 0}]
@@ -270,7 +270,7 @@ def test_freed_open_vacancy_goes_to_who_ranked_the_post_first(run, tmp_path):
     from conftest import write_csv
     from solver import load_policy
     from solver.io.readers import read_problem
-    from solver.reports import write_outputs
+    from solver.outcome.reports import write_outputs
     from solver.verify import read_allocation, verify
     c = [["A1", 100, "OBC", "M", "", ""], ["A2", 99, "SC", "M", "", ""], ["D", 98, "UR", "M", "", ""],
          ["B", 97, "OBC", "M", "", ""], ["C", 96, "OBC", "M", "", ""]]
@@ -296,7 +296,7 @@ def test_what_if_sweep_reuses_one_problem(tmp_path):
     of a TOTAL row for OBC and the OBC cutoff moves down the merit list."""
     from conftest import write_csv
     from solver import load_policy, solve
-    from solver.instances import generate, write_instance
+    from solver.data.instances import generate, write_instance
     base = load_policy("central-2004")
     cands, _, _ = generate(base, 3000, 300, seed=5)
     inp = write_instance(tmp_path, cands, [])

@@ -9,17 +9,17 @@ from conftest import write_csv
 from typer.testing import CliRunner
 
 from solver import load_policy, solve
-from solver.chain import DETERMINE, DIRECT, SINGLE_CADRE, Answer, BuildPools, Chain, DerivePromotion, Reduction, \
+from solver.chain.reductions import DETERMINE, DIRECT, SINGLE_CADRE, Answer, BuildPools, Chain, DerivePromotion, Reduction, \
     StageData
 from solver.cli import app
-from solver.engines.greedy import solve_greedy
+from solver.chain.engines.greedy import solve_greedy
 from solver.errors import OptionError
 from solver.io.readers import read_problem
-from solver.kinds import Engine, Recruitment
+from solver.data.kinds import Engine, Recruitment
 from solver.register import Register
-from solver.result import Result
+from solver.outcome.result import Result
 from solver.runs import Round, RunOptions, YearInputs, open_register, read_years, run_year, run_years
-from solver.sweep import Inputs, grid, sweep
+from solver.study.sweep import Inputs, grid, sweep
 
 
 def files(tmp_path, cands, vacs, name="in"):
@@ -166,9 +166,9 @@ def test_verify_checks_the_seats_against_the_rows_not_the_vacancy_stage(tmp_path
     verify counts the seats a post's rows give on its own (`solver.verify.seats`). Planted: the vacancy stage
     adds one SC vacancy at X to the rows' UR 2, SC 1; both engines fill the 4 vacancies (A, B on merit; C, E SC), and verify, reading
     the same wrong table, still names the post: 4 vacancies solved for where the rows give 3."""
-    import solver.vacancy.determine as determine
+    import solver.chain.vacancy.determine as determine
     from solver.verify import read_allocation, verify
-    from solver.reports import write_outputs
+    from solver.outcome.reports import write_outputs
 
     c, v = files(tmp_path, [["A", 1, "UR"], ["B", 2, "SC"], ["C", 3, "SC"], ["D", 4, "UR"], ["E", 5, "SC"]],
                  [["X", "UR", 2], ["X", "SC", 1]])

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from solver import load_policy
 from solver.cli import app
 from solver.io.readers import read_problem
-from solver.shortlist import shortlist
+from solver.exam.shortlist import shortlist
 from solver.verify.stages import check_shortlist
 
 # One UR and one OBC vacancy; at ratio 2, two places in each list.
@@ -103,7 +103,7 @@ def test_the_command_and_the_next_stage(tmp_path):
 def test_each_stage_names_the_previous_stages_outputs_by_sha256(tmp_path):
     """The chain of custody: a shortlist's summary names the shortlist it narrowed, the final solve's the
     shortlist it took, and a fill's every file of the run it filled, each by SHA-256."""
-    from solver.reports import sha256_file
+    from solver.outcome.reports import sha256_file
 
     write_csv(tmp_path / "c.csv", ["id", "score", "category"], [r[:3] for r in CANDS])
     write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], VACS)

@@ -11,9 +11,9 @@ from solver import load_policy
 from solver.cli import app
 from solver.errors import Unsupported
 from solver.io.readers import read_problem
-from solver.reports import write_outputs
-from solver.slide import slide
-from solver.solve import solve
+from solver.outcome.reports import write_outputs
+from solver.exam.slide import slide
+from solver.chain.solve import solve
 from solver.verify import read_allocation
 from solver.verify.slide import check_slide
 

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from solver import load_policy
 from solver.cli import app
 from solver.errors import Unsupported
-from solver.surrender import check, read_employees, surrender
+from solver.study.surrender import check, read_employees, surrender
 
 # A cadre of 20 (seniority 1 = most senior). SC 5, 17, 20; ST 19; OBC 3, 8, 12, 18; UR the rest.
 CATS = {5: "SC", 17: "SC", 20: "SC", 19: "ST", 3: "OBC", 8: "OBC", 12: "OBC", 18: "OBC"}
@@ -35,7 +35,7 @@ def test_juniors_go_first_except_those_s12_keeps(tmp_path, engine):
     assert sorted(emp.ids[res.surrendered]) == ["E14", "E15", "E16", "E20"]
     assert res.floors == {"SC": 2, "ST": 1, "OBC": 4}
     assert check(pol, emp, res.surrendered, 4, 20) == []
-    why = {r[0]: r[4] for r in __import__("solver.surrender", fromlist=["rows"]).rows(pol, res)}
+    why = {r[0]: r[4] for r in __import__("solver.study.surrender", fromlist=["rows"]).rows(pol, res)}
     assert why["E19"].startswith("kept under s.12") and why["E17"].startswith("kept under s.12")
     assert why["E13"] == "kept: not reached in the service's order"
 
@@ -84,7 +84,7 @@ def test_cpsat_and_the_order_agree_and_check_accepts_them(cats, data):
     n = len(cats)
     strength = data.draw(st.integers(n, n + 4))
     abolish = data.draw(st.integers(1, strength))
-    from solver.surrender import Employees
+    from solver.study.surrender import Employees
     emp = Employees(np.array([f"E{k}" for k in range(n)], dtype=object), np.array(cats, dtype=object),
                     np.arange(1, n + 1), "random")
     a = surrender(pol, emp, abolish, strength, engine="greedy")

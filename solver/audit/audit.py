@@ -9,16 +9,16 @@ from dataclasses import dataclass, field
 import numpy as np
 from ortools.sat.python import cp_model
 
-from ..chain import DIRECT, Answer, StageData
-from ..engines.cpsat.conflict import core as named_core, run, shrunk
-from ..engines.assignment import Assignment
-from ..engines.cpsat.model import Names, Rules
-from ..engines.greedy import solve_greedy
+from ..chain.reductions import DIRECT, Answer, StageData
+from ..chain.engines.cpsat.conflict import core as named_core, run, shrunk
+from ..chain.engines.assignment import Assignment
+from ..chain.engines.cpsat.model import Names, Rules
+from ..chain.engines.greedy import solve_greedy
 from ..errors import PolicyConflict, Unsupported
 from ..policy import Policy
-from ..pools import Pools
-from ..problem import Problem
-from ..result import Result
+from ..chain.pools import Pools
+from ..data.problem import Problem
+from ..outcome.result import Result
 from .lawful import differs, lawful_model, relaxable, solution
 from .questions import Question
 from .readings import OpenOption, combinations, sources

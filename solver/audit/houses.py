@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..pools import Pools
+from ..chain.pools import Pools
 
 # Nodes one block's search may visit before it gives up (a block is at most a few candidates; its options are
 # the pools with little room left before the first with room for all of them).

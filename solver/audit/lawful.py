@@ -1,7 +1,7 @@
 """The set of lawful allocations as a CP-SAT model, for questions the greedy cannot answer: is the official
 allocation the only one, and is there one that selects (or leaves out) a given candidate?
 
-The model is the engine's (`solver.engines.cpsat.build.build`) with three changes. Its objective is dropped:
+The model is the engine's (`solver.chain.engines.cpsat.build.build`) with three changes. Its objective is dropped:
 where horizontal minimums meet preferences several stable allocations are lawful, and the candidate-optimal
 one is the official choice among them, not the only lawful one. Candidates tied on merit whom only their ids
 order are admitted in any order (an id is not a rule of law). And rule instances an audit asks about are
@@ -13,14 +13,14 @@ from __future__ import annotations
 import numpy as np
 from ortools.sat.python import cp_model
 
-from ..engines.assignment import Assignment
-from ..engines.cpsat.build import build
-from ..engines.cpsat.model import Model, Names, Rules
-from ..engines.cpsat.size import check_model_size
-from ..engines.cpsat.solve import decode
+from ..chain.engines.assignment import Assignment
+from ..chain.engines.cpsat.build import build
+from ..chain.engines.cpsat.model import Model, Names, Rules
+from ..chain.engines.cpsat.size import check_model_size
+from ..chain.engines.cpsat.solve import decode
 from ..policy import Policy
-from ..pools import DERESERVED, OPEN_MERIT, RESERVED, Pools
-from ..problem import Problem
+from ..chain.pools import DERESERVED, OPEN_MERIT, RESERVED, Pools
+from ..data.problem import Problem
 
 SRC_RELAXED = "DoPT OM 01.07.1998, 04.04.2018; Deepa E.V. v. Union of India 2017"
 

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import OptionError
-from ..problem import Problem
+from ..data.problem import Problem
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,8 @@ from pathlib import Path
 
 from .. import __version__
 from ..io.staging import Staged, stage, write_csv, write_json
-from ..reports import diff_rows
-from ..result import ALLOCATION_COLUMNS
+from ..outcome.reports import diff_rows
+from ..outcome.result import ALLOCATION_COLUMNS
 from .audit import AuditResult
 
 CONTESTED_COLUMNS = ["candidate_id", "reading", "outcome", "alternative", "rule", "source"]

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engines.assignment import Assignment
-from ..engines.cpsat.size import BYTES_PER_PAIR
-from ..pools import Pools
-from ..result import Result
+from ..chain.engines.assignment import Assignment
+from ..chain.engines.cpsat.size import BYTES_PER_PAIR
+from ..chain.pools import Pools
+from ..outcome.result import Result
 
 # The most memory an audit's model may take before the audit answers from tie orders instead (its targets:
 # a question at SSC size within 4 GiB).

@@ -32,8 +32,8 @@ def main():
     import signal
 
     def stop(signum, frame):
-        from ..interrupt import must_unwind
-        if must_unwind():          # (a register write, a new register, worker processes: see solver.interrupt)
+        from ..io.interrupt import must_unwind
+        if must_unwind():          # (a register write, a new register, worker processes: see solver.io.interrupt)
             if signum == signal.SIGINT:
                 raise KeyboardInterrupt
             raise SystemExit(128 + signum)
@@ -46,7 +46,7 @@ def main():
     signal.signal(signal.SIGINT, stop)
     import sys
 
-    from ..invocation import COMMAND
+    from ..io.invocation import COMMAND
     COMMAND[:] = ["aarakshan", *sys.argv[1:]]
     code = 0
     try:

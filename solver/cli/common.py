@@ -85,7 +85,7 @@ RecruitmentOpt = typer.Option("direct", "--recruitment", help="direct, or promot
 
 def load(policy: str, sets: list[str], recruitment: str):
     """The policy with the --set overrides, for --recruitment's kind (exits on an error)."""
-    from ..kinds import Recruitment
+    from ..data.kinds import Recruitment
     from ..policy import load_policy
     try:
         return load_policy(policy, sets, recruitment=Recruitment.parse(recruitment))
@@ -96,7 +96,7 @@ def load(policy: str, sets: list[str], recruitment: str):
 def check_engine(engine: str, time_limit: float | None = None, workers: int = 1, among=None):
     """The engine (exit 2 for one the command does not run) and the number of CP-SAT workers to use: at most
     the cores there are (more only cost memory, and the output is the same for any number)."""
-    from ..kinds import Engine
+    from ..data.kinds import Engine
     try:
         chosen = Engine.parse(engine, among)
     except AarakshanError as e:
@@ -129,7 +129,7 @@ def check_round(round_: str, register) -> bool:
 def optional_report(folder: Path, title: str, subtitle: str, charts) -> bool:
     """report.html into `folder` where plotly is installed (an optional extra), else a warning saying so.
     Returns whether it was written."""
-    from ..charts import available, page
+    from ..outcome.charts import available, page
     if available():
         page(folder / "report.html", title, subtitle, charts())
         return True

@@ -79,7 +79,7 @@ def solve(
 
 def print_summary(result, out: Path, differences) -> None:
     """Totals by category (vacancies, filled, unfilled by disposition), then at most a screenful of posts."""
-    from ..result import fill_by_post
+    from ..outcome.result import fill_by_post
 
     con = Console()
     totals: dict[str, dict] = {}
@@ -123,7 +123,7 @@ def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
                                        "(upsc-cse: prelims, mains, final, preferences, declines, responses)")):
     """Solve a bundled example end to end (Bihar 1991, 5,000 candidates, 400 posts, by default); the inputs are
     written to OUT/input/, the outputs to OUT/."""
-    from ..examples import EXAMPLES, write_example, write_pipeline
+    from ..data.examples import EXAMPLES, write_example, write_pipeline
 
     con = Console(highlight=False)
     if out.exists() and not out.is_dir():

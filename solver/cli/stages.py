@@ -28,8 +28,8 @@ def shortlist_cmd(
     that a reserved candidate who reaches its cut-off is counted in it (Rajat Yadav 2026); ties called."""
     from ..io.readers import read_problem
     from ..io.staging import stage as staged_out, write_csv, write_json
-    from ..reports import provenance
-    from ..shortlist import CUTOFF_COLUMNS, SHORTLIST_COLUMNS, only_called, shortlist as run_shortlist
+    from ..outcome.reports import provenance
+    from ..exam.shortlist import CUTOFF_COLUMNS, SHORTLIST_COLUMNS, only_called, shortlist as run_shortlist
 
     pol = load(policy, set_, "direct")
     try:
@@ -70,7 +70,7 @@ def merit_cmd(
     import os
 
     from ..errors import InputError
-    from ..merit import combined_scores, write_scores
+    from ..exam.merit import combined_scores, write_scores
 
     pol = load(policy, set_, "direct")
     try:

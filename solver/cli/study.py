@@ -24,14 +24,14 @@ def compare(
 ):
     """What changed from A to B: who gains or loses a post, selections, cutoffs and unfilled per post and
     category, selections by the candidates' own category."""
-    from ..compare import CHANGE_COLUMNS, compare as run_compare
+    from ..study.compare import CHANGE_COLUMNS, compare as run_compare
     from ..io.staging import stage, write_csv, write_json
 
     try:
         rows, doc = run_compare(a, b, candidates, other_candidates)
 
         def write(tmp: Path) -> None:
-            from ..charts import compare_charts
+            from ..outcome.charts import compare_charts
             write_csv(tmp / "changes.csv", CHANGE_COLUMNS, rows)
             write_json(tmp / "compare.json", doc)
 

@@ -46,7 +46,7 @@ def sweep_cmd(
         TimeRemainingColumn
 
     from ..io.staging import stage
-    from ..sweep import scenario_notes, sweep, write
+    from ..study.sweep import scenario_notes, sweep, write
 
     check_engine(engine, among=("greedy", "cpsat"))
     try:
@@ -65,7 +65,7 @@ def sweep_cmd(
         reported = []
 
         def write_all(tmp: Path) -> None:
-            from ..charts import sweep_charts
+            from ..outcome.charts import sweep_charts
             write(tmp, result, baseline, stacked=bool(stack_))
             heading = f"policy {policy}" + (f"; baseline {baseline}" if baseline else "") + (
                 ". Refused: " + "; ".join(f"{name} {status}" for name, status in refused) if refused else "")
@@ -88,7 +88,7 @@ def sweep_cmd(
 def _scenarios(policy, grid_, scenarios, stack_, set_, recruitment, baseline):
     """The scenarios of exactly one of --grid, --scenarios, --stack, each with the common --set overrides first,
     and the baseline (with --stack: stock)."""
-    from ..sweep import Scenario, grid, read_scenarios, stack
+    from ..study.sweep import Scenario, grid, read_scenarios, stack
     if sum(map(bool, (grid_, scenarios is not None, stack_))) != 1:
         raise InputError("--grid", None, None, "give one of --grid KEY=V1,V2 (repeatable), --scenarios FILE "
                          "or --stack KEY=VALUE (repeatable)")
@@ -107,7 +107,7 @@ def _scenarios(policy, grid_, scenarios, stack_, set_, recruitment, baseline):
 def _inputs(years, candidates, vacancies, preferences):
     """One recruitment's files, or a folder of years (no special rounds in a sweep)."""
     from ..runs import folder_inputs, year_folders
-    from ..sweep import Inputs
+    from ..study.sweep import Inputs
     if years is not None:
         if candidates or vacancies or preferences:
             raise InputError("--years", None, None, "give --years or --candidates/--vacancies, not both")
@@ -125,7 +125,7 @@ def _inputs(years, candidates, vacancies, preferences):
 def _print_against(result, baseline: str, stacked: bool) -> None:
     """Selections by own category against the baseline (or, stacked, each step's contribution), then each
     scenario's winners and losers (the first three; winners.csv holds all)."""
-    from ..sweep_tables import against_baseline, contributions
+    from ..study.sweep_tables import against_baseline, contributions
     rows = contributions(result) if stacked else against_baseline(result, baseline)
     title = "Each override's own contribution: selections by own category" if stacked else \
         f"Selections by own category against {baseline}"
@@ -147,8 +147,8 @@ def _print_against(result, baseline: str, stacked: bool) -> None:
 
 
 def print_winners(rows: list[dict], title: str) -> None:
-    """The winners-and-losers table (`solver.winners.tally`) on the console: the kinds that occur, and the net."""
-    from ..winners import KINDS
+    """The winners-and-losers table (`solver.study.winners.tally`) on the console: the kinds that occur, and the net."""
+    from ..study.winners import KINDS
     kinds = [k for k in KINDS if any(r[k] for r in rows)]
     t = Table(title=title)
     for c in ("own category", "traits", *kinds, "net posts"):

@@ -27,7 +27,7 @@ def roster(policy: str = PolicyOpt, points: Optional[int] = typer.Option(None, "
     """Print the post-based roster as CSV (point,category): `--points` points from `--start` of the running
     roster (points count on through the policy's cycles, each cycle's end holding every share); or, with
     `--vacated`, the replacement rule (R.K. Sabharwal 1995)."""
-    from ..vacancy import replacement, running
+    from ..chain.vacancy import replacement, running
 
     pol = load(policy, set_, recruitment)
     try:
@@ -42,7 +42,7 @@ def roster(policy: str = PolicyOpt, points: Optional[int] = typer.Option(None, "
         elif points is None:
             raise InputError("--points", None, None, "give --points N (or --vacated P,Q,...)")
         elif cadre is not None:
-            from ..vacancy.split import check_cadre
+            from ..chain.vacancy.split import check_cadre
             check_cadre(pol, "--cadre", cadre, start, points)
             rows = [(start + k, code) for k, code in enumerate(running(pol, start, points))]
         elif start + points > ROSTER_LIMIT:
@@ -84,7 +84,7 @@ def surrender_cmd(
     """Who is surrendered when posts of a cadre are abolished: the service's order, except that no SC, ST or
     OBC employee goes if that lowers their representation below their percentage (Bill 2004 s.12)."""
     from ..io.staging import stage, write_csv, write_json
-    from ..surrender import COLUMNS, check, protected, read_employees, rows, surrender
+    from ..study.surrender import COLUMNS, check, protected, read_employees, rows, surrender
 
     check_engine(engine, among=("cpsat", "greedy"))
     pol = load(policy, set_, "direct")

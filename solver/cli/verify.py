@@ -87,7 +87,7 @@ def _verify_shortlist(policy, candidates, vacancies, shortlist, ratio, set_) -> 
     (`solver.verify.stages.check_shortlist`)."""
     from ..io.readers import read_problem
     from ..verify.stages import check_shortlist
-    from ..shortlist import called_in as called_ids
+    from ..exam.shortlist import called_in as called_ids
 
     if shortlist is None or ratio is None:
         usage("--stage shortlist takes --shortlist FILE and --ratio R")
@@ -98,7 +98,7 @@ def _verify_shortlist(policy, candidates, vacancies, shortlist, ratio, set_) -> 
         broken = check_shortlist(pol, problem, ratio, called)
     except AarakshanError as e:
         fail(e)
-    source = pol.shortlist.source or "solver.shortlist (Rajat Yadav 2026)"
+    source = pol.shortlist.source or "solver.exam.shortlist (Rajat Yadav 2026)"
     _report_violations([["shortlist", "", "", text, source] for text in broken],
                        f"{len(called):,} called: every rule of the shortlist holds")
 

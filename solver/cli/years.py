@@ -31,7 +31,7 @@ def simulate(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from ..register import Register
-    from ..reports import write_simulation
+    from ..outcome.reports import write_simulation
     from ..runs import RunOptions, check_inputs, earlier_rows, read_years, resumable, run_years, simulation_rows
 
     chosen, workers = check_engine(engine, time_limit, workers)
@@ -87,7 +87,7 @@ def annual_report(
     backlog carried in and out, exchanged, de-reserved and lapsed."""
     from contextlib import ExitStack
 
-    from ..annual import held, report as make_report, write_report
+    from ..study.annual import held, report as make_report, write_report
     from ..io.staging import stage
     from ..policy import load_policy
     from ..register import Register

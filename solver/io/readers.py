@@ -10,11 +10,11 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from ..background import Background
+from .background import Background
 from ..errors import InputError
 from ..policy import Policy
-from ..problem import Candidates, Problem
-from ..sorting import sorted_by
+from ..data.problem import Candidates, Problem
+from ..data.sorting import sorted_by
 from .cells import _bools, _choice, _first_bad, _is_date, _numbers, ordinals, unique_ids
 from .tables import Table, read_table, release_arrow_memory
 from .vacancies import read_vacancies
@@ -142,7 +142,7 @@ def _categories(t: Table, policy: Policy, warn=None) -> np.ndarray:
             warn(f"{t.path}: the caste column is not used: {policy.name} has no caste schedules ([castes]), and "
                  "every candidate's category is given")
         return cats
-    from ..castes import load, resolve
+    from ..data.castes import load, resolve
     from ..policy.load import data_file
     entries = load(str(data_file(policy, policy.castes.file)))
     district = t["district"].astype(str) if t.has("district") else np.full(len(t), "", dtype=object)

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..policy import Policy
-from ..problem import TRAITS, VacancyRow
+from ..data.problem import TRAITS, VacancyRow
 from .cells import _first_bad, _numbers
 from .tables import Table, _short, read_table
 

@@ -147,7 +147,7 @@ def data_file(policy: Policy, name: str) -> Path:
 def load_policy(path: str | Path, overrides: list[str] | tuple[str, ...] = (), recruitment=None) -> Policy:
     """The policy file with `overrides` (``KEY=VALUE``) applied and validated.
 
-    `recruitment` (a `solver.kinds.Recruitment` or its word; default: the file's, "direct" unless it says
+    `recruitment` (a `solver.data.kinds.Recruitment` or its word; default: the file's, "direct" unless it says
     otherwise): for "promotion", the promotion's policy (`solver.policy.promotion`: its categories, shares,
     roster and method), as the chain's `DerivePromotion` stage derives it.
 
@@ -158,7 +158,7 @@ def load_policy(path: str | Path, overrides: list[str] | tuple[str, ...] = (), r
     """
     policy = _load(path, overrides)
     if recruitment is not None:
-        from ..kinds import Recruitment
+        from ..data.kinds import Recruitment
         kind = Recruitment.parse(recruitment)
         if kind != policy.recruitment:
             policy = Policy.model_validate({**policy.model_dump(by_alias=True), "recruitment": kind.value})

@@ -106,7 +106,7 @@ class District(Strict):
 
 
 class CasteSchedules(Strict):
-    """The schedules of backward classes a candidate's `caste` is read against (`solver.castes`): a CSV beside
+    """The schedules of backward classes a candidate's `caste` is read against (`solver.data.castes`): a CSV beside
     the policy file (Bihar Act 1991 Schedules I and II, s.2(j))."""
 
     file: str
@@ -115,7 +115,7 @@ class CasteSchedules(Strict):
 
 class SurrenderRule(Strict):
     """Bill 2004 s.12: when posts of a cadre are abolished, no employee of a `protected` category is surrendered
-    if that lowers the category's representation below its percentage (`solver.surrender`)."""
+    if that lowers the category's representation below its percentage (`solver.study.surrender`)."""
 
     protected: list[str] = Field(min_length=1)
     # What "lowering the representation ... in relation to percentage of reservation fixed for them" bounds, an

@@ -172,7 +172,7 @@ class Roster(Strict):
 
 class Merit(Strict):
     tie_breaks: list[Literal["birth_date", "id"]] = ["birth_date", "id"]
-    # The examination stages whose scores the final order of merit adds (`solver.merit`): empty, every stage
+    # The examination stages whose scores the final order of merit adds (`solver.exam.merit`): empty, every stage
     # given. CSE: the main examination (written) and the interview; the preliminary marks are "not counted for
     # determining their final order of merit" (CSE Rules, Plan of Examination, as quoted on secondary pages).
     stages: list[str] = []

@@ -17,7 +17,7 @@ TRAIT = Literal["women", "pwbd", "ex_serviceman", "pwbd_a", "pwbd_b", "pwbd_c", 
 
 
 class ShortlistRule(Strict):
-    """Shortlisting for the next stage (`solver.shortlist`): everyone tied with the last called is called
+    """Shortlisting for the next stage (`solver.exam.shortlist`): everyone tied with the last called is called
     (`include_ties`; commission practice, no rule text read), and each category's minimum qualifying score at
     the stage, applied before the ratio (`qualifying`, e.g. {UR = 40, SC = 35}).
 
@@ -38,7 +38,7 @@ class ShortlistRule(Strict):
 
 
 class ReserveListRule(Strict):
-    """The consolidated reserve list below the final list (`solver.reserve`), as the UPSC keeps it under CSE
+    """The consolidated reserve list below the final list (`solver.exam.reserve`), as the UPSC keeps it under CSE
     Rule 16(4)-(5) (Rule 20(4)-(6) as amended 14.11.2025). The rule's own words were not found with the search
     tool; what is encoded is the press and gazette summaries' reading, hence parameters:
 
@@ -59,7 +59,7 @@ class ReserveListRule(Strict):
 
 
 class SlideRule(Strict):
-    """The sliding round after a first tentative allocation (`solver.slide`; SSC's sliding mechanism, notice of 3
+    """The sliding round after a first tentative allocation (`solver.exam.slide`; SSC's sliding mechanism, notice of 3
     March 2026, read from press summaries: the notice's text was not read). One who does not report is dropped;
     `fix` keeps his post; `float` may move only to a post he prefers to his own; one round, no waiting list
     after it. `newcomers`: whether candidates the first round left without a post take part (the notice's aim,

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..pools import DERESERVED, EXCHANGE, FALLBACK, PROBATION
-from ..result import Result
-from ..vacancy.carried import Carried, carried_trait, carries, claim_partners, exchangeable
+from ..chain.pools import DERESERVED, EXCHANGE, FALLBACK, PROBATION
+from ..outcome.result import Result
+from ..chain.vacancy.carried import Carried, carried_trait, carries, claim_partners, exchangeable
 
 # Events that end an item's life; "dereserved" ends it only for a kept-vacant post (filled from the open
 # list), while a carried reservation survives its de-reservation (Manipur s.4).

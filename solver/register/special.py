@@ -25,8 +25,8 @@ from dataclasses import replace
 
 from ..errors import InputError
 from ..policy import Policy
-from ..problem import Problem, VacancyRow
-from ..vacancy.carried import Carried, YearState
+from ..data.problem import Problem, VacancyRow
+from ..chain.vacancy.carried import Carried, YearState
 
 def source(policy: Policy) -> str:
     """The policy's authority for its special round (`authorities.special`)."""

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..io.staging import Staged
-from ..vacancy.carried import Carried, YearState
+from ..chain.vacancy.carried import Carried, YearState
 from .outcome import YearRecord, closes
 from .schema import MIGRATIONS, TABLES, VERSION
 
@@ -30,7 +30,7 @@ class Register:
     def __init__(self, path: str | Path, readonly: bool = False):
         self.path = Path(path)
         self.created = not self.path.exists()   # so that a run failing before its first record removes it
-        from ..interrupt import new_register
+        from ..io.interrupt import new_register
         new_register(self.path, self.created)
         self._seen: dict[tuple[int, str], tuple] = {}   # (year, round) -> fingerprint when its state was read
         if self.path.exists() and not self.path.is_file():
@@ -168,7 +168,7 @@ class Register:
 
     def discard_if_new(self) -> None:
         """Remove a register this run created and never wrote a year to."""
-        from ..interrupt import new_register
+        from ..io.interrupt import new_register
         self.close()
         if self.created:
             self.path.unlink(missing_ok=True)
@@ -209,7 +209,7 @@ class Register:
     def _writing(self, what: str, staged):
         """One write transaction, its SQLite errors told as input errors, and the staged outputs published
         after the commit."""
-        from ..interrupt import new_register, unwinding
+        from ..io.interrupt import new_register, unwinding
         try:
             with unwinding(), self._transaction():
                 yield

@@ -10,11 +10,11 @@ from pathlib import Path
 from ..errors import InputError
 from ..io.readers import read_problem
 from ..io.tables import read_table
-from ..kinds import Engine
+from ..data.kinds import Engine
 from ..policy import Policy, load_policy
 from ..policy.stages import REASONS
-from ..problem import Problem
-from ..reports import sha256_file as sha256
+from ..data.problem import Problem
+from ..outcome.reports import sha256_file as sha256
 
 FILL_FILES = ("allocation.csv", "decisions.csv", "unfilled.csv", "cutoffs.csv", "filled_from_reserve.csv",
               "summary.json")
@@ -93,12 +93,12 @@ def read_declined(path: Path, allocation: list[dict]) -> dict[str, str]:
 def run_fill(result: str | Path, declined: str | Path, out: str | Path | None, engine: Engine | str = Engine.GREEDY,
              time_limit: float | None = None, workers: int = 1, warn=lambda _: None):
     """`aarakshan fill`: the vacancies `declined` leaves in the run `result`, filled from its reserve list
-    (`solver.fill`), written to `out` (allocation.csv of the new appointments, decisions.csv for everyone on the
+    (`solver.exam.fill`), written to `out` (allocation.csv of the new appointments, decisions.csv for everyone on the
     two lists, unfilled.csv, cutoffs.csv, filled_from_reserve.csv, summary.json) atomically. Returns (Previous, Filled)."""
-    from ..fill import FILLED_COLUMNS, cutoff_rows, decision_rows, fill
+    from ..exam.fill import FILLED_COLUMNS, cutoff_rows, decision_rows, fill
     from ..io.staging import stage, write_csv, write_json
-    from ..reports import provenance
-    from ..result import ALLOCATION_COLUMNS, CUTOFF_COLUMNS, DECISION_COLUMNS, UNFILLED_COLUMNS
+    from ..outcome.reports import provenance
+    from ..outcome.result import ALLOCATION_COLUMNS, CUTOFF_COLUMNS, DECISION_COLUMNS, UNFILLED_COLUMNS
 
     engine = Engine.parse(engine)
     prev = previous(result, ("allocation.csv", "reserve_list.csv"), warn)
@@ -131,7 +131,7 @@ SLIDE_FILES = ("allocation.csv", "unfilled.csv", "slide.csv", "summary.json")
 def read_responses(path: Path, allocation: list[dict], warn=lambda _: None) -> dict[str, str]:
     """responses.csv (candidate_id, response): each a candidate the first round placed, once, answering fix,
     float or absent. A placed candidate without a response did not report: absent, and said."""
-    from ..slide import RESPONSES
+    from ..exam.slide import RESPONSES
     out = _answers(path, "response", allocation, RESPONSES, "was not placed in the first round",
                    read=lambda x: x.strip().lower())
     placed = {r["candidate_id"] for r in allocation}
@@ -144,13 +144,13 @@ def read_responses(path: Path, allocation: list[dict], warn=lambda _: None) -> d
 def run_slide(result: str | Path, responses: str | Path, out: str | Path | None,
               engine: Engine | str = Engine.GREEDY, time_limit: float | None = None, workers: int = 1,
               warn=lambda _: None):
-    """`aarakshan slide`: the sliding round after the first tentative allocation in `result` (`solver.slide`),
+    """`aarakshan slide`: the sliding round after the first tentative allocation in `result` (`solver.exam.slide`),
     written to `out` (allocation.csv after the round, unfilled.csv, slide.csv, summary.json) atomically.
     Returns (Previous, Slid)."""
     from ..io.staging import stage, write_csv, write_json
-    from ..reports import provenance
-    from ..result import ALLOCATION_COLUMNS, UNFILLED_COLUMNS
-    from ..slide import SLIDE_COLUMNS, slide
+    from ..outcome.reports import provenance
+    from ..outcome.result import ALLOCATION_COLUMNS, UNFILLED_COLUMNS
+    from ..exam.slide import SLIDE_COLUMNS, slide
 
     engine = Engine.parse(engine)
     prev = previous(result, ("allocation.csv",), warn)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..policy import Policy
-from ..problem import Problem
+from ..data.problem import Problem
 
 
 def register_seats(policy: Policy, problem: Problem, register: str | Path, year: int, special: bool = False):
@@ -14,7 +14,7 @@ def register_seats(policy: Policy, problem: Problem, register: str | Path, year:
     (whether or not the round is recorded yet). The ceiling is not enforced here: `verify` checks it."""
     from ..register import Register
     from ..register.special import special_round
-    from ..vacancy import determine_seats
+    from ..chain.vacancy import determine_seats
 
     with Register(register, readonly=True) as reg:
         reg.check_recruitment(policy.recruitment)

@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Callable
 
 from ..io.readers import input_sources, read_problem
-from ..kinds import Engine
+from ..data.kinds import Engine
 from ..policy import Policy
-from ..problem import Problem
-from ..reports import InputDigests, diff_rows, provenance, stage_outputs
-from ..solve import Solution, solve
+from ..data.problem import Problem
+from ..outcome.reports import InputDigests, diff_rows, provenance, stage_outputs
+from ..chain.solve import Solution, solve
 
 Say = Callable[[str], None]                 # progress: what the run is doing now; warn: a warning
 Done = Callable[[str, float], None]         # a step finished, and its seconds
@@ -40,7 +40,7 @@ class RunOptions:
     hint: bool = True                  # CP-SAT certifies the greedy's answer (False: solves independently)
     overrides: tuple[str, ...] = ()    # the policy overrides, for the summary's provenance
     report: bool = False               # report.html beside the other outputs
-    reserve_list: bool = False         # reserve_list.csv beside the other outputs (`solver.reserve`)
+    reserve_list: bool = False         # reserve_list.csv beside the other outputs (`solver.exam.reserve`)
 
     def __post_init__(self):
         object.__setattr__(self, "engine", Engine.parse(self.engine))
@@ -73,7 +73,7 @@ class YearRun:
     record: object                     # solver.register.YearRecord, or None without a register
     problem: Problem
     timings: dict
-    notes: tuple[str, ...] = ()        # overrides that changed nothing here (solver.overrides), also warned
+    notes: tuple[str, ...] = ()        # overrides that changed nothing here (solver.outcome.overrides), also warned
 
 
 def open_register(path: str | Path, year: int, replace: bool, policy: Policy, special: bool = False,
@@ -144,7 +144,7 @@ def run_year(options: RunOptions, rnd: Round, *, progress: Say = _quiet, done: D
     -------
     >>> import tempfile
     >>> from solver import load_policy
-    >>> from solver.instances import generate, write_instance
+    >>> from solver.data.instances import generate, write_instance
     >>> pol = load_policy("central-dopt")
     >>> d = write_instance(tempfile.mkdtemp(), *generate(pol, 200, 20, seed=1))
     >>> run = run_year(RunOptions(pol, "greedy"), Round(d / "candidates.csv", d / "vacancies.csv", out=d / "out"))
@@ -157,7 +157,7 @@ def run_year(options: RunOptions, rnd: Round, *, progress: Say = _quiet, done: D
     staged = None
     try:
         if rnd.shortlist is not None:
-            from ..shortlist import only_called
+            from ..exam.shortlist import only_called
             only_called(rnd.candidates, rnd.shortlist)
         t = time.perf_counter()
         problem = rnd.problem if rnd.problem is not None else \
@@ -169,7 +169,7 @@ def run_year(options: RunOptions, rnd: Round, *, progress: Say = _quiet, done: D
         sol, rec = solve_round(options, problem, rnd, progress=lambda what: progress(f"{doing}: {what}..."))
         done(f"solved ({sol.result.assignment.status})", sum(v for k, v in sol.timings.items() if k != "total"))
         timings = {"read": round(read_s, 4), **sol.timings}
-        from ..overrides import override_notes
+        from ..outcome.overrides import override_notes
         notes = tuple(override_notes(options.overrides, sol.result))
         for note in notes:
             warn(note)
@@ -213,16 +213,16 @@ def _stage(options: RunOptions, rnd: Round, run: YearRun, digests):
              **({"notes": [*sol.result.seats.notes, *run.notes]} if run.notes else {})}
     reserve = None
     if options.reserve_list:
-        from ..reserve import reserve_list
+        from ..exam.reserve import reserve_list
         reserve = reserve_list(pol, sol.result)
         extra["reserve_list"] = {**reserve.counts(), "source": pol.reserve_list.source}
     staged = stage_outputs(rnd.out, sol.result, run.timings, diff, extra, run.record)
     if reserve is not None:
         from ..io.staging import write_csv
-        from ..reserve import RESERVE_COLUMNS
+        from ..exam.reserve import RESERVE_COLUMNS
         write_csv(staged.folder / "reserve_list.csv", RESERVE_COLUMNS, reserve.rows(run.problem.candidates.ids))
     if options.report:
-        from ..charts import page, solve_charts
+        from ..outcome.charts import page, solve_charts
         page(staged.folder / "report.html", f"{pol.name}: allocation", f"{run.problem.n:,} candidates, engine "
              f"{options.engine}" + (f", year {rnd.year}" if rnd.year is not None else ""), solve_charts(sol.result))
     return staged

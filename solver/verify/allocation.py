@@ -7,8 +7,8 @@ import numpy as np
 
 from ..io.tables import read_table
 from ..policy import Policy
-from ..problem import Problem
-from ..routes import Route
+from ..data.problem import Problem
+from ..data.routes import Route
 
 # The `horizontal` column: empty, or the traits whose minimums the seat serves, joined by ";" (policy.schema.Trait's
 # names).
@@ -68,7 +68,7 @@ def read_allocation(path, problem: Problem, policy: Policy) -> Allocation:
 
 
 def may_hold(policy: Policy, problem: Problem, code: str) -> np.ndarray:
-    """Who may hold a vacancy of `code`, read from the policy text (not from solver.pools), other than on
+    """Who may hold a vacancy of `code`, read from the policy text (not from solver.chain.pools), other than on
     probation. One found unfit may hold none (Bill 2004 s.8(2) proviso), which `verify.eligibility.fitness`
     reports; one who failed the prescribed test only one on probation (Manipur Act 1976 s.8(3))."""
     c = problem.candidates

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..problem import Problem
+from ..data.problem import Problem
 from .allocation import Allocation, Violation
 
 SOURCE = "MPSC circular of 13 May 2026 (upgrade only; press summaries, the circular's text not read)"

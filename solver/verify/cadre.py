@@ -7,9 +7,9 @@ its list is checked as one cadre here, its service allocation by its own rules.
 from __future__ import annotations
 
 from ..policy import Policy
-from ..problem import Problem
-from ..vacancy.determine import determine_seats
-from ..vacancy.seats import SeatTable
+from ..data.problem import Problem
+from ..chain.vacancy.determine import determine_seats
+from ..chain.vacancy.seats import SeatTable
 from .allocation import Allocation, Violation
 from .capacity import capacity, dereservation_within_backlog, exchange_within_carried
 from .ceiling import ceiling

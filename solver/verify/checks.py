@@ -1,15 +1,15 @@
 """`verify`: check an allocation against the policy, rule by rule, naming the rule and its source for each
 breach.
 
-Deliberately written from the policy text, not from `solver.pools`: eligibility, preference and the phases of
+Deliberately written from the policy text, not from `solver.chain.pools`: eligibility, preference and the phases of
 the procedure are derived here again (`solver.verify.reading`), so a bug in the shared reduction cannot hide
 itself. The rules are functions of their own, grouped by what they check (`solver.verify.cadre` lists them).
 """
 from __future__ import annotations
 
 from ..policy import Policy
-from ..problem import Problem
-from ..vacancy.seats import SeatTable
+from ..data.problem import Problem
+from ..chain.vacancy.seats import SeatTable
 from .allocation import Allocation, Violation
 from .appointed import offered, upgrades_only
 from .cadre import ROW_RULES, reading, verify_cadre
@@ -36,7 +36,7 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
     -------
     >>> import numpy as np
     >>> from solver import load_policy
-    >>> from solver.problem import Candidates, Problem, VacancyRow
+    >>> from solver.data.problem import Candidates, Problem, VacancyRow
     >>> pol = load_policy("central-dopt")
     >>> c = Candidates(np.array(["A", "B"], dtype=object), np.array(["OBC", "UR"], dtype=object),
     ...                np.zeros(2, bool), np.zeros(2, bool), np.zeros(2, bool), np.array(["", ""], dtype=object),

@@ -4,7 +4,7 @@ Each function checks one rule over every allocation row and returns its breaches
 """
 from __future__ import annotations
 
-from ..routes import Route
+from ..data.routes import Route
 from .allocation import Violation
 from .reading import OPEN_MERIT, Reading
 

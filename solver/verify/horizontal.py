@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..routes import Route
+from ..data.routes import Route
 from .allocation import Violation
 
 SRC_HORIZONTAL = "Anil Kumar Gupta 1995; Rajesh Kumar Daria 2007"

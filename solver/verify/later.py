@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..routes import LATER_ROUTES, Route
+from ..data.routes import LATER_ROUTES, Route
 from .allocation import Violation
 from .reading import Reading
 

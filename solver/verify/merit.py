@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..routes import Route
+from ..data.routes import Route
 from .allocation import Violation
 from .horizontal import homes, horizontal, trait_masks
 from .reading import OPEN_MERIT, Reading

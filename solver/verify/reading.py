@@ -1,5 +1,5 @@
 """The allocation as `verify` reads it: the facts every rule's check starts from, derived once from the policy
-text and the allocation's own columns (not from `solver.pools`).
+text and the allocation's own columns (not from `solver.chain.pools`).
 """
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from functools import cached_property
 import numpy as np
 
 from ..policy import Policy
-from ..problem import Problem
-from ..routes import LATER_ROUTES, Route
-from ..vacancy.seats import SeatTable
+from ..data.problem import Problem
+from ..data.routes import LATER_ROUTES, Route
+from ..chain.vacancy.seats import SeatTable
 from .allocation import Allocation, Violation, may_hold, may_hold_on_probation
 
-# The order of the procedure's phases as routes (solver.routes.Phase): own compartments, exchange, fallback,
+# The order of the procedure's phases as routes (solver.data.routes.Phase): own compartments, exchange, fallback,
 # de-reservation last.
 ROUTE_PHASE = {Route.OPEN_MERIT: 0, Route.RESERVED: 0, Route.HORIZONTAL_ADJUSTMENT: 0, Route.UPGRADE: 0,
                Route.EXCHANGE: 1, Route.FALLBACK: 2, Route.PROBATION: 8, Route.DERESERVED: 9}

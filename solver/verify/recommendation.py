@@ -8,9 +8,9 @@ from functools import cached_property
 import numpy as np
 
 from ..policy import Policy
-from ..problem import Problem
-from ..routes import NOT_RANKED, Route
-from ..vacancy.seats import SeatTable
+from ..data.problem import Problem
+from ..data.routes import NOT_RANKED, Route
+from ..chain.vacancy.seats import SeatTable
 from .allocation import Allocation, Violation, may_hold
 from .cadre import verify_cadre
 from .horizontal import trait_masks

@@ -1,12 +1,12 @@
 """`verify --stage slide`: the sliding round's rules (SSC notice of 3 March 2026, press summaries; `Policy.slide`),
 derived from the policy, the inputs, the first round's allocation and the responses (never from
-`solver.slide`)."""
+`solver.exam.slide`)."""
 from __future__ import annotations
 
 import numpy as np
 
 from ..policy import Policy
-from ..problem import Problem
+from ..data.problem import Problem
 from .allocation import Allocation, may_hold
 from .stages import _held_as
 

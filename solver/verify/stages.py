@@ -1,5 +1,5 @@
 """`verify --stage shortlist|reserve`: each stage's own rules, derived from the policy and the inputs (never from
-`solver.shortlist` or `solver.reserve`). Each check returns the broken rules in words, empty when all hold."""
+`solver.exam.shortlist` or `solver.exam.reserve`). Each check returns the broken rules in words, empty when all hold."""
 from __future__ import annotations
 
 import math
@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from ..policy import Policy
-from ..problem import Problem
+from ..data.problem import Problem
 from .allocation import Allocation, _may_hold, may_hold
 
 GENERAL_STANDARD = ("open_merit", "upgrade")   # allocation.csv routes of a recommendation on merit
@@ -18,7 +18,7 @@ def compartments(policy: Policy, problem: Problem) -> dict[tuple[str, str], int]
     split is the vacancy stage's (`verify.seats` checks only its sum)."""
     out: dict[tuple[str, str], int] = {}
     if any(row.category == "TOTAL" for row in problem.vacancy_rows):
-        from ..vacancy import determine_seats
+        from ..chain.vacancy import determine_seats
         for key, k in determine_seats(policy, problem, enforce_ceiling=False).seats.items():
             out[key] = out.get(key, 0) + k
         return out

@@ -1,0 +1,101 @@
+"""The certificate model: the pairs of the model that can refute the greedy's assignment, and no others.
+
+With the assignment assumed, most of the full model does nothing. A pair after the pool a candidate holds is
+never reached, so it is empty. A pair before it (or any pair of one left out) only says "this pool does not
+admit her", and a pool's admissions are a merit prefix: where the best such candidate is not admitted, no
+worse one is. So a pool without horizontal minimums needs only its holders and its best candidate left out
+who wanted it. A pool with minimums keeps every candidate who wanted it, because its constraints count who
+was free to take it (Rajesh Kumar Daria 2007: the best remaining beneficiaries). Chains are cut at the full
+pools' depths (`build.chain_depths`): a chain of fewer members admits no more of them.
+
+The reduced model accepts an assignment exactly when the full one does (`tests/test_certificate.py` plants
+violations and compares the two); `--independent` still builds the full model, without the assignment.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from ...pools import Pools, preferred_pairs, runs
+
+
+def _restricted(pools: Pools, n: int, ci: np.ndarray, pi: np.ndarray, keep: np.ndarray) -> Pools:
+    """The pools with eligibility cut down to the pairs `keep`."""
+    kp, kc = pi[keep], ci[keep]
+    order = np.argsort(kp, kind="stable")
+    kp, kc = kp[order], kc[order]
+    masks = [np.zeros(n, dtype=bool) for _ in pools.pools]
+    for s, e in zip(*runs(kp)):
+        masks[int(kp[s])][kc[s:e]] = True
+    return replace(pools, pools=tuple(replace(p, admits=m, ranked=None) for p, m in zip(pools.pools, masks)))
+
+
+def certificate_pools(pools: Pools, held: np.ndarray) -> Pools:
+    """The pools with each one's eligible candidates cut down to those that can refute `held` (per
+    candidate, the pool held, -1 for none): its holders and its best candidate who wanted it and was left
+    out, or, under horizontal minimums, every candidate who wanted it.
+
+    Parameters
+    ----------
+    pools : the seat pools (no shared bound: a recommendation list's bounds read every member's list).
+    held : the assignment to certify, a pool index per candidate (-1: not selected).
+
+    Returns
+    -------
+    Pools, the same pools in the same order with smaller `eligible` masks.
+
+    Example
+    -------
+    >>> import numpy as np
+    >>> from solver.chain.pools import Pool, Pools
+    >>> from solver.data.ranking import Ranking
+    >>> one = Pool(0, 0, "open_merit", 0, 0, ("UR",), np.ones(4, bool), 2)
+    >>> pools = Pools((one,), Ranking(None, n=4, posts=1), True)
+    >>> certificate_pools(pools, np.array([0, 0, -1, -1])).pools[0].eligible.tolist()
+    [True, True, True, False]
+    """
+    ci, pi, holds, wanted = preferred_pairs(pools, held)
+    keep = holds.copy()
+    minimums = np.array([bool(p.minimums) for p in pools.pools])
+    keep |= wanted & minimums[pi]
+    # the best candidate who wanted each pool without minimums: the first of its pairs by (pool, merit)
+    w = np.flatnonzero(wanted & ~minimums[pi])
+    if len(w):
+        order = w[np.lexsort((ci[w], pi[w]))]
+        first = order[np.r_[True, pi[order][1:] != pi[order][:-1]]]
+        keep[first] = True
+    return _restricted(pools, len(held), ci, pi, keep)
+
+
+def dominance_pools(pools: Pools, held: np.ndarray) -> Pools:
+    """The pools with each candidate's list cut after the pool she holds in `held`: where nobody may do worse
+    than there, a pair past it is never reached (`no_better`)."""
+    ci, pi, holds, wanted = preferred_pairs(pools, held)
+    return _restricted(pools, len(held), ci, pi, holds | wanted)
+
+
+def no_better(model, held: np.ndarray) -> bool:
+    """Candidate-optimality as feasibility: nobody does worse than in `held` and someone does better. Where
+    horizontal minimums meet preferences, the candidate-optimal stable assignment is the one every candidate
+    weakly prefers to every other (Gale and Shapley 1962), so a stable `held` is it exactly when this is
+    infeasible. Built on `dominance_pools(pools, held)`, where every pair of a candidate is at least as good
+    as the pool she holds. Returns False (nothing added) where a holder's pair is not in the model (past a
+    chain's depth: `held` is then not stable, and the certificate has already said so)."""
+    m = model.m
+    placed = np.flatnonzero(held >= 0)
+    if any(int(i) not in model.holds[held[i]] for i in placed.tolist()):
+        return False
+    mine: dict[int, list] = {}
+    for p, xs in enumerate(model.holds):
+        for i, x in xs.items():
+            mine.setdefault(i, []).append((p, x))
+    better = []
+    for i, pairs in mine.items():
+        if held[i] >= 0:
+            m.add_bool_or([x for _, x in pairs])          # placed at least as well (her pool or a better one)
+            better += [x for p, x in pairs if p != held[i]]
+        else:
+            better += [x for _, x in pairs]
+    m.add_bool_or(better)
+    return True

@@ -1,0 +1,33 @@
+"""How big a CP-SAT model will be, before it is built: a model the machine cannot hold is refused (exit 3)."""
+from __future__ import annotations
+
+from ....errors import Unsupported
+from ...pools import Pools
+
+
+# Peak memory per (candidate, pool) pair of a model, measured on central-dopt with preferences (benchmarks
+# README, "Model size"): 3.8 KB at 150 k pairs, 5.4 KB at 600 k; taken as 6 KB so the estimate errs high.
+BYTES_PER_PAIR = 6 * 1024
+
+
+def available_memory() -> int | None:
+    """Bytes the machine can still give (MemAvailable), or None where it cannot tell."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def check_model_size(pools: Pools) -> None:
+    """Refuse (exit 3) a model that would not fit in memory, before building it, rather than exhaust it."""
+    pairs = sum(int(p.eligible.sum()) for p in pools.pools)
+    need, have = pairs * BYTES_PER_PAIR, available_memory()
+    if have is not None and need > 0.8 * have:
+        raise Unsupported(f"the CP-SAT model would have about {pairs:,} candidate-pool pairs, about "
+                          f"{need / 2**30:.1f} GiB, more than this machine has free ({have / 2**30:.1f} GiB): use "
+                          "engine=greedy (the reference procedure, which verify checks independently), or a "
+                          "machine with more memory; time_limit bounds the search, not the model's size")

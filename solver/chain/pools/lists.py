@@ -1,0 +1,226 @@
+"""The candidates' preference lists over the pools, as flat arrays (candidate, pool) in the order each prefers:
+read off the ranked rows phase by phase (`_lists_by_rows`), or by one sort of keys where a pool admits those who
+did not rank its post (`_lists_by_sort`); and the walks over them the engines and reasons share."""
+from __future__ import annotations
+
+import collections
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ...data.ranking import first_match
+from ...data.sorting import sorted_by
+
+if TYPE_CHECKING:
+    from .types import Pools
+
+
+def _lists_by_rows(pools: Pools) -> tuple[np.ndarray, np.ndarray] | None:
+    """The preference lists read off the candidates' ranked rows, phase by phase. Candidates fall into a few
+    types by which pools' rules admit them (`admit_types`), so each (post, type) offers a fixed sequence of
+    the post's pools of the phase, in their place (precedence, then index); the rows, candidate by candidate
+    and each list in order, then give the pairs in order with no sort of 31 million keys and no read of an
+    eligibility mask per pool (JoSAA: 0.6-0.8 s, against 2.9 s pool by pool and 5.9 s sorting). None where a
+    pool admits someone who did not rank its post (where the policy allocates unranked posts), or where the
+    types are too many for the table: then the sort decides."""
+    ranking = pools.ranking
+    n, n_posts = ranking.n, ranking.posts
+    if ranking.preferences is None:
+        # Everyone applies to every post in file order: the rows of the posts these pools fill only (a group of
+        # pools filled in turn covers one post; the full rows of 5,000 posts read for each made it quadratic).
+        here = np.unique(np.array([p.post for p in pools.pools], dtype=np.int32))
+        cand_row, post_row = np.repeat(np.arange(n, dtype=np.int32), len(here)), np.tile(here, n)
+    else:
+        cand_row, post_row = ranking.rows
+    if ranking.preferences is not None and any(
+            p.ranked is None and (p.admits & ~ranking.ranked_by_post[p.post]).any() for p in pools.pools):
+        return None
+    kind, admitted = admit_types([p.admits for p in pools.pools])
+    n_types = admitted.shape[0]
+    phases = sorted({p.phase for p in pools.pools})
+    slots = {f: max(collections.Counter(p.post for p in pools.pools if p.phase == f).values()) for f in phases}
+    if n_posts * n_types * max(slots.values()) > _TABLE_CELLS:
+        return None
+    at = _row_cells(kind, cand_row, post_row, n_posts * n_types, n_types)
+    out_c, out_p = [], []
+    for f in phases:
+        table, count = _phase_table(pools, f, admitted, n_posts, n_types, slots[f])
+        ci, pi = _phase_pairs(table, count, at, cand_row)
+        out_c.append(ci)
+        out_p.append(pi)
+    del at
+    if len(out_c) == 1:
+        return out_c[0], out_p[0]
+    return _merged(out_c, out_p, n)
+
+
+def _row_cells(kind: np.ndarray, cand_row: np.ndarray, post_row: np.ndarray, cells: int, n_types: int) -> np.ndarray:
+    """Each ranked row's (post, type), the row of the tables it reads: made a block at a time into one array
+    (whole-array temporaries cost JoSAA 0.4 s, most of it the kernel handing out fresh pages)."""
+    wide = np.int64 if cells >= 1 << 31 else np.int32
+    kind = kind.astype(wide)
+    at = np.empty(len(post_row), wide)
+    for r0 in range(0, len(at), _ROWS_AT_ONCE):
+        r1 = min(r0 + _ROWS_AT_ONCE, len(at))
+        np.multiply(post_row[r0:r1], n_types, out=at[r0:r1], dtype=wide)
+        at[r0:r1] += kind[cand_row[r0:r1]]
+    return at
+
+
+def _phase_table(pools: Pools, f: int, admitted: np.ndarray, n_posts: int, n_types: int, slots: int):
+    """Per (post, type): the phase's pools it offers, in their place (precedence, then index), -1 past them;
+    and how many."""
+    table = np.full((n_posts, n_types, slots), -1, dtype=np.int16 if len(pools.pools) < 1 << 15 else np.int32)
+    filled = np.zeros((n_posts, n_types), dtype=np.int64)
+    for p in sorted((p for p in pools.pools if p.phase == f), key=lambda p: (p.precedence, p.index)):
+        who = np.flatnonzero(admitted[:, p.index])   # (the types it admits; a type's pools in their place)
+        table[p.post, who, filled[p.post, who]] = p.index
+        filled[p.post, who] += 1
+    return table.reshape(n_posts * n_types, slots), filled.reshape(-1).astype(np.uint8 if slots < 256 else np.int64)
+
+
+def _phase_pairs(table: np.ndarray, count: np.ndarray, at: np.ndarray, cand_row: np.ndarray):
+    """The phase's pairs in order: each ranked row's offered pools, row by row."""
+    per_row = count[at]
+    total = int(per_row.sum(dtype=np.int64))
+    ci, pi = np.empty(total, np.int32), np.empty(total, np.int32)
+    done = 0
+    for r0 in range(0, len(at), _ROWS_AT_ONCE):
+        r1 = min(r0 + _ROWS_AT_ONCE, len(at))
+        # A block's rows, each with the pools it offers in its slots (-1 for none): read row-major, the
+        # cells that hold a pool are the block's pairs in order.
+        offered = table[at[r0:r1]]
+        k = per_row[r0:r1]
+        found = int(k.sum(dtype=np.int64))
+        ci[done:done + found] = np.repeat(cand_row[r0:r1], k)
+        pi[done:done + found] = offered[offered >= 0]
+        done += found
+    return ci, pi
+
+
+def _merged(out_c: list, out_p: list, n: int):
+    """Phases merged by candidate: a pair's place is its candidate's start, her pairs of earlier phases, and its
+    place among her pairs of this phase."""
+    counts = np.array([np.bincount(c, minlength=n) for c in out_c])
+    start = np.r_[0, np.cumsum(counts.sum(axis=0))[:-1]]
+    before = np.cumsum(counts, axis=0) - counts
+    size = int(counts.sum())
+    ci, pi = np.empty(size, np.int32), np.empty(size, np.int32)
+    for f, (c, p) in enumerate(zip(out_c, out_p)):
+        first = np.cumsum(counts[f]) - counts[f]   # her first pair's index in this phase's pairs
+        where = (start + before[f] - first)[c] + np.arange(len(c))
+        ci[where], pi[where] = c, p
+    return ci, pi
+
+
+_TABLE_CELLS = 1 << 26      # (post, type, slot) cells of one phase's table: 128 MB of int16 at most
+_ROWS_AT_ONCE = 1 << 22     # ranked rows read at a time (JoSAA's 19.4 million in 5 blocks)
+
+
+def admit_types(masks: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Candidates grouped by which of `masks` (bool over candidates, one per pool) admit them: eligibility
+    rests on a candidate's category and flags, so a few types stand for 172,782 candidates. Masks shared by
+    several pools (one object, or equal ones) are read once.
+
+    Returns
+    -------
+    (kind, admitted): each candidate's type (0 to T - 1, int64), and T x len(masks) bool: whether each mask
+    admits each type.
+
+    Example
+    -------
+    >>> every, some = np.array([True, True, True]), np.array([True, False, True])
+    >>> kind, admitted = admit_types([every, some, every])
+    >>> kind.tolist(), admitted.astype(int).tolist()
+    ([1, 0, 1], [[1, 0, 1], [1, 1, 1]])
+    """
+    by_id: dict[int, int] = {}
+    by_value: dict[bytes, int] = {}
+    distinct: list[np.ndarray] = []
+    which = []
+    for m in masks:
+        k = by_id.get(id(m))
+        if k is None:
+            k = by_id[id(m)] = by_value.setdefault(np.packbits(m).tobytes(), len(distinct))
+            if k == len(distinct):
+                distinct.append(m)
+        which.append(k)
+    if not distinct:
+        return np.zeros(0, np.int64), np.zeros((0, 0), bool)
+    # Each candidate's signature, the distinct masks' bits packed a byte per eight masks.
+    sig = np.ascontiguousarray(np.packbits(np.stack(distinct), axis=0).T)
+    first, kind = np.unique(sig.view(np.dtype((np.void, sig.shape[1]))).ravel(), return_index=True,
+                            return_inverse=True)[1:]
+    return kind.reshape(-1).astype(np.int64), np.stack(distinct)[:, first].T[:, which]
+
+
+def _lists_by_sort(pools: Pools) -> tuple[np.ndarray, np.ndarray]:
+    """The preference lists by sorting every eligible pair on (candidate, phase, rank, place)."""
+    members = list(range(len(pools.pools)))
+    # Pool-major, each pool's eligible found on its own (stacking the masks first copied 800 MB at JoSAA
+    # size: 4.1 s against 0.5 s).
+    found = [np.flatnonzero(pools.pools[k].eligible) for k in members]
+    counts = [len(f) for f in found]
+    ci = np.concatenate(found).astype(np.int64, copy=False)
+    m = np.array(members)
+    phase_m, post_m, prec_m = (col[m] for col in pools.columns)
+    # A pool's place among pools at equal phase and rank: by post, precedence, then index (the order the
+    # stable sort by (candidate, phase, rank, post, precedence) gave, equal keys in pool order).
+    by_place = np.lexsort((m, prec_m, post_m))
+    place = np.empty(len(m), dtype=np.int64)
+    place[by_place] = np.arange(len(m))
+    # Unranked posts (offered only when the policy says so) come last, in file order.
+    ranks = pools.post_rank
+    rank = ranks.reshape(-1)[ci * ranks.shape[1] + np.repeat(post_m, counts)] if ranks.flags.c_contiguous \
+        else ranks[ci, np.repeat(post_m, counts)]
+    rank = rank.astype(np.int64, copy=False)
+    phase_m = (phase_m - phase_m.min()).astype(np.int64)
+    wc, wr, wp = (max(1, int(x).bit_length()) for x in (len(m), rank.max(initial=0), phase_m.max(initial=0)))
+    if int(ci.max(initial=0)).bit_length() + wp + wr + wc > 63:
+        order = sorted_by([ci, np.repeat(phase_m, counts), rank, np.repeat(place, counts)])
+        return ci[order], np.repeat(m, counts)[order]
+    # One packed key per pair, sorted as values and unpacked: no argsort, no gathers by it. A pool's phase and
+    # place are one constant of it.
+    key = ci << (wp + wr + wc)
+    key |= rank << wc
+    key |= np.repeat(phase_m << (wr + wc) | place, counts)
+    key.sort()
+    return key >> (wp + wr + wc), m[by_place][key & ((1 << wc) - 1)]
+
+
+def held_positions(pools: Pools, held: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per candidate with pairs (`Pools.runs`): where her pairs start and end in `preference_lists()`, and
+    where the pair of the pool she holds under `held` (a pool per candidate, -1 for none) sits (her end if
+    she holds none). Each holder's pair is found by walking her list from the top (`ranking.first_match`:
+    held pools sit near it), not by comparing all 31 million pairs."""
+    ci, pi = pools.preference_lists()
+    start, end = pools.runs
+    who = ci[start]
+    at_held = end.copy()
+    todo = np.flatnonzero(held[who] >= 0)
+    at_held[todo] = first_match(pi, start[todo], end[todo], held[who[todo]])
+    return start, end, at_held
+
+
+def preferred_pairs(pools: Pools, held: np.ndarray):
+    """The eligibility pairs in preference order (`Pools.preference_lists`), which of them each candidate holds
+    under `held` (a pool per candidate, -1 for none), and which she ranks above the pool she holds (every pair
+    of one not selected). Returns (ci, pi, holds, wanted)."""
+    ci, pi = pools.preference_lists()
+    start, end, at_held = held_positions(pools, held)
+    h = at_held[at_held < end]
+    holds = np.zeros(len(ci), dtype=bool)
+    holds[h] = True
+    # "Before it": one running count, +1 at the held pair and -1 at her list's end (no end twice).
+    step = np.zeros(len(ci) + 1, dtype=np.int8)
+    step[h] = 1
+    step[end[at_held < end]] -= 1
+    return ci, pi, holds, np.cumsum(step[:-1], dtype=np.int8) == 0
+
+
+def runs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end of each run of equal values in sorted `keys` (one candidate's pairs, say)."""
+    if not len(keys):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    start = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    return start, np.r_[start[1:], len(keys)]

@@ -1,0 +1,161 @@
+"""The pools' data: a `Pool` (vacancies at one post filled on merit from one eligible set, its capacity linear in
+earlier pools' fills), a `Shared` bound over several pools, and `Pools`, the phases of a recruitment's pools
+with the candidates' preference lists over them (`solver.chain.pools.lists`)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+
+import numpy as np
+
+from ...data.frozen import freeze_dicts
+from ...data.ranking import Ranking
+from ...data.routes import Route
+
+OPEN_MERIT, RESERVED, EXCHANGE, FALLBACK, DERESERVED, PROBATION = (
+    Route.OPEN_MERIT, Route.RESERVED, Route.EXCHANGE, Route.FALLBACK, Route.DERESERVED, Route.PROBATION)
+
+
+@dataclass(frozen=True)
+class Pool:
+    index: int
+    post: int
+    route: str
+    phase: int
+    precedence: int
+    sources: tuple[str, ...]          # categories whose vacancies the pool fills
+    admits: np.ndarray                # bool over candidates (merit order): whom the pool's rules admit
+    base: int
+    minus: tuple[int, ...] = ()
+    minimums: dict[str, int] = field(default_factory=dict)  # trait -> minimum (phase 0 only)
+    beneficiary: dict[str, np.ndarray] = field(default_factory=dict)  # trait -> bool mask counted
+    carried: bool = False             # holds the register's carried vacancies open to exchange partners
+    # trait -> who may come in by adjustment, when not every beneficiary may (overall minimums: the open
+    # compartment counts every beneficiary but takes by adjustment only those of no reserved category)
+    incoming: dict[str, np.ndarray] = field(default_factory=dict)
+    counts_each: bool = False         # several traits, an appointee counting for every trait they have
+    serves: str = ""                  # the trait whose minimum the pool's seats are held for (service allocation)
+    # who ranked the post (a row of `Ranking.ranked_by_post`); None: `admits` is the eligible set as it stands
+    ranked: np.ndarray | None = None
+
+    def __post_init__(self):
+        freeze_dicts(self)
+
+    @cached_property
+    def eligible(self) -> np.ndarray:
+        """bool over candidates: who may hold the pool, those it admits who ranked its post. Made when first
+        read: JoSAA's 4,635 pools are 800 MB of masks, which the greedy's path (reading the lists, made from
+        `admits` and the ranked rows) never needs."""
+        return self.admits if self.ranked is None else self.admits & self.ranked
+
+    @property
+    def category(self) -> str:
+        return self.sources[0]
+
+    def capacity(self, filled: np.ndarray) -> int:
+        """Vacancies this pool offers once earlier pools are filled: ``base - sum(filled[minus])``."""
+        return max(0, self.base - int(sum(filled[q] for q in self.minus)))
+
+
+@dataclass(frozen=True)
+class Shared:
+    """A bound several pools share: their fills together stay within ``base + sum(filled[plus]) -
+    sum(filled[minus])``. The recommendation list uses it for open vacancies at a post held by several
+    categories, and for the open vacancies a category may take: as many as upgrades took of its own."""
+
+    members: tuple[int, ...]
+    base: int
+    plus: tuple[int, ...] = ()
+    minus: tuple[int, ...] = ()
+
+    def room(self, filled: np.ndarray) -> int:
+        return self.base + int(filled[list(self.plus)].sum()) - int(filled[list(self.minus)].sum()) \
+            - int(filled[list(self.members)].sum())
+
+
+@dataclass(frozen=True)
+class Pools:
+    pools: tuple[Pool, ...]
+    ranking: Ranking        # each candidate's ranked posts (Problem.ranking)
+    common_order: bool      # every candidate ranks posts the same way (no preferences file)
+    selection: "object | None" = None  # solver.chain.selection.Selection when a recommendation list came first
+    shared: tuple[Shared, ...] = ()
+
+    def __iter__(self):
+        return iter(self.pools)
+
+    def __len__(self):
+        return len(self.pools)
+
+    @property
+    def post_rank(self) -> np.ndarray:
+        """n x P: position of each post in each candidate's list (`Ranking.post_rank`)."""
+        return self.ranking.post_rank
+
+    @property
+    def merit_only(self) -> bool:
+        """Every candidate orders pools alike and no bound is shared: pools can be filled one by one."""
+        return self.common_order and not self.shared
+
+    @cached_property
+    def minimums_with_preferences(self) -> bool:
+        """Horizontal minimums with ranked preferences: several stable assignments exist (a compartment may take
+        a beneficiary who would rather be elsewhere), and the candidate-optimal one is the rule."""
+        return not self.merit_only and any(p.minimums for p in self.pools)
+
+    @cached_property
+    def columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Phase, post and precedence of every pool, as arrays (the parts of `order_key` a pool fixes)."""
+        return (np.array([p.phase for p in self.pools]), np.array([p.post for p in self.pools]),
+                np.array([p.precedence for p in self.pools]))
+
+    def order_key(self, pool: Pool, i: int):
+        """Preference of candidate i for pool: smaller is better."""
+        return (pool.phase, self.ranking.rank(i, pool.post), pool.precedence)
+
+    def preference_lists(self, members: list[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(candidate, pool) pairs of eligibility (int32), sorted by candidate and then by the candidate's
+        preference: phase, post, and the pool's place at that post (open before own category before extra
+        eligibility). Those of every pool are computed once (the greedy, the certificate and the reasons all
+        read them); treat them as read-only."""
+        ci, pi = self._all_lists
+        if members is None or len(set(members)) == len(self.pools):
+            return ci, pi
+        # (a subset of a sorted list, filtered, stays sorted: the keys are the same)
+        wanted = np.zeros(len(self.pools), dtype=bool)
+        wanted[members] = True
+        keep = wanted[pi]
+        return ci[keep], pi[keep]
+
+    @cached_property
+    def runs(self) -> tuple[np.ndarray, np.ndarray]:
+        """Start and end of each candidate's pairs in `preference_lists()` (candidates with none skipped)."""
+        from .lists import runs
+        return runs(self._all_lists[0])
+
+    @cached_property
+    def _all_lists(self) -> tuple[np.ndarray, np.ndarray]:
+        if not self.pools:
+            return np.zeros(0, np.int32), np.zeros(0, np.int32)
+        from .lists import _lists_by_rows, _lists_by_sort   # (the array code, apart from the data types)
+        lists = _lists_by_rows(self)
+        if lists is None:
+            lists = tuple(a.astype(np.int32) for a in _lists_by_sort(self))
+        for a in lists:
+            a.flags.writeable = False
+        return lists
+
+
+def group(pools: Pools, members: list[int], free: np.ndarray, filled: np.ndarray) -> Pools:
+    """The pools `members` as a problem of their own, indexed afresh: only the candidates `free` (those earlier
+    pools left unplaced) are eligible, and capacities taken by the other pools' fills (`filled`, per pool) are
+    constants. Used where pools are filled in turn (CP-SAT solving group by group, `solver.chain.overall` placing
+    one post's minimums)."""
+    local = {k: j for j, k in enumerate(members)}
+    out = []
+    for j, k in enumerate(members):
+        p = pools.pools[k]
+        taken = sum(int(filled[q]) for q in p.minus if q not in local)
+        out.append(replace(p, index=j, admits=p.admits & free, base=max(0, p.base - taken),
+                           minus=tuple(local[q] for q in p.minus if q in local)))
+    return replace(pools, pools=tuple(out))

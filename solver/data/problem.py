@@ -1,0 +1,145 @@
+"""The immutable problem data every stage shares: candidates as arrays in merit order, the vacancy table,
+preferences. Index ``i`` of every candidate array is the candidate's merit position (0 = best)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
+
+import numpy as np
+
+from .frozen import freeze_dicts
+from .ranking import Ranking
+
+TRAITS = ("women", "pwbd", "ex_serviceman")
+
+
+# The sub-categories of benchmark disability (RPwD Act 2016 s.34(1)): a, b, c, and d with e. Nobody is in two.
+SUBCATEGORIES = ("pwbd_a", "pwbd_b", "pwbd_c", "pwbd_de")
+
+
+@dataclass(frozen=True)
+class Candidates:
+    ids: np.ndarray          # object (str), merit order
+    category: np.ndarray     # object (str), the candidate's own code
+    female: np.ndarray       # bool
+    creamy: np.ndarray       # bool
+    relaxed: np.ndarray      # bool
+    pwbd: np.ndarray         # object: '' or a..e
+    ex_serviceman: np.ndarray  # bool
+    score: np.ndarray | None  # float, when merit came as scores
+    line: np.ndarray         # int: line of the row in candidates.csv (for messages)
+    # Per candidate, the tie block of candidates whose merit only their ids order (equal score, and equal
+    # birth date where that breaks ties): -1 for none. An id is not a rule of law (`solver.audit`).
+    tied: np.ndarray | None = None
+    # Found unfit by the selection or promotion committee (`fit` = false): appointed to nothing (Bill 2004 s.8(2)
+    # proviso: "no candidate who is found unfit to hold the post shall be appointed"; Manipur Act 1976 s.9:
+    # promoted "provided they possess the minimum qualifications"). None: everyone is fit.
+    unfit: np.ndarray | None = None
+    # Has the educational qualification but failed the prescribed test (`failed_test`): no vacancy but one on
+    # probation (Manipur Act 1976 s.8(3), second proviso). None: nobody.
+    failed_test: np.ndarray | None = None
+    # The post each already holds from an earlier recruitment (`appointed`; '' none): he is not recommended for
+    # it or for any post he ranks below it (MPSC circular of 13 May 2026, read from press summaries: the
+    # upgrade-only rule). None: nobody.
+    appointed: np.ndarray | None = None
+
+    @property
+    def fit(self) -> np.ndarray:
+        return ~self.unfit if self.unfit is not None else np.ones(len(self.ids), dtype=bool)
+
+    @property
+    def qualified(self) -> np.ndarray:
+        """Fit, and passed the test: who may hold a vacancy other than on probation."""
+        return self.fit & ~self.failed_test if self.failed_test is not None else self.fit
+
+    def tie_blocks(self) -> np.ndarray:
+        return self.tied if self.tied is not None else np.full(len(self.ids), -1, dtype=np.int64)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def trait(self, name: str) -> np.ndarray:
+        """Who counts for a horizontal trait; `pwbd_a` .. `pwbd_c` and `pwbd_de` are the sub-categories of
+        benchmark disability (RPwD Act 2016 s.34(1): a, b, c, and d with e)."""
+        if name == "women":
+            return self.female
+        if name == "pwbd":
+            return self.pwbd != ""
+        if name.startswith("pwbd_"):
+            return np.isin(self.pwbd, list(name[5:]))
+        return self.ex_serviceman
+
+
+@dataclass(frozen=True)
+class VacancyRow:
+    post: str
+    category: str
+    vacancies: int
+    minimums: dict[str, int] = field(default_factory=dict)  # horizontal trait -> minimum
+    line: int = 0
+    # TOTAL rows: the cadre's sanctioned posts (its roster's length) and the next unused point of its running
+    # roster, for use without a register (with one, the register holds both).
+    cadre: int | None = None
+    roster_start: int | None = None
+    # The ground on which the row's (open) vacancies are exempt from reservation, e.g. "work charged" (Bill 2004
+    # s.4; Manipur s.3; Bihar s.3(1): `Policy.exemptions`); empty otherwise. They take no roster point and the ceiling does not see them.
+    exempt: str = ""
+    # The share of the post's grade filled by direct recruitment (promotion only: Bill 2004 s.3(2)); None if
+    # not given.
+    direct_share: float | None = None
+    # The post's class, as the policy's `probation.post_classes` names them (e.g. "III-non-technical").
+    post_class: str = ""
+    # A district- or division-level post's district (Bihar s.4(2) first proviso; Maharashtra s.4(2), (4)): its
+    # vacancies are split by that district's percentages. Empty for a State cadre.
+    district: str = ""
+    # Promotion: the class (Group) of the grade the post is filled from (Bill 2004 s.3(2)(b): by selection
+    # "from Group B post to Group A post"); empty if not given.
+    feeder_class: str = ""
+
+    def __post_init__(self):
+        freeze_dicts(self)
+
+
+@dataclass(frozen=True)
+class Problem:
+    candidates: Candidates
+    posts: tuple[str, ...]              # in file order
+    vacancy_rows: tuple[VacancyRow, ...]
+    # prefs[i] = post indices in order of preference; None = every post in file order for everyone.
+    preferences: tuple[np.ndarray, ...] | None = None
+    sources: dict[str, str] = field(default_factory=dict)  # role -> path, for messages
+
+    @property
+    def n(self) -> int:
+        return len(self.candidates)
+
+    @cached_property
+    def ranking(self) -> Ranking:
+        """The preferences and their views (rows, rank matrix, who ranked each post), each made when first
+        asked for."""
+        return Ranking(self.preferences, self.n, len(self.posts))
+
+    @property
+    def post_rank(self) -> np.ndarray:
+        """n x P matrix: position of post p in candidate i's list (0 = first), large when not ranked.
+        Made once per problem, when first asked for (it is n x P: 640 MB at JoSAA size)."""
+        return self.ranking.post_rank
+
+    @cached_property
+    def post_classes(self) -> dict[str, str]:
+        """post -> its class (vacancies.csv `post_class`, one per post; "" where not given)."""
+        return {row.post: row.post_class for row in self.vacancy_rows}
+
+    def reordered(self, order: np.ndarray) -> "Problem":
+        """The problem with candidate order[k] at merit position k: an order a tie allows (`solver.audit`), or
+        the candidates of a later round in their merit order (a sorted subset: `solver.exam.fill`)."""
+        c, n = self.candidates, self.n
+        moved = {f.name: getattr(c, f.name)[order] for f in fields(c)
+                 if isinstance(getattr(c, f.name), np.ndarray) and len(getattr(c, f.name)) == n}
+        prefs = None if self.preferences is None else tuple(self.preferences[k] for k in order)
+        return replace(self, candidates=replace(c, **moved), preferences=prefs)
+
+    @property
+    def ranked(self) -> np.ndarray:
+        """n x P bool: whether candidate i ranked post p (everyone ranks every post without preferences)."""
+        return self.ranking.ranked

@@ -1,0 +1,196 @@
+"""Vacancies left after service allocation, filled from the reserve list (UPSC CSE Rule 16(5); Rule 20(5) as
+amended 14 November 2025; `Policy.reserve_list`).
+
+A recommended candidate who declined, had too few preferences, held an invalid reservation claim or had his
+candidature cancelled leaves his vacancy (its post, seat category and the trait it served). The vacancies are
+filled in two rounds, each an allocation under the year's own rules (open first, then each category; Rule 16(2)
+upgrades where the policy has them, Union of India v. Ramesh Ram 2010; a vacancy that served a trait keeps its
+minimum), solved by the engine asked for:
+1. from the reserve list, every vacancy whatever its reason;
+2. from the Extended List (and the reserve list's candidates still without a post), only the vacancies round 1
+   left whose reason is among `reserve_list.extended_reasons` ("no further requisition" for any other).
+Where round 1 fills some of a post's and category's vacancies, those it fills are taken to be the ones the
+Extended List may not fill (so that it leaves the most the Extended List may take). The 50% ceiling is not
+applied again: a fill changes no vacancy's category.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..data.kinds import Engine
+from ..policy import Policy
+from .later import later_round, round_policy
+from ..data.problem import Problem
+from ..outcome.result import number_text
+
+# SPEC's five columns first (candidate_id: who fills the vacancy), then who vacated it and how it is held.
+FILLED_COLUMNS = ["post", "category", "candidate_id", "reason", "list", "horizontal", "vacated_by", "counted_as",
+                  "route"]
+
+
+@dataclass(frozen=True)
+class Vacated:
+    """A vacancy a recommended candidate left: his allocation.csv row and the reason."""
+
+    post: str
+    seat: str
+    horizontal: str        # the first trait the seat served, or ''
+    reason: str
+    by: str                # the candidate who left it
+    merit: int             # his merit position (orders the report)
+
+
+@dataclass(frozen=True)
+class Filled:
+    rows: list[list]             # allocation.csv rows of the new appointments (rank: merit in the whole list)
+    report: list[list]           # filled_from_reserve.csv rows, one per vacancy vacated
+    unfilled: list[list]         # unfilled.csv rows: the vacancies neither list could fill
+    rounds: dict                 # per round: candidates, vacancies, filled, engine status
+
+    @property
+    def filled(self) -> int:
+        """How many vacated vacancies found a candidate."""
+        return sum(1 for r in self.report if r[FILLED_COLUMNS.index("candidate_id")])
+
+    @property
+    def from_extended(self) -> int:
+        """How many of them from the Extended List."""
+        return sum(1 for r in self.report if r[FILLED_COLUMNS.index("list")] == "extended")
+
+
+def vacated(problem: Problem, allocation: list[dict], declined: dict[str, str]) -> list[Vacated]:
+    """The vacancies the declined candidates leave (`allocation`: allocation.csv's rows as dicts)."""
+    merit = {cid: i for i, cid in enumerate(problem.candidates.ids)}
+    out = [Vacated(r["post"], r["seat_category"], (r.get("horizontal") or "").split(";")[0], declined[r["candidate_id"]],
+                   r["candidate_id"], merit[r["candidate_id"]]) for r in allocation if r["candidate_id"] in declined]
+    return sorted(out, key=lambda v: (v.post, v.seat, v.merit))
+
+
+def fill(policy: Policy, problem: Problem, allocation: list[dict], reserve: dict[str, str],
+         declined: dict[str, str], engine: Engine | str = Engine.GREEDY, time_limit: float | None = None,
+         workers: int = 1) -> Filled:
+    """Fill the vacancies `declined` leaves (see the module's text).
+
+    Parameters
+    ----------
+    policy, problem : the recruitment's own (its candidates in merit order, its vacancies and preferences).
+    allocation : its allocation.csv, as dicts.
+    reserve : its reserve_list.csv: candidate id -> "reserve" or "extended".
+    declined : candidate id -> reason (one of `solver.policy.stages.REASONS`); each must hold a vacancy.
+
+    Returns
+    -------
+    Filled: the new appointments, a row per vacancy vacated saying who filled it from which list, the vacancies
+    left, and each round's figures.
+    """
+    rule = policy.reserve_list
+    single = round_policy(policy)
+    left = vacated(problem, allocation, declined)
+    index = {cid: i for i, cid in enumerate(problem.candidates.ids)}
+    first = sorted(index[x] for x, kind in reserve.items() if kind == "reserve")
+    second = sorted(index[x] for x, kind in reserve.items() if kind == "extended")
+    rows, placed, rounds = [], {}, {}
+    # Round 1 fills any vacancy, those the Extended List may not take first; round 2 only what it may.
+    left.sort(key=lambda v: (v.reason in rule.extended_reasons, v.post, v.seat, v.merit))
+    todo, barred = left, []
+    for name in ("reserve", "extended"):
+        pool = first
+        if name == "extended":
+            barred = [v for v in todo if v.reason not in rule.extended_reasons]   # left, whatever round 2 does
+            todo = [v for v in todo if v.reason in rule.extended_reasons]
+            pool = sorted(set(second) | {i for i in first if problem.candidates.ids[i] not in placed})
+        if not todo or not pool:
+            rounds[name] = {"candidates": len(pool), "vacancies": len(todo), "filled": 0}
+            continue
+        got = later_round(single, problem, np.array(pool, dtype=np.int64), *_seats(todo), engine, time_limit,
+                          workers)
+        rounds[name] = {"candidates": len(pool), "vacancies": len(todo), "filled": len(got[0]),
+                        "status": got[1], **({"engine_differences": got[2]} if str(engine) == "both" else {})}
+        taken = Counter()
+        for row in got[0]:
+            rows.append(row)
+            placed[row[0]] = row
+            taken[(row[1], row[2])] += 1
+        rest = []
+        for v in todo:    # the vacancies this round filled, those round 2 may not take counted first
+            if taken[(v.post, v.seat)]:
+                taken[(v.post, v.seat)] -= 1
+            else:
+                rest.append(v)
+        todo = rest
+    return Filled(sorted(rows, key=lambda r: r[-1]), _report(left, rows, reserve),
+                  _unfilled(left, barred + todo), rounds)
+
+
+def _seats(todo: list[Vacated]) -> tuple[Counter, dict]:
+    """The vacancies per post and category, and the traits they served (each a minimum of the round)."""
+    counts = Counter((v.post, v.seat) for v in todo)
+    mins: dict[tuple[str, str], Counter] = {}
+    for v in todo:
+        if v.horizontal:
+            mins.setdefault((v.post, v.seat), Counter())[v.horizontal] += 1
+    return counts, mins
+
+
+def _report(left: list[Vacated], rows: list[list], reserve: dict[str, str]) -> list[list]:
+    """A row per vacancy vacated: who filled it, from which list (fillers paired with the vacancies of their post
+    and category in merit order, a trait's beneficiary with a vacancy that served it first)."""
+    fillers: dict[tuple[str, str], list] = {}
+    for row in sorted(rows, key=lambda r: r[-1]):
+        fillers.setdefault((row[1], row[2]), []).append(row)
+    out = []
+    for v in sorted(left, key=lambda v: (v.post, v.seat, v.horizontal == "", v.merit)):
+        queue = fillers.get((v.post, v.seat), [])
+        pick = next((r for r in queue if v.horizontal and v.horizontal in r[4].split(";")), queue[0] if queue else None)
+        if pick is None:
+            out.append([v.post, v.seat, "", v.reason, "", v.horizontal, v.by, "", ""])
+            continue
+        queue.remove(pick)
+        out.append([v.post, v.seat, pick[0], v.reason, reserve[pick[0]], v.horizontal, v.by, pick[3], pick[5]])
+    return out
+
+
+def _unfilled(left: list[Vacated], todo: list[Vacated]) -> list[list]:
+    """unfilled.csv's rows for the fill: per post and category, the vacancies vacated, filled and left."""
+    total = Counter((v.post, v.seat) for v in left)
+    short = Counter((v.post, v.seat) for v in todo)
+    return [[p, s, k, k - short[(p, s)], short[(p, s)], "unfilled" if short[(p, s)] else ""]
+            for (p, s), k in sorted(total.items())]
+
+
+def decision_rows(problem: Problem, reserve: dict[str, str], filled: Filled) -> list[list]:
+    """decisions.csv for the fill: every candidate of the reserve list and the Extended List, in merit order,
+    selected or not, with the reason (the vacancy he fills and who left it; or why none was his)."""
+    who = FILLED_COLUMNS.index("candidate_id")
+    by = {r[who]: r for r in filled.report if r[who]}
+    held = {r[0]: r for r in filled.rows}
+    ids = problem.candidates.ids
+    index = {cid: i for i, cid in enumerate(ids)}
+    out = []
+    for cid in sorted(reserve, key=lambda x: index.get(x, len(ids))):
+        where = "Extended List" if reserve[cid] == "extended" else "reserve list"
+        if cid in held:
+            r = by.get(cid)
+            left = f", left by {r[6]} ({r[3].replace('_', ' ')})" if r is not None else ""
+            out.append([cid, "true", held[cid][1], f"from the {where}: the {held[cid][2]} vacancy at "
+                        f"{held[cid][1]}{left}"])
+        else:
+            out.append([cid, "false", "", f"on the {where}, not reached: every vacancy left that he could hold at a "
+                        "post he ranked went to a candidate above him" + (", or was one the Extended List may not "
+                                                                          "take" if reserve[cid] == "extended" else "")])
+    return out
+
+
+def cutoff_rows(problem: Problem, filled: Filled) -> list[list]:
+    """cutoffs.csv for the fill: per post and seat category the fill's appointments, the last rank and score."""
+    score = problem.candidates.score
+    last: dict[tuple[str, str], list] = {}
+    for cid, post, seat, *_, rank in filled.rows:
+        got = last.setdefault((post, seat), [0, 0])
+        got[0] += 1
+        got[1] = max(got[1], int(rank))
+    return [[post, seat, k, worst, "" if score is None else number_text(score[worst - 1])]
+            for (post, seat), (k, worst) in sorted(last.items())]

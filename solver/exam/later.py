@@ -1,0 +1,36 @@
+"""A later round of a recruitment (`solver.exam.fill`, `solver.exam.slide`): some of its candidates against some of its
+vacancies, under the year's own rules, as a recruitment of its own."""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from ..policy import Policy
+from ..data.problem import Problem, VacancyRow
+from ..chain.solve import solve
+
+
+def round_policy(policy: Policy) -> Policy:
+    """The policy for a later round. The 50% ceiling was the recruitment's, and a later round changes no vacancy's
+    category, so it is not applied again to the few vacancies the round has; the horizontal minimums are the
+    round's seats that served a trait (given with its vacancies), not the policy's shares of them again."""
+    return policy.model_copy(update={"ceiling": policy.ceiling.model_copy(update={"share": 1.0}),
+                                     "horizontal": policy.horizontal.model_copy(update={"traits": []})})
+
+
+def later_round(policy: Policy, problem: Problem, pool: np.ndarray, counts: Counter, mins: dict, engine,
+                time_limit=None, workers: int = 1, preferences=None) -> tuple[list[list], str, int]:
+    """The candidates `pool` (merit positions, ascending) against `counts` vacancies per (post, category), with
+    `mins` trait minimums per (post, category); `preferences`: the pool's own lists (default: theirs as given).
+    Returns allocation.csv rows (ranks in the whole list), the engine's status, and the engines' differences."""
+    rows = [VacancyRow(p, s, k, dict(mins.get((p, s), {}))) for (p, s), k in sorted(counts.items())]
+    used = {p for p, _ in counts}
+    rows += [VacancyRow(p, policy.open, 0) for p in problem.posts if p not in used]
+    sub = problem.reordered(pool)
+    order = {p: j for j, p in enumerate(problem.posts)}
+    sub = Problem(sub.candidates, problem.posts, tuple(sorted(rows, key=lambda r: order[r.post])),
+                  sub.preferences if preferences is None else tuple(preferences), problem.sources)
+    sol = solve(policy, sub, engine, time_limit=time_limit, workers=workers)
+    out = [[*row[:-1], int(pool[row[-1] - 1]) + 1] for row in sol.result.allocation_rows()]
+    return out, sol.result.assignment.status, sol.differences

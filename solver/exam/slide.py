@@ -1,0 +1,157 @@
+"""One sliding round after a first tentative allocation (SSC's sliding mechanism, notice of 3 March 2026;
+`Policy.slide` says what was read and what is a reading).
+
+Each candidate the first round placed answers at identity verification: `fix` (he keeps his post, and is
+considered for nothing else), `float` (he may move, but only to a post he prefers to his own) or nothing
+(`absent`, or missing from the responses file: he did not report and is dropped). The round re-allocates every
+seat of the first round but the fixed ones - those the absentees freed and those the floaters hold - among the
+floaters (each offered the posts he ranks above his own, and his own) and, where `slide.newcomers`, the
+candidates the first round left without a post, on merit and preference under the first round's own rules
+(`solver.exam.later`). A floater the round would leave without a post keeps his own instead (he fixes), and the
+round is solved again without his seat, until every floater has his own post or a better one: nobody is moved
+down. One round; what it leaves is reported again for the next cycle (no waiting list after it).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import Unsupported
+from ..data.kinds import Engine
+from .later import later_round, round_policy
+from ..policy import Policy
+from ..data.problem import Problem
+
+RESPONSES = ("fix", "float", "absent")
+SLIDE_COLUMNS = ["candidate_id", "response", "first_post", "first_seat", "post", "seat_category", "outcome"]
+
+
+@dataclass(frozen=True)
+class Slid:
+    rows: list[list]          # allocation.csv rows after the round (fixed, then the round's), in merit order
+    moves: list[list]         # slide.csv rows: every candidate of either round, what became of him
+    unfilled: list[list]      # unfilled.csv rows: the round's seats per post and category, filled and left
+    rounds: dict              # figures: fixed, floated, absent, moved up, newcomers placed, solves
+
+
+def slide(policy: Policy, problem: Problem, allocation: list[dict], responses: dict[str, str],
+          engine: Engine | str = Engine.GREEDY, time_limit: float | None = None, workers: int = 1) -> Slid:
+    """The sliding round (see the module's text).
+
+    Parameters
+    ----------
+    policy, problem : the recruitment's own.
+    allocation : the first round's allocation.csv, as dicts.
+    responses : candidate id -> "fix", "float" or "absent" (a placed candidate not in it is absent).
+    """
+    if policy.migration.selection_list:
+        raise Unsupported("a sliding round under a policy with a recommendation list (migration.selection_list) is "
+                          "not implemented: the round is SSC's, whose allocation has none, and a floater's move would "
+                          "need the list drawn again")
+    ids = problem.candidates.ids
+    index = {cid: i for i, cid in enumerate(ids)}
+    first = {r["candidate_id"]: r for r in allocation}
+    answer = {cid: responses.get(cid, "absent") for cid in first}
+    newcomers = [i for i in range(problem.n) if ids[i] not in first] if policy.slide.newcomers else []
+    rows, status, differences, fixed, solves = _rounds(round_policy(policy), problem, first, answer, newcomers,
+                                                       (engine, time_limit, workers))
+    kept = [[cid, r["post"], r["seat_category"], r.get("counted_as", ""), r.get("horizontal", ""),
+             r.get("route", ""), index[cid] + 1] for cid, r in first.items() if cid in fixed]
+    final = sorted(kept + rows, key=lambda r: r[-1])
+    moves = _moves(problem, first, answer, final)
+    fix = sum(a == "fix" for a in answer.values())
+    figures = {"fixed": fix, "floated": sum(a == "float" for a in answer.values()),
+               "absent": sum(a == "absent" for a in answer.values()), "kept_by_floaters": len(fixed) - fix,
+               "solves": solves, "status": status,
+               **({"engine_differences": differences} if str(engine) == "both" else {}),
+               "moved_up": sum(m[-1] == "moved up" for m in moves),
+               "newcomers_placed": sum(m[-1] == "new" for m in moves)}
+    return Slid(final, moves, _unfilled(first, fixed, rows), figures)
+
+
+def _rounds(single: Policy, problem: Problem, first: dict, answer: dict, newcomers: list[int], solving: tuple):
+    """Solve the round, and again while a floater would be left out or moved down: he keeps his own post
+    instead (no floater is moved down). Returns (rows, status, engine differences, those keeping their own
+    post, solves)."""
+    ids = problem.candidates.ids
+    index = {cid: i for i, cid in enumerate(ids)}
+    fixed = {cid for cid, a in answer.items() if a == "fix"}
+    floating = sorted(index[cid] for cid, a in answer.items() if a == "float")
+    solves = 0
+    while True:
+        counts, mins = _seats([r for cid, r in first.items() if cid not in fixed])
+        pool = np.array(sorted([i for i in floating if ids[i] not in fixed] + newcomers), dtype=np.int64)
+        rows, status, differences = later_round(single, problem, pool, counts, mins, *solving,
+                                                _offered(problem, pool, first, answer)) \
+            if len(pool) and counts else ([], "none", 0)
+        solves += 1
+        got = {r[0]: r[1] for r in rows}
+        # Left out, or given a post below his own (as a policy that allocates the recommended to unranked posts
+        # may): he keeps his own instead.
+        lost = [ids[i] for i in floating if ids[i] not in fixed and
+                (ids[i] not in got or _below(problem, i, got[ids[i]], first[ids[i]]["post"]))]
+        if not lost:
+            return rows, status, differences, fixed, solves
+        fixed |= set(lost)
+
+
+def _below(problem: Problem, i: int, post: str, own: str) -> bool:
+    """Whether candidate i ranks `post` below `own` (or not at all); in file order without preferences."""
+    order = problem.preferences[i].tolist() if problem.preferences is not None else list(range(len(problem.posts)))
+    j, k = problem.posts.index(post), problem.posts.index(own)
+    return j != k and (j not in order or (k in order and order.index(j) > order.index(k)))
+
+
+def _seats(rows: list[dict]) -> tuple[Counter, dict]:
+    counts = Counter((r["post"], r["seat_category"]) for r in rows)
+    mins: dict[tuple[str, str], Counter] = {}
+    for r in rows:
+        for t in filter(None, (r.get("horizontal") or "").split(";")[:1]):
+            mins.setdefault((r["post"], r["seat_category"]), Counter())[t] += 1
+    return counts, mins
+
+
+def _offered(problem: Problem, pool: np.ndarray, first: dict, answer: dict) -> list[np.ndarray]:
+    """Each of the pool's lists in the round: a floater's up to his own post (without a preferences file, every
+    post in file order, so those before his), a newcomer's as given."""
+    every = np.arange(len(problem.posts), dtype=np.int32)
+    posts = {p: j for j, p in enumerate(problem.posts)}
+    out = []
+    for i in pool.tolist():
+        mine = problem.preferences[i] if problem.preferences is not None else every
+        cid = problem.candidates.ids[i]
+        if answer.get(cid) == "float":
+            own = np.flatnonzero(mine == posts[first[cid]["post"]])
+            mine = mine[:own[0] + 1] if len(own) else mine   # (a floater on a post he did not rank keeps all)
+        out.append(mine)
+    return out
+
+
+def _moves(problem: Problem, first: dict, answer: dict, final: list[list]) -> list[list]:
+    after = {r[0]: r for r in final}
+    out = []
+    for cid in problem.candidates.ids:
+        before, now = first.get(cid), after.get(cid)
+        if before is None and now is None:
+            continue
+        a = answer.get(cid, "")
+        if before is None:
+            outcome = "new"
+        elif a == "absent":
+            outcome = "dropped"
+        elif now[1] == before["post"]:
+            outcome = "kept" if a == "fix" else "stayed"
+        else:
+            outcome = "moved up"
+        out.append([cid, a, before["post"] if before else "", before["seat_category"] if before else "",
+                    now[1] if now else "", now[2] if now else "", outcome])
+    return out
+
+
+def _unfilled(first: dict, fixed: set, rows: list[list]) -> list[list]:
+    total = Counter((r["post"], r["seat_category"]) for cid, r in first.items() if cid not in fixed)
+    filled = Counter((r[1], r[2]) for r in rows)
+    return [[p, s, k, filled[(p, s)], k - filled[(p, s)], "reported again" if k > filled[(p, s)] else ""]
+            for (p, s), k in sorted(total.items())]

@@ -1,0 +1,332 @@
+"""A plain-words reason for every candidate's outcome (decisions.csv), e.g.
+"rank 812 is below the OBC cutoff at ASO (rank 640, ranked 3rd)" or
+"rank 235: selected at P06 (ranked 1st) under Rule 16(2), against an EWS vacancy; the open cutoff there is rank 232"."""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..chain.engines.assignment import natural_tops
+from ..chain.eligibility import homes, member_mask
+from ..chain.pools import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT, PROBATION, held_positions
+from ..chain.selection import MERGED
+from ..data.routes import NOT_RANKED, Route
+
+if TYPE_CHECKING:
+    from .result import Result   # (the type only: result imports this module when it writes decisions)
+
+
+def _article(code: str) -> str:
+    # Letters said with a leading vowel sound: an EWS, an SC, an OBC, but a BC, a DT-A.
+    return "an" if code[:1].upper() in "AEFHILMNORSX" else "a"
+
+
+@lru_cache(maxsize=None)
+def _ranked(r: int) -> str:
+    """Where a candidate ranked a post (r = 0 for her first choice), as the reasons say it."""
+    return f" (ranked {_ordinal(r + 1)})" if r < NOT_RANKED else " (not ranked)"
+
+
+@lru_cache(maxsize=None)
+def _ordinal(k: int) -> str:
+    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
+
+
+def _what(p) -> str:
+    if p.route == OPEN_MERIT:
+        return "open"
+    if p.route == EXCHANGE:
+        return f"{'/'.join(p.sources)} exchange"
+    if p.route == FALLBACK:
+        return f"{p.sources[0]}-to-{p.sources[1]} fallback"
+    if p.route == DERESERVED:
+        return "de-reserved"
+    if p.route == PROBATION:
+        return f"{p.category} probation"
+    return p.category
+
+
+def decision_rows(result: Result):
+    sel = result.pools.selection
+    first = list(decision_rows(sel.stage)) if sel is not None else None
+    for i, row in enumerate(_rows(result)):
+        if first is not None and row[1] == "false" and sel.category[i] == "":
+            row = [row[0], "false", "", first[i][3]]
+        elif first is not None and row[1] == "true":
+            if sel.route[i] == Route.HORIZONTAL_ADJUSTMENT:
+                row[3] += f"; recommended as {sel.category[i]} by horizontal adjustment"
+            else:
+                row[3] += ("; recommended on open merit" if sel.category[i] == result.policy.open
+                           else f"; recommended as {sel.category[i]}")
+        yield row
+
+
+class _Standing:
+    """What every reason reads: each pool's capacity, fill, worst holder (`last`), worst holder on merit
+    (`last_merit`), the end of its natural merit top (`tops`), and each candidate's list of pools."""
+
+    def __init__(self, result: Result):
+        pools, a = result.pools.pools, result.assignment
+        self.result, self.pools, self.a = result, pools, a
+        self.posts = result.problem.posts
+        n = result.problem.n
+        self.filled = a.filled(len(pools))
+        self.last = np.full(len(pools), -1)
+        self.last_merit = np.full(len(pools), -1)
+        placed = np.flatnonzero(a.pool >= 0)
+        np.maximum.at(self.last, a.pool[placed], placed)
+        on_merit = placed[~a.adjusted[placed]]
+        np.maximum.at(self.last_merit, a.pool[on_merit], on_merit)
+        self.caps = [p.capacity(self.filled) for p in pools]
+        self.tops = {k: (int(t[-1]) if len(t) else -1) for k, t in natural_tops(result.pools, a.pool).items()}
+        ci, pi = result.pools.preference_lists()
+        start, _, at_held = held_positions(result.pools, a.pool)
+        listed = np.zeros(n, dtype=bool)   # candidates with a pool they may hold
+        listed[ci[start]] = True
+        self.listed = listed.tolist()
+        # The full pools each candidate preferred to what she got, at most four, in her order: what `_missed`
+        # names. Found by walking every list at once from the top, four found or the held pair reached (a pool
+        # before it is full but for a minimum's choices, so the walk is short; a mask over JoSAA's 31 million
+        # pairs and its running counts made the run's peak).
+        full = np.array([bool(c and self.last[k] >= 0 and self.filled[k] >= c) for k, c in enumerate(self.caps)],
+                        dtype=bool)
+        found, count = [], np.zeros(len(start), dtype=np.int64)
+        todo, at = np.flatnonzero(at_held > start), start.copy()
+        while len(todo):
+            j = at[todo]
+            hit = full[pi[j]]
+            found.append(j[hit])
+            count[todo[hit]] += 1
+            at[todo] += 1
+            todo = todo[(at[todo] < at_held[todo]) & (count[todo] < 4)]
+        idx = np.sort(np.concatenate(found)) if found else np.zeros(0, np.int64)
+        self.missed_pool = pi[idx]
+        # The rank in her list of each post named: the missed ones, and the one she holds.
+        self.post_of = np.array([p.post for p in pools], dtype=np.int64)
+        ranking = result.pools.ranking
+        self.missed_rank = ranking.ranks(ci[idx], self.post_of[pi[idx]]).tolist()
+        held_rank = np.full(n, -1, dtype=np.int64)
+        held_rank[placed] = ranking.ranks(placed, self.post_of[a.pool[placed]])
+        self.held_rank = held_rank.tolist()
+        self.missed_from = np.searchsorted(ci[idx], np.arange(n)).tolist()
+        self.missed_to = np.searchsorted(ci[idx], np.arange(n), side="right").tolist()
+        self.seat_category = result.seat_category.tolist()
+        self.how_cache: dict = {}
+        self.took_cache: dict = {}
+        self.held_cache: dict = {}
+        self.cutoff_parts: dict = {}
+        # Each missed merit cutoff worded at once (one comprehension over JoSAA's half a million); None where the
+        # pool has minimums, whose wording depends on the candidate (`_missed`).
+        missed_pool = self.missed_pool.tolist()
+        parts = {k: self._cutoff_parts(k) for k in set(missed_pool) if not pools[k].minimums}
+        whole = {k: head + tail for k, (head, shows_rank, tail) in parts.items() if not shows_rank}
+        self.missed_text = [whole[k] if k in whole else parts[k][0] + _ranked(r) + parts[k][2] if k in parts
+                            else None for k, r in zip(missed_pool, self.missed_rank)]
+
+    def how(self, i: int, got: int, route: str, r: int) -> str:
+        """"at P06 (ranked 1st) under Rule 16(2), against an EWS vacancy": where and how appointee i holds pool
+        `got` by `route`, ranked r-th. Worded once per pool, route, seat and rank (62,851 selected at JoSAA
+        size), but for a horizontal adjustment, which names the traits she serves."""
+        seat = self.seat_category[i]
+        key = (got, route, seat, r)
+        if route == Route.HORIZONTAL_ADJUSTMENT or key not in self.how_cache:
+            p, result = self.pools[got], self.result
+            text = f"{self.where(p, r)} {_how(route, p, seat, result, i)}"
+            if result.pools.selection is not None and p.phase >= 4:
+                text += ", on a seat held for a horizontal minimum that no beneficiary took (reverted last)"
+            if route == Route.HORIZONTAL_ADJUSTMENT:
+                return text
+            self.how_cache[key] = text
+        return self.how_cache[key]
+
+    def where(self, p, r: int) -> str:
+        """At p's post, and where the candidate ranked it (r, from `missed_rank` or `held_rank`)."""
+        return self._at(p) + (_ranked(r) if self._shows_rank(p) else "")
+
+    def cutoff(self, k: int, r: int) -> str:
+        """"the OBC cutoff at ASO (ranked 3rd) (rank 640)": pool k's merit cutoff, missed by one who ranked it
+        r-th."""
+        head, shows_rank, tail = self._cutoff_parts(k)
+        return head + _ranked(r) + tail if shows_rank else head + tail
+
+    def _cutoff_parts(self, k: int) -> tuple[str, bool, str]:
+        """Pool k's cutoff wording before and after the rank, and whether it shows one: made once per pool (JoSAA
+        names half a million missed cutoffs)."""
+        if k not in self.cutoff_parts:
+            p = self.pools[k]
+            self.cutoff_parts[k] = (f"the {_what(p)} cutoff {self._at(p)}", self._shows_rank(p),
+                                    f" (rank {self.last[k] + 1}{self.held_elsewhere(p)})")
+        return self.cutoff_parts[k]
+
+    def _at(self, p) -> str:
+        post = self.posts[p.post]
+        return "in the recommendation list" if post == MERGED else f"at {post}"
+
+    def _shows_rank(self, p) -> bool:
+        return not self.result.pools.common_order and self.posts[p.post] != MERGED
+
+    def held_elsewhere(self, p) -> str:
+        """After a recommendation list: the seats of p's compartment at its post held for a minimum."""
+        if self.result.pools.selection is None or p.serves or p.phase >= 4:
+            return ""
+        if p.index not in self.held_cache:
+            self.held_cache[p.index] = "".join(
+                f"; {m} more held for {t}" for (q, code, t), m in self.result.seats.minimums.items()
+                if q == self.posts[p.post] and code == p.category and m > 0)
+        return self.held_cache[p.index]
+
+
+def _rows(result: Result):
+    st = _Standing(result)
+    notes = _notes(result)
+    for mask, why in _unmet_overall(result):
+        for i in np.flatnonzero(mask & (st.a.pool < 0)).tolist():
+            notes.setdefault(i, []).append(why)
+    ids, post_of = result.problem.candidates.ids.tolist(), [st.posts[p.post] for p in st.pools]
+    for i, got in enumerate(st.a.pool.tolist()):
+        missed = st.missed_text[st.missed_from[i]:st.missed_to[i]]
+        if None in missed:
+            text = _selected(st, i, got, _missed(st, i)) if got >= 0 else _not_selected(st, i, _missed(st, i))
+        elif got >= 0:
+            text = _selected(st, i, got, missed)
+        elif missed:   # (the common case, merit cutoffs only: `_not_selected` without its rewording)
+            text = f"rank {i + 1} is below {'; '.join(missed)}"
+        else:
+            text = _not_selected(st, i, missed)
+        if i in notes:
+            text += " (" + "; ".join(notes[i]) + ")"
+        yield [ids[i], "true" if got >= 0 else "false", post_of[got] if got >= 0 else "", text]
+
+
+def _missed(st: _Standing, i: int) -> list[str]:
+    """The full pools candidate i preferred to what they got: the cutoff of each (merit, or, under a minimum,
+    the displacement by it), at most four."""
+    at = slice(st.missed_from[i], st.missed_to[i])
+    missed = st.missed_text[at]
+    if None not in missed:
+        return missed
+    missed = []
+    for k, r, text in zip(st.missed_pool[at].tolist(), st.missed_rank[at], st.missed_text[at]):
+        p = st.pools[k]
+        if text is not None:
+            missed.append(text)
+            continue
+        ben = [t for t, mask in p.beneficiary.items() if mask[i]]
+        took = _adjusted_for(p, st.a, st.took_cache)
+        traits = " and ".join([t for t in took if t not in ben] or took)
+        if p.counts_each:
+            # the best set may trade a beneficiary of one trait for one who serves several
+            traits = " and ".join(p.minimums) + ", each appointee counting for every trait they have"
+        if p.minimums and i <= st.tops[k]:
+            # Within the merit top, yet out: a minimum, not merit, kept this one out.
+            cut = f"merit cutoff rank {st.last_merit[k] + 1}" if st.last_merit[k] >= 0 else "no seat left on merit"
+            missed.append(f"displaced from {_what(p)} {st.where(p, r)} by the minimum for {traits} ({cut})")
+        elif p.minimums and i < st.last[k]:
+            missed.append(f"the {_what(p)} merit cutoff {st.where(p, r)} (rank {st.tops[k] + 1}; the seats after "
+                          f"it went by adjustment to {traits})")
+        else:
+            missed.append(st.cutoff(k, r))
+    return missed
+
+
+def _notes(result: Result) -> dict[int, list[str]]:
+    """Per candidate barred from every vacancy (found unfit), from open vacancies (a relaxed standard) or from
+    their category's (creamy layer): what barred them. Candidates barred from nothing are not keys."""
+    c, policy = result.problem.candidates, result.policy
+    bars = []
+    if c.failed_test is not None:
+        bars.append((c.failed_test, "failed the prescribed test, so may hold only a reserved vacancy on probation "
+                     "where the policy and the post's class allow it (Manipur Act 1976 s.8(3), second proviso)"))
+    if c.unfit is not None:
+        bars.append((c.unfit, "found unfit (fit = false), so appointed to nothing (Bill 2004 s.8(2) proviso; "
+                     "Manipur Act 1976 s.9)"))
+    if not policy.migration.relaxed_may_take_open:
+        bars.append((c.relaxed, "availed a relaxed standard, so may not take an open vacancy"))
+    excluded = [x.code for x in policy.categories if x.code != policy.open and x.creamy_layer_excluded]
+    bars.append((c.creamy & np.isin(c.category, excluded), "creamy layer, so competes as open only"))
+    out: dict[int, list[str]] = {}
+    for mask, why in bars:
+        for i in np.flatnonzero(mask).tolist():
+            out.setdefault(i, []).append(why)
+    return out
+
+
+def _selected(st: _Standing, i: int, got: int, missed: list[str]) -> str:
+    route = st.result.route(i)
+    text = f"rank {i + 1}: selected {st.how(i, got, route, st.held_rank[i])}"
+    if missed:
+        text += "; " + "; ".join(("was " if m.startswith("displaced") else "below ") + m for m in missed[:3])
+    return text
+
+
+def _how(route: Route, p, seat: str, result: Result, i: int) -> str:
+    """How a selected candidate holds her seat, by the route (only the one needed is worded: 62,851 selected at
+    JoSAA size)."""
+    if route == Route.OPEN_MERIT:
+        return "on open merit"
+    if route == Route.RESERVED:
+        return f"against {_article(p.category)} {p.category} vacancy"
+    if route == Route.UPGRADE:
+        return f"under Rule 16(2), against {_article(p.category)} {p.category} vacancy"
+    if route == Route.EXCHANGE:
+        return f"against {_article(seat)} {seat} vacancy passed by exchange"
+    if route == Route.FALLBACK:
+        return f"against {_article(p.sources[0])} {p.sources[0]} vacancy passed down the fallback chain"
+    if route == Route.DERESERVED:
+        return f"against a de-reserved {seat} vacancy"
+    if route == Route.PROBATION:
+        return (f"on probation against {_article(seat)} {seat} vacancy left after every other way of filling it "
+                "(failed the prescribed test; Manipur Act 1976 s.8(3), second proviso)")
+    if route == Route.HORIZONTAL_ADJUSTMENT:
+        return (f"against {_article(p.category)} {p.category} vacancy by horizontal adjustment for "
+                f"{' and '.join(result.serves(i))}")
+    raise KeyError(route)
+
+
+def _not_selected(st: _Standing, i: int, missed: list[str]) -> str:
+    if not st.listed[i]:
+        return f"rank {i + 1}: there is no vacancy this candidate may hold"
+    if missed:
+        text = f"rank {i + 1} is below " + "; ".join(missed[:4])
+        return text.replace("is below displaced", "was displaced").replace("; displaced", "; was displaced")
+    return f"rank {i + 1}: every vacancy this candidate may hold was filled by better merit or left none"
+
+
+def _unmet_overall(result: Result) -> list[tuple[np.ndarray, str]]:
+    """Under overall minimums (Anil Kumar Gupta 1995), why a beneficiary left out of a post that is short of
+    its minimum was not adjusted in: an adjustment goes to her own category's compartment, and every seat of
+    it holds a beneficiary already (or she may hold none there). (mask of those it concerns, reason)"""
+    if not result.seats.overall:
+        return []
+    policy, problem, seats = result.policy, result.problem, result.seats
+    members = {code: member_mask(policy, problem, code) for code in policy.reserved_codes}
+    codes = [policy.open, *policy.reserved_codes]
+    ranked = problem.ranked
+    out = []
+    for row in result.horizontal_report():
+        if row["short"] <= 0:
+            continue
+        post, trait = row["post"], row["trait"]
+        j = problem.posts.index(post)
+        home = homes(policy, problem, seats, post, members)
+        ben = problem.candidates.trait(trait) & ranked[:, j]
+        head = f"the {trait} minimum at {post} is {row['short']} short"
+        out.append((ben & (home < 0), f"{head}, but no vacancy there is one this candidate may hold"))
+        for k, code in enumerate(codes):
+            size = seats.cap(post, code) - seats.exchangeable.get((post, code), 0)
+            rest = f"every {code} seat at {post} is held by a {trait} beneficiary" if size else \
+                f"there is no {code} vacancy at {post}"
+            out.append((ben & (home == k), f"{head}, but an adjustment goes to the candidate's own category, "
+                        f"{code}, and {rest}"))
+    return out
+
+
+def _adjusted_for(pool, a, cache: dict) -> list[str]:
+    """The minimums of `pool` that its appointees by adjustment serve (all of them when none is marked): under
+    overall minimums a compartment's minimum also keeps beneficiaries merit put there, who displaced nobody."""
+    if pool.index not in cache:
+        mine = np.flatnonzero((a.pool == pool.index) & a.adjusted)
+        cache[pool.index] = [t for t in pool.minimums if pool.beneficiary[t][mine].any()] or list(pool.minimums)
+    return cache[pool.index]
