@@ -154,3 +154,32 @@ def test_solver_solve_is_the_function_whatever_was_imported_first():
             "from solver.chain.solve import run_engine\nprint('ok')")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.stdout.strip() == "ok", r.stderr
+
+
+LAYERS = {"policy": 0, "io": 0, "data": 0, "chain": 1, "outcome": 2, "verify": 2,
+          "runs": 3, "register": 3, "exam": 3, "audit": 3, "study": 3, "cli": 4}
+# The imports that run upward, each for a reason ARCHITECTURE.md ("The folders") gives.
+UPWARD = {("solver.chain.reductions", "solver.exam.appointed"), ("solver.chain.reductions", "solver.outcome.result"),
+          ("solver.chain.solve", "solver.outcome.result"), ("solver.data.examples", "solver.chain.solve"),
+          ("solver.data.examples", "solver.exam.shortlist"), ("solver.data.instances", "solver.chain.vacancy.roster"),
+          ("solver.outcome.charts", "solver.study.sweep_tables"), ("solver.outcome.charts", "solver.study.winners")}
+
+
+def _upward(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    def layer(m):
+        parts = m.split(".")
+        return LAYERS.get(parts[1], -1) if len(parts) > 1 else -1
+    return {(a, b) for a, deps in graph.items() for b in deps if layer(a) >= 0 and layer(b) > layer(a)}
+
+
+def test_every_folder_is_a_layer_and_imports_run_downward_but_where_said():
+    """solver's folders are the layers of ARCHITECTURE.md's diagram (inputs, chain, outcome, applications, command
+    line); a module imports from its own layer or below, except the few imports ARCHITECTURE.md names."""
+    folders = {p.name for p in SOLVER.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    assert folders == set(LAYERS)
+    assert _upward(_graph()) == UPWARD
+
+
+def test_the_layer_check_sees_a_planted_upward_import():
+    graph = {"solver.data.problem": {"solver.study.sweep"}, "solver.study.sweep": {"solver.data.problem"}}
+    assert _upward(graph) == {("solver.data.problem", "solver.study.sweep")}
