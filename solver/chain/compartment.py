@@ -53,7 +53,7 @@ def exchanges(sigs: list[int]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     minimums 1 and 1: {b, c} admits none, {a, d} is best. An exchange of two is kept only where it is not
     two exchanges of one that move every count the same way (for separable concave objectives the conformally
     minimal moves suffice: Murota, Saito and Weismantel 2004). Checked against every set of small random
-    compartments (tests/test_counts_each.py)."""
+    compartments (tests/rules/test_counts_each.py)."""
     def delta(a: int, b: int) -> list[int]:
         return [(b >> t & 1) - (a >> t & 1) for t in range(max(sigs, default=0).bit_length())]
 

@@ -1,7 +1,7 @@
 """A policy model as a page of the manual (docs/acts/NAME.md): which sections it models and where each rule cites
 them, the options the law leaves open with the authority on each side, the grounds of exemption, and the
 tables whose sources the model gives. Made from the model file itself, so the page cannot drift from the law
-the tool applies (`tests/test_docs.py` checks the committed pages against it)."""
+the tool applies (`tests/cli/test_docs.py` checks the committed pages against it)."""
 from __future__ import annotations
 
 from .load import as_setting

@@ -153,7 +153,7 @@ def compare(a: str | Path, b: str | Path, candidates: str | Path | None = None,
 
     Example
     -------
-    A folder compared with itself has no changes (`tests/test_compare.py`)."""
+    A folder compared with itself has no changes (`tests/study/test_compare.py`)."""
     a, b = Path(a), Path(b)
     sa, sb = _summary(a), _summary(b)
     differ = differing_inputs(sa, sb)

@@ -9,7 +9,7 @@ Per post, from `vacancies.csv` and the items the seat table says the register ca
 - a category given a row of its own has that row's vacancies, plus its carried items, less a partner's
   vacancy a claim took back (Manipur s.6) and less what the ceiling moved to open (Art. 16(4B); Manipur s.5);
 - exempt vacancies are open (Bill 2004 s.4; Manipur s.3; Bihar s.3).
-A TOTAL row's split by the roster is checked for its sum (the roster's points are `tests/test_roster.py`'s, by
+A TOTAL row's split by the roster is checked for its sum (the roster's points are `tests/rules/test_roster.py`'s, by
 hand). A lapsed kept-vacant post is one open vacancy more.
 """
 from __future__ import annotations

@@ -8,7 +8,7 @@ who wanted it. A pool with minimums keeps every candidate who wanted it, because
 was free to take it (Rajesh Kumar Daria 2007: the best remaining beneficiaries). Chains are cut at the full
 pools' depths (`build.chain_depths`): a chain of fewer members admits no more of them.
 
-The reduced model accepts an assignment exactly when the full one does (`tests/test_certificate.py` plants
+The reduced model accepts an assignment exactly when the full one does (`tests/engines/test_certificate.py` plants
 violations and compares the two); `--independent` still builds the full model, without the assignment.
 """
 from __future__ import annotations

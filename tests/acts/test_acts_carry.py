@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from conftest import read_csv, write_csv
 from typer.testing import CliRunner
-from test_register import simulate, verify_year, year_folder
+from years import simulate, verify_year, year_folder
 
 from solver import load_policy, solve
 from solver.cli import app
@@ -134,7 +134,7 @@ def test_a_models_authorities_name_its_own_law_only(name):
 def test_verify_names_no_act_of_its_own():
     """verify's rules take an Act's section from the policy in force (`Reading.cite`): no string in
     solver/verify (docstrings and comments aside) names an Act or the central Bill."""
-    root = Path(__file__).parent.parent / "solver" / "verify"
+    root = Path(__file__).resolve().parents[2] / "solver" / "verify"
     found = []
     for path in sorted(root.glob("*.py")):
         tree = ast.parse(path.read_text())

@@ -10,7 +10,7 @@ import time
 
 import pytest
 from conftest import read_csv, write_csv
-from test_register import dump, year_folder
+from years import dump, year_folder
 from typer.testing import CliRunner
 
 from solver.cli import app

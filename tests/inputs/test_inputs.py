@@ -91,7 +91,7 @@ def test_policy_errors(tmp_path):
     assert load_policy("central-dopt", ["categories.OBC.share=0.19"]).category("OBC").share == 0.19
     with pytest.raises(InputError, match="categories.OBC.share=lots") as e:
         load_policy("central-dopt", ["categories.OBC.share=lots"])
-    # (the library names the field; the command line tells it as --set: tests/test_hostile.py)
+    # (the library names the field; the command line tells it as --set: tests/robustness/test_hostile.py)
     assert e.value.path == "overrides" and e.value.field == "overrides"
 
 

@@ -3,7 +3,7 @@ each for a, b, c and 1% for d and e; RPwD Act 2016 s.34), each minimum the post'
 para 18), a shortfall met by adjusting beneficiaries against their own category.
 
 The definition, and the property that checks both engines against it by brute force, are in
-tests/test_overall_definition.py."""
+tests/rules/test_overall_definition.py."""
 
 import pytest
 from conftest import rows_by_id, write_csv

@@ -205,7 +205,7 @@ def test_a_simulation_stopped_at_a_year_resumes_with_every_years_rows(tmp_path):
     """Bihar, three years; 2022's vacancies break the 50% ceiling (s.4(1); `ceiling.excess = "refuse"`), so the run
     stops there (exit 3) with 2021 recorded. Fixed and run again, it resumes at 2022, and simulation.csv holds
     every year's rows, byte for byte what an uninterrupted run of the fixed years writes."""
-    from test_register import year_folder
+    from years import year_folder
     good = [["X", "UR", 6], ["X", "SC", 2], ["X", "EBC", 1]]
     for y in (2021, 2022, 2023):
         year_folder(tmp_path / "years", y, [[f"U{y}-{k}", k + 1, "UR", "M"] for k in range(8)] +

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 BLOCK = re.compile(r"^```(bash|python)\n(.*?)^```", re.S | re.M)
 INSTALL = re.compile(r"^python3 -m venv \.venv && \. \.venv/bin/activate && pip install -e \S+ && ")

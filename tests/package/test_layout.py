@@ -4,7 +4,7 @@ no module much past the size one reader holds in mind, no function past 20 branc
 import ast
 from pathlib import Path
 
-SOLVER = Path(__file__).resolve().parents[1] / "solver"
+SOLVER = Path(__file__).resolve().parents[2] / "solver"
 MOST_LINES = 400
 
 

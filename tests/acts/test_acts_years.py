@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 from conftest import read_csv, write_csv
-from test_register import simulate, verify_year, year_folder
+from years import simulate, verify_year, year_folder
 from typer.testing import CliRunner
 
 from solver import load_policy, solve
