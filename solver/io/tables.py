@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import csv
+import re
 import io
 from pathlib import Path
 
@@ -280,19 +281,51 @@ def _columns(path: Path, tbl, required, optional, warn, encode, numbers=()) -> T
     unknown = [h for h in header if h not in required and h not in optional]
     if unknown and warn:
         warn(f"{path}: ignoring unknown columns {unknown}")
-    cols, coded, kept = {}, {}, {}
+    cols, coded, kept, unseen = {}, {}, {}, []
     for name in header:
         if name in required or name in optional:
             col = tbl.column(name)
             if name in encode:
+                # (the dictionaries first: a few thousand values; the cells only where one of them is bad)
+                values = pa.chunked_array([c.dictionary for c in col.chunks]) if pa.types.is_dictionary(col.type) else col
+                if _invisible(values) is not None:
+                    unseen.append(_first_invisible(col.cast(pa.string()), name))
                 coded[name] = Encoded.of(col)
             elif name in numbers:
                 kept[name] = col if pa.types.is_integer(col.type) or pa.types.is_floating(col.type) else _text(col)
             else:
-                cols[name] = _strings(_text(col))
+                text = _text(col)
+                if _invisible(text) is not None:
+                    unseen.append(_first_invisible(text, name))
+                cols[name] = _strings(text)
     t = Table(path, header, cols, tbl.num_rows)
     t.encoded, t.arrow = coded, kept
+    if unseen:
+        row, name, char = min(unseen)
+        raise t.error(row, name, f"a {'bidirectional control' if ord(char) > 0x7f else 'control'} character "
+                      f"(U+{ord(char):04X}) in the cell: " + ("it makes the text display otherwise than it reads"
+                                                               if ord(char) > 0x7f else "the file is damaged, or not text"))
     return t
+
+
+# Characters a cell may not hold: C0 controls and DEL (a tab and quoted line breaks aside), which no id, post
+# or category has and a damaged file does; and the bidirectional embeddings, overrides and isolates, which make
+# an id display otherwise than it reads ("Trojan Source", CVE-2021-42574) in a list a court or candidate reads.
+INVISIBLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
+_INVISIBLE_RE2 = "[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f\\x{202a}-\\x{202e}\\x{2066}-\\x{2069}]"
+
+
+def _invisible(col) -> pa.ChunkedArray | None:
+    """Which cells of a text column hold an `INVISIBLE` character, or None where none does (Arrow's regex over
+    the column, on Arrow's text: a numpy string array would drop a trailing NUL unseen)."""
+    hits = pc.match_substring_regex(col, _INVISIBLE_RE2)
+    return hits if pc.any(hits).as_py() else None
+
+
+def _first_invisible(col, name: str) -> tuple[int, str, str]:
+    """The first row holding an `INVISIBLE` character, the column's name and the character."""
+    row = pc.index(_invisible(col), True).as_py()
+    return row, name, INVISIBLE.search(col[row].as_py()).group()
 
 
 def _check_utf8(path: Path, data: bytes) -> None:

@@ -255,3 +255,56 @@ def test_a_superscript_digit_is_not_a_count(tmp_path):
     with pytest.raises(InputError, match="not a whole number") as e:
         load(tmp_path, vacs=[["X", "UR", 2, "\u00b2"], ["X", "SC", 1, ""]])
     assert e.value.line == 2 and e.value.column == "4 (women)"
+
+
+@pytest.mark.parametrize("where, char, line, col, kind", [
+    ("candidates", "\x00", 3, "1 (id)", "control character (U+0000)"),
+    ("candidates", "\x1b", 2, "3 (category)", "control character (U+001B)"),
+    ("candidates", "\u202e", 3, "1 (id)", "bidirectional control character (U+202E)"),
+    ("vacancies", "\x00", 2, "1 (post)", "control character (U+0000)"),
+    ("vacancies", "\u2067", 3, "1 (post)", "bidirectional control character (U+2067)"),
+    ("preferences", "\u202d", 3, "3 (post)", "bidirectional control character (U+202D)"),
+    ("preferences", "\x07", 2, "1 (candidate_id)", "control character (U+0007)"),
+])
+def test_a_cell_with_a_control_or_bidirectional_character_is_refused(tmp_path, where, char, line, col, kind):
+    """An id or post holding a control character (a NUL: a damaged file) or a bidirectional override (U+202E
+    shows "C00\u202e50" as "C0005": an id that displays otherwise than it reads, CVE-2021-42574) is refused
+    naming the file, line and column, before anything is solved; it used to go through to allocation.csv."""
+    cands, vacs, prefs = [["A", 90, "UR", "M"], ["B", 80, "SC", "F"]], [["X", "UR", 1, ""], ["Y", "SC", 1, ""]], \
+        [["A", 1, "X"], ["B", 1, "Y"]]
+    if where == "candidates":
+        r, c = line - 2, int(col[0]) - 1
+        cands[r][c] = cands[r][c][:1] + char + cands[r][c][1:]
+    elif where == "vacancies":
+        vacs[line - 2][0] += char
+        prefs = [["A", 1, vacs[0][0]], ["B", 1, vacs[1][0]]]
+    else:
+        r, c = line - 2, int(col[0]) - 1
+        prefs[r][c] = prefs[r][c] + char
+    with pytest.raises(InputError) as e:
+        load(tmp_path, cands=cands, vacs=vacs, prefs=prefs)
+    assert str(e.value.path).endswith(f"{where}.csv") and (e.value.line, e.value.column) == (line, col)
+    assert kind in e.value.problem
+
+
+def test_a_tab_inside_a_cell_and_text_in_any_script_are_read(tmp_path):
+    """The refusal above is narrow: a tab inside a name, Devanagari, an en dash and a right-to-left mark-free
+    Urdu id are text a reader sees, and read as given."""
+    cands = [["\u0905\u092e\u093f\u0924\u093e", 90, "UR", "M"], ["B\tC", 80, "SC", "F"], ["\u0627\u0645\u0631", 70, "SC", "F"]]
+    prob = load(tmp_path, cands=cands, vacs=[["P\u2013I", "UR", 1, ""], ["P\u2013I", "SC", 1, ""]])
+    assert list(prob.candidates.ids) == ["\u0905\u092e\u093f\u0924\u093e", "B\tC", "\u0627\u0645\u0631"]
+
+
+def test_a_dataframe_or_parquet_cell_with_a_control_character_is_refused(tmp_path):
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from solver import solve
+    c = pd.DataFrame({"id": ["A", "B\u202e"], "rank": [1, 2], "category": ["UR", "UR"]})
+    v = pd.DataFrame({"post": ["X"], "category": ["UR"], "vacancies": [1]})
+    with pytest.raises(InputError, match=r"<DataFrame>, line 3, column 1 \(id\): a bidirectional control"):
+        solve("central-dopt", candidates=c, vacancies=v, engine="greedy")
+    pq.write_table(pa.Table.from_pandas(v.assign(post=["X\x00"])), tmp_path / "v.parquet")
+    with pytest.raises(InputError, match=r"v.parquet, line 2, column 1 \(post\): a control character \(U\+0000\)"):
+        solve("central-dopt", candidates=c.assign(id=["A", "B"]), vacancies=tmp_path / "v.parquet", engine="greedy")
