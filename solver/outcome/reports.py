@@ -148,8 +148,11 @@ def write_simulation(path: Path, rows: list[dict]) -> None:
 
 
 def stage_outputs(out: str | Path, result: Result, timings: dict, diff: list | None = None,
-                  extra: dict | None = None, record=None) -> Staged:
-    """Write every output file into a staging folder beside `out` (so that moving them in is a rename)."""
+                  extra: dict | None = None, record=None, tables: tuple = ()) -> Staged:
+    """Write every output file into a staging folder beside `out` (so that moving them in is a rename).
+    `tables`: more (name, columns, rows) to write beside the standard files. summary.json names the SHA-256
+    of every file written before it (`outputs`), so that a later stage reading them (fill, slide, compare) can
+    tell a file changed since the run wrote it."""
     def write(tmp: Path) -> None:
         write_csv(tmp / "allocation.csv", ALLOCATION_COLUMNS, result.allocation_rows())
         write_csv(tmp / "decisions.csv", DECISION_COLUMNS, decision_rows(result))
@@ -159,8 +162,18 @@ def stage_outputs(out: str | Path, result: Result, timings: dict, diff: list | N
             write_csv(tmp / "diff.csv", DIFF_COLUMNS, diff)
         if record is not None:
             write_csv(tmp / "carried.csv", CARRIED_COLUMNS, carried_rows(record))
-        write_json(tmp / "summary.json", summary(result, timings, extra))
+        for name, columns, rows in tables:
+            write_csv(tmp / name, columns, rows)
+        outputs = {p.name: sha256_file(p) for p in sorted(tmp.iterdir())}
+        write_json(tmp / "summary.json", summary(result, timings, {**(extra or {}), "outputs": outputs}))
     return stage(out, write)
+
+
+def changed_outputs(folder: Path, doc: dict, names) -> list[str]:
+    """Which of the files `names` of a run's folder differ from the SHA-256 its summary.json (`doc`) recorded
+    when the run wrote them (none for a summary from before the digests were recorded)."""
+    recorded = doc.get("outputs") if isinstance(doc.get("outputs"), dict) else {}
+    return [n for n in names if n in recorded and (folder / n).is_file() and sha256_file(folder / n) != recorded[n]]
 
 
 def write_outputs(out: str | Path, result: Result, timings: dict, diff: list | None = None,

@@ -14,7 +14,7 @@ from ..data.kinds import Engine
 from ..policy import Policy, load_policy
 from ..policy.stages import REASONS
 from ..data.problem import Problem
-from ..outcome.reports import sha256_file as sha256
+from ..outcome.reports import changed_outputs, sha256_file as sha256
 
 FILL_FILES = ("allocation.csv", "decisions.csv", "unfilled.csv", "cutoffs.csv", "filled_from_reserve.csv",
               "summary.json")
@@ -48,6 +48,9 @@ def previous(folder: str | Path, needs: tuple[str, ...] = ("allocation.csv",), w
         if not (folder / name).is_file():
             hint = " (solve with reserve_list=True)" if name == "reserve_list.csv" else ""
             raise InputError(folder, None, None, f"holds no {name}{hint}")
+    for name in changed_outputs(folder, doc, needs):
+        raise InputError(folder / name, None, None, "changed since the run wrote it (its SHA-256 differs from "
+                         "summary.json's outputs): give the run's own files, or solve again")
     for role, path in paths.items():
         if not Path(path).is_file():
             raise InputError(path, None, None, f"the {role} file of the run in {folder} is not there any more")

@@ -216,11 +216,11 @@ def _stage(options: RunOptions, rnd: Round, run: YearRun, digests):
         from ..exam.reserve import reserve_list
         reserve = reserve_list(pol, sol.result)
         extra["reserve_list"] = {**reserve.counts(), "source": pol.reserve_list.source}
-    staged = stage_outputs(rnd.out, sol.result, run.timings, diff, extra, run.record)
+    tables = ()
     if reserve is not None:
-        from ..io.staging import write_csv
         from ..exam.reserve import RESERVE_COLUMNS
-        write_csv(staged.folder / "reserve_list.csv", RESERVE_COLUMNS, reserve.rows(run.problem.candidates.ids))
+        tables = (("reserve_list.csv", RESERVE_COLUMNS, reserve.rows(run.problem.candidates.ids)),)
+    staged = stage_outputs(rnd.out, sol.result, run.timings, diff, extra, run.record, tables)
     if options.report:
         from ..outcome.charts import page, solve_charts
         page(staged.folder / "report.html", f"{pol.name}: allocation", f"{run.problem.n:,} candidates, engine "

@@ -17,7 +17,7 @@ import numpy as np
 from ..errors import InputError, OptionError
 from ..io.cells import _first_bad, _numbers
 from ..io.tables import read_table
-from ..outcome.reports import sha256_file
+from ..outcome.reports import changed_outputs, sha256_file
 from ..outcome.result import fill_by_post
 
 CHANGE_COLUMNS = ["candidate_id", "category", "a_post", "a_seat", "a_route", "b_post", "b_seat", "b_route", "change"]
@@ -156,6 +156,10 @@ def compare(a: str | Path, b: str | Path, candidates: str | Path | None = None,
     A folder compared with itself has no changes (`tests/study/test_compare.py`)."""
     a, b = Path(a), Path(b)
     sa, sb = _summary(a), _summary(b)
+    for folder, doc in ((a, sa), (b, sb)):
+        for name in changed_outputs(folder, doc, ("allocation.csv", "cutoffs.csv", "unfilled.csv")):
+            raise InputError(folder / name, None, None, "changed since the run wrote it (its SHA-256 differs "
+                             "from summary.json's outputs): compare the runs' own files")
     differ = differing_inputs(sa, sb)
     if "candidates" in differ and not other_candidates:
         raise OptionError("other_candidates", f"{b} was solved from other candidates than {a} (their summaries "

@@ -215,6 +215,36 @@ def test_fill_from_the_command_line_checks_its_inputs(tmp_path):
     assert res.exit_code == 2 and "changed since" in res.output
 
 
+def test_fill_refuses_a_reserve_list_changed_since_the_run_wrote_it(tmp_path):
+    """summary.json records the SHA-256 of each file the run wrote (`outputs`); fill reads the run's
+    allocation.csv and reserve_list.csv only as written: a reserve list with a row removed (here the one who
+    would fill the vacancy) is refused naming the file, where before fill filled from the edited list and
+    exit 0. A summary from before the digests were recorded (no `outputs`) is read as before."""
+    import json
+    write_csv(tmp_path / "c.csv", ["id", "score", "category", "relaxed", "pwbd"], FILL_CANDS)
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], FILL_VACS)
+    write_csv(tmp_path / "p.csv", ["candidate_id", "order", "post"], prefs())
+    r = CliRunner()
+    res = r.invoke(app, ["solve", "--policy", "upsc-cse", "--candidates", str(tmp_path / "c.csv"), "--vacancies",
+                         str(tmp_path / "v.csv"), "--preferences", str(tmp_path / "p.csv"), "--engine", "greedy",
+                         "--quiet", "--out", str(tmp_path / "out"), "--reserve-list"])
+    assert res.exit_code == 0, res.output
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert sorted(summary["outputs"]) == ["allocation.csv", "cutoffs.csv", "decisions.csv", "reserve_list.csv",
+                                          "unfilled.csv"]
+    write_csv(tmp_path / "d.csv", ["candidate_id", "reason"], [["O2", "declined"]])
+    fill_args = ["fill", "--declined", str(tmp_path / "d.csv"), "--result", str(tmp_path / "out")]
+    listed = (tmp_path / "out" / "reserve_list.csv").read_text().splitlines(keepends=True)
+    assert any(line.startswith("O3,") for line in listed)
+    (tmp_path / "out" / "reserve_list.csv").write_text("".join(x for x in listed if not x.startswith("O3,")))
+    res = r.invoke(app, [*fill_args, "--out", str(tmp_path / "f")])
+    assert res.exit_code == 2 and "reserve_list.csv: changed since the run wrote it" in res.output
+    assert not (tmp_path / "f").exists()
+    (tmp_path / "out" / "summary.json").write_text(json.dumps({k: v for k, v in summary.items() if k != "outputs"}))
+    res = r.invoke(app, [*fill_args, "--out", str(tmp_path / "f")])
+    assert res.exit_code == 0, res.output
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 @given(inst=instances(max_n=18, policies=["central-dopt", "upsc-cse", "bihar-1991"]), data=st.data())
 def test_engines_list_and_fill_as_verify_checks(tmp_path_factory, inst, data):

@@ -78,3 +78,16 @@ def test_a_move_between_posts_is_up_or_down_the_candidate_s_own_list():
     assert change_kind(("Y", "UR"), ("X", "OBC"), ["X", "Y"]) == "moves up"
     assert change_kind(("X", "UR"), ("Y", "UR")) == "moves to another post"
     assert change_kind(("X", "UR"), None) == "loses the post" and change_kind(("X", "UR"), ("X", "UR")) is None
+
+
+def test_compare_refuses_a_run_whose_allocation_changed_since_it_was_written(tmp_path):
+    """compare reads each run's allocation.csv, cutoffs.csv and unfilled.csv as the run wrote them (their
+    SHA-256 in its summary.json): an allocation.csv edited afterwards (a candidate's post changed by hand) is
+    refused, exit 2, naming the file, and nothing is written."""
+    a = _solve(tmp_path, "a")
+    b = _solve(tmp_path, "b")
+    text = (b / "allocation.csv").read_text()
+    (b / "allocation.csv").write_text(text.replace("R3", "U2", 1) if "R3" in text else text.replace("U2", "R3", 1))
+    r = subprocess.run([*CLI, "compare", str(a), str(b), "--out", str(tmp_path / "cmp")], capture_output=True, text=True)
+    assert r.returncode == 2 and f"{b / 'allocation.csv'}: changed since the run wrote it" in r.stderr, r.stderr
+    assert not (tmp_path / "cmp").exists()
