@@ -83,6 +83,8 @@ def apply_override(data: dict, assignment: str) -> None:
         raise OptionError("overrides", f"{assignment!r} is not of the form KEY=VALUE")
     key, _, raw = assignment.partition("=")
     parts = key.strip().split(".")
+    if not all(p.strip() for p in parts):
+        raise OptionError("overrides", f"{assignment!r}: the key {key.strip()!r} names no setting (an empty part)")
     node: Any = data
     for i, part in enumerate(parts[:-1]):
         if isinstance(node, list):

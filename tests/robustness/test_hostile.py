@@ -41,7 +41,7 @@ def run(args, **kw):
 # The register -------------------------------------------------------------------------------------------
 
 def test_two_writers_never_record_from_a_stale_state(tmp_path):
-    """Finding 3: two processes writing one register at once. Whatever the interleaving, each run is recorded
+    """Two processes writing one register at once. Whatever the interleaving, each run is recorded
     from the state it read or refused with a clear message; when both succeed the register equals the one the
     years give solved one after the other."""
     cadre_years(tmp_path, (2021, 2022, 2023), n=3000)
@@ -72,7 +72,7 @@ def test_two_writers_never_record_from_a_stale_state(tmp_path):
 
 @pytest.mark.parametrize("k", range(6))
 def test_kill_9_leaves_outputs_and_register_together(tmp_path, k):
-    """Finding 4: outputs were written before the register recorded the year, so a kill inside the transaction
+    """Outputs were written before the register recorded the year, so a kill inside the transaction
     left outputs of an unrecorded year. Killed at any moment, a run leaves either the year recorded and its
     outputs in place (at once, or when the register is next opened) or neither; later runs clean its scratch."""
     cadre_years(tmp_path, (2021,), n=20000)
@@ -100,7 +100,7 @@ def test_kill_9_leaves_outputs_and_register_together(tmp_path, k):
 
 
 def test_a_run_the_register_refuses_writes_nothing(tmp_path):
-    """Finding 4: a year the register refuses leaves --out as it was."""
+    """A year the register refuses leaves --out as it was."""
     cadre_years(tmp_path, (2021,), n=5)
     assert CliRunner().invoke(app, solve_args(tmp_path, 2021)).exit_code == 0
     shutil.rmtree(tmp_path / "out")
@@ -110,7 +110,7 @@ def test_a_run_the_register_refuses_writes_nothing(tmp_path):
 
 
 def test_files_that_are_not_registers_are_refused(tmp_path):
-    """Finding 5: another program's database, a damaged file and a version-1 file without tables."""
+    """Another program's database, a damaged file and a version-1 file without tables."""
     cadre_years(tmp_path, (2021,), n=5)
     other = sqlite3.connect(tmp_path / "other.sqlite")
     other.execute("CREATE TABLE customers (id INTEGER)")
@@ -148,7 +148,7 @@ def test_verify_never_writes_the_register(tmp_path):
 
 
 def test_a_stopped_simulation_resumes(tmp_path):
-    """Finding 5: a simulation that stopped after its first year resumes after the years the register holds."""
+    """A simulation that stopped after its first year resumes after the years the register holds."""
     cadre_years(tmp_path, (2021, 2022, 2023), n=8)
     args = ["simulate", "--policy", "bihar-1991", "--years", str(tmp_path / "years"), "--register",
             str(tmp_path / "reg.sqlite"), "--out", str(tmp_path / "out"), "--engine", "greedy"]
@@ -169,7 +169,7 @@ def test_a_stopped_simulation_resumes(tmp_path):
 # --out ------------------------------------------------------------------------------------------------
 
 def test_stale_outputs_of_an_earlier_run_are_removed(tmp_path):
-    """Finding 8: diff.csv of an earlier --engine both run stayed beside the new files."""
+    """Diff.csv of an earlier --engine both run stayed beside the new files."""
     cadre_years(tmp_path, (2021,), n=5)
     d = tmp_path / "years" / "2021"
     base = ["solve", "--policy", "bihar-1991", "--candidates", str(d / "candidates.csv"), "--vacancies",
@@ -181,7 +181,7 @@ def test_stale_outputs_of_an_earlier_run_are_removed(tmp_path):
 
 
 def test_an_unwritable_out_is_bad_input(tmp_path):
-    """Finding 8: --out an existing file, or a folder that cannot be written: exit 2 with the path."""
+    """--out an existing file, or a folder that cannot be written: exit 2 with the path."""
     cadre_years(tmp_path, (2021,), n=5)
     d = tmp_path / "years" / "2021"
     base = ["solve", "--policy", "bihar-1991", "--candidates", str(d / "candidates.csv"), "--vacancies",
@@ -200,7 +200,7 @@ def test_an_unwritable_out_is_bad_input(tmp_path):
 
 
 def test_sigterm_leaves_no_scratch(tmp_path):
-    """Finding 8: SIGTERM left .aarakshan-* scratch folders; now the run ends with 143 and cleans up."""
+    """SIGTERM left .aarakshan-* scratch folders; now the run ends with 143 and cleans up."""
     cadre_years(tmp_path, (2021,), n=60000)
     d = tmp_path / "years" / "2021"
     p = subprocess.Popen(AARAKSHAN + ["solve", "--policy", "bihar-1991", "--candidates", str(d / "candidates.csv"),
@@ -232,14 +232,14 @@ def small(tmp_path, cands=None, header=("id", "rank", "category", "gender"), raw
 
 @pytest.mark.parametrize("limit", ["-1", "nan", "0", "inf"])
 def test_a_bad_time_limit_is_bad_input_not_a_legal_claim(tmp_path, limit):
-    """Finding 7: --time-limit -1 or nan ended in "CP-SAT proved ... infeasible" (exit 3)."""
+    """--time-limit -1 or nan ended in "CP-SAT proved ... infeasible" (exit 3)."""
     r = CliRunner().invoke(app, [*small(tmp_path), "--time-limit", limit])
     assert r.exit_code == 2 and "--time-limit" in r.output and "infeasible" not in r.output
     assert not (tmp_path / "o").exists()
 
 
 def test_an_independent_solve_out_of_time_still_writes_the_answer(tmp_path):
-    """Finding 7 / SPEC exit 4: the best answer is still written, status time_limit."""
+    """SPEC exit 4: the best answer is still written, status time_limit."""
     from solver import load_policy
     from solver.data.instances import generate, write_instance
     pol = load_policy("central-dopt")
@@ -255,7 +255,7 @@ def test_an_independent_solve_out_of_time_still_writes_the_answer(tmp_path):
 
 
 def test_workers_are_capped_at_the_cores(tmp_path):
-    """Finding 12: --workers 64 took five times the memory of one; it is capped at the cores, same output."""
+    """--workers 64 took five times the memory of one; it is capped at the cores, same output."""
     r = CliRunner().invoke(app, [*small(tmp_path), "--workers", "64"])
     assert r.exit_code == 0 and "using" in r.output
     r = CliRunner().invoke(app, [*small(tmp_path), "--workers", "0"])
@@ -263,7 +263,7 @@ def test_workers_are_capped_at_the_cores(tmp_path):
 
 
 def test_a_model_too_large_for_the_machine_is_refused_before_it_is_built(monkeypatch):
-    """Finding 12: estimate the model's size first and, past what the machine holds, stop with exit 3 naming
+    """Estimate the model's size first and, past what the machine holds, stop with exit 3 naming
     --engine greedy (here the machine is told it has 1 MiB free)."""
     from solver import load_policy, solve
     from solver.chain.engines.cpsat import size
@@ -287,7 +287,7 @@ def test_a_model_too_large_for_the_machine_is_refused_before_it_is_built(monkeyp
 
 
 @pytest.mark.parametrize("raw, line, column, text", [
-    # Finding 9: blank lines and a quoted line break shifted the reported line (physical line 7 said 4).
+    # Blank lines and a quoted line break shifted the reported line (physical line 7 said 4).
     (b"id,rank,category,gender\nA,1,UR,M\n\n\n\"B\nx\",2,SC,F\nC,3,XX,M\n", 7, "3 (category)", "unknown category"),
     # Extra and missing fields, an unclosed quote: a line and a 1-based column.
     (b"id,rank,category,gender\nA,1,UR,M\nB,2,SC,F,extra\n", 3, 5, "5 fields where the header has 4"),
@@ -298,9 +298,9 @@ def test_a_model_too_large_for_the_machine_is_refused_before_it_is_built(monkeyp
     # Rank 0, -1, 1e23: named on their own line (was "rank 1 is missing").
     (b"id,rank,category,gender\nA,1,UR,M\nB,0,SC,F\n", 3, "2 (rank)", "outside 1..2"),
     (b"id,rank,category,gender\nA,1e23,UR,M\nB,1,SC,F\n", 2, "2 (rank)", "outside 1..2"),
-    # Finding 10: a duplicate header column gave a traceback.
+    # A duplicate header column gave a traceback.
     (b"id,rank,category,rank\nA,1,UR,1\n", 1, "4 (rank)", "appears twice"),
-    # Finding 11: an impossible birth date was used as a tie-break.
+    # An impossible birth date was used as a tie-break.
     (b"id,rank,category,birth_date\nA,1,UR,1990-02-30\n", 2, "4 (birth_date)", "not a date"),
 ])
 def test_malformed_candidates_name_line_and_column(tmp_path, raw, line, column, text):
@@ -313,7 +313,7 @@ def test_malformed_candidates_name_line_and_column(tmp_path, raw, line, column, 
 
 
 def test_a_fifo_as_candidates_is_refused_not_read(tmp_path):
-    """Finding 11: a FIFO as --candidates hung."""
+    """A FIFO as --candidates hung."""
     args = small(tmp_path)
     fifo = tmp_path / "fifo.csv"
     os.mkfifo(fifo)
@@ -323,7 +323,7 @@ def test_a_fifo_as_candidates_is_refused_not_read(tmp_path):
 
 
 def test_parquet_nested_columns_are_bad_input(tmp_path):
-    """Finding 10: a Parquet list column gave a traceback."""
+    """A Parquet list column gave a traceback."""
     import pyarrow as pa
     import pyarrow.parquet as pq
     pq.write_table(pa.table({"id": ["A"], "rank": [1], "category": ["UR"], "gender": [["M"]]}),
@@ -335,9 +335,11 @@ def test_parquet_nested_columns_are_bad_input(tmp_path):
 
 
 @pytest.mark.parametrize("sets, text", [
-    (["ceiling.share=true"], "--set: ceiling.share=true"),           # Finding 11: read as 1.0
+    (["ceiling.share=true"], "--set: ceiling.share=true"),           # Read as 1.0
     (['exchange=[{categories=["SC","SC"]}]'], "names a category twice"),
     (['fallback=[{from="ST",to=["ST"]}]'], "may not name its own category"),
+    (["=1"], "the key '' names no setting"),                          # was "Extra inputs are not permitted"
+    (["ceiling..share=0.5"], "names no setting (an empty part)"),
 ])
 def test_overrides_are_checked_and_blamed(tmp_path, sets, text):
     args = small(tmp_path)
@@ -348,7 +350,7 @@ def test_overrides_are_checked_and_blamed(tmp_path, sets, text):
 
 
 def test_policy_files_that_cannot_be_read(tmp_path):
-    """Finding 10: a policy that is a folder, Latin-1, or empty as a name."""
+    """A policy that is a folder, Latin-1, or empty as a name."""
     (tmp_path / "latin.toml").write_bytes(b'name = "caf\xe9"\n')
     for policy, text in ((str(tmp_path), "is not a file"), (str(tmp_path / "latin.toml"), "not UTF-8"),
                          ("", "empty")):
@@ -359,13 +361,13 @@ def test_policy_files_that_cannot_be_read(tmp_path):
 
 
 def test_a_huge_bad_cell_is_not_echoed_whole(tmp_path):
-    """Finding 11: a million-character bad code came back in a 1 MB message."""
+    """A million-character bad code came back in a 1 MB message."""
     r = CliRunner().invoke(app, small(tmp_path, [["A", 1, "X" * 1_000_000, "M"]]))
     assert r.exit_code == 2 and len(r.output) < 2000
 
 
 def test_vacancies_beyond_any_cadre_are_bad_input(tmp_path):
-    """Finding 10: vacancies of 2^63 under CP-SAT gave a traceback."""
+    """Vacancies of 2^63 under CP-SAT gave a traceback."""
     args = small(tmp_path)
     write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], [["X", "UR", 2**63]])
     r = CliRunner().invoke(app, args)
@@ -373,7 +375,7 @@ def test_vacancies_beyond_any_cadre_are_bad_input(tmp_path):
 
 
 def test_ctrl_c_during_start_up_is_a_clean_exit(tmp_path):
-    """Finding 10: Ctrl-C while the command starts gave a traceback; now "interrupted", exit 130, nothing
+    """Ctrl-C while the command starts gave a traceback; now "interrupted", exit 130, nothing
     written."""
     cadre_years(tmp_path, (2021,), n=60000)
     p = subprocess.Popen(AARAKSHAN + solve_args(tmp_path, 2021), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
