@@ -335,7 +335,7 @@ def test_parquet_nested_columns_are_bad_input(tmp_path):
 
 
 @pytest.mark.parametrize("sets, text", [
-    (["ceiling.share=true"], "--set: ceiling.share=true"),           # Read as 1.0
+    (["ceiling.share=true"], "--set: ceiling.share=true"),           # was read as 1.0
     (['exchange=[{categories=["SC","SC"]}]'], "names a category twice"),
     (['fallback=[{from="ST",to=["ST"]}]'], "may not name its own category"),
     (["=1"], "the key '' names no setting"),                          # was "Extra inputs are not permitted"
