@@ -129,7 +129,7 @@ def check_round(round_: str, register) -> bool:
 def optional_report(folder: Path, title: str, subtitle: str, charts) -> bool:
     """report.html into `folder` where plotly is installed (an optional extra), else a warning saying so.
     Returns whether it was written."""
-    from ..outcome.charts import available, page
+    from ..study.charts import available, page
     if available():
         page(folder / "report.html", title, subtitle, charts())
         return True

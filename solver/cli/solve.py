@@ -123,7 +123,7 @@ def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
                                        "(upsc-cse: prelims, mains, final, preferences, declines, responses)")):
     """Solve a bundled example end to end (Bihar 1991, 5,000 candidates, 400 posts, by default); the inputs are
     written to OUT/input/, the outputs to OUT/."""
-    from ..data.examples import EXAMPLES, write_example, write_pipeline
+    from ..runs.examples import EXAMPLES, write_example, write_pipeline
 
     con = Console(highlight=False)
     if out.exists() and not out.is_dir():

@@ -31,7 +31,7 @@ def compare(
         rows, doc = run_compare(a, b, candidates, other_candidates)
 
         def write(tmp: Path) -> None:
-            from ..outcome.charts import compare_charts
+            from ..study.charts import compare_charts
             write_csv(tmp / "changes.csv", CHANGE_COLUMNS, rows)
             write_json(tmp / "compare.json", doc)
 

@@ -65,7 +65,7 @@ def sweep_cmd(
         reported = []
 
         def write_all(tmp: Path) -> None:
-            from ..outcome.charts import sweep_charts
+            from ..study.charts import sweep_charts
             write(tmp, result, baseline, stacked=bool(stack_))
             heading = f"policy {policy}" + (f"; baseline {baseline}" if baseline else "") + (
                 ". Refused: " + "; ".join(f"{name} {status}" for name, status in refused) if refused else "")

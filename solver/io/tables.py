@@ -284,20 +284,9 @@ def _columns(path: Path, tbl, required, optional, warn, encode, numbers=()) -> T
     cols, coded, kept, unseen = {}, {}, {}, []
     for name in header:
         if name in required or name in optional:
-            col = tbl.column(name)
-            if name in encode:
-                # (the dictionaries first: a few thousand values; the cells only where one of them is bad)
-                values = pa.chunked_array([c.dictionary for c in col.chunks]) if pa.types.is_dictionary(col.type) else col
-                if _invisible(values) is not None:
-                    unseen.append(_first_invisible(col.cast(pa.string()), name))
-                coded[name] = Encoded.of(col)
-            elif name in numbers:
-                kept[name] = col if pa.types.is_integer(col.type) or pa.types.is_floating(col.type) else _text(col)
-            else:
-                text = _text(col)
-                if _invisible(text) is not None:
-                    unseen.append(_first_invisible(text, name))
-                cols[name] = _strings(text)
+            bad = _read_column(name, tbl.column(name), encode, numbers, cols, coded, kept)
+            if bad is not None:
+                unseen.append(bad)
     t = Table(path, header, cols, tbl.num_rows)
     t.encoded, t.arrow = coded, kept
     if unseen:
@@ -306,6 +295,26 @@ def _columns(path: Path, tbl, required, optional, warn, encode, numbers=()) -> T
                       f"(U+{ord(char):04X}) in the cell: " + ("it makes the text display otherwise than it reads"
                                                                if ord(char) > 0x7f else "the file is damaged, or not text"))
     return t
+
+
+def _read_column(name: str, col, encode, numbers, cols: dict, coded: dict, kept: dict):
+    """One wanted column into its dict (text, dictionary-encoded, or Arrow numbers); returns the first cell
+    holding an `INVISIBLE` character (row, name, character), or None."""
+    bad = None
+    if name in encode:
+        # (the dictionaries first: a few thousand values; the cells only where one of them is bad)
+        values = pa.chunked_array([c.dictionary for c in col.chunks]) if pa.types.is_dictionary(col.type) else col
+        if _invisible(values) is not None:
+            bad = _first_invisible(col.cast(pa.string()), name)
+        coded[name] = Encoded.of(col)
+    elif name in numbers:
+        kept[name] = col if pa.types.is_integer(col.type) or pa.types.is_floating(col.type) else _text(col)
+    else:
+        text = _text(col)
+        if _invisible(text) is not None:
+            bad = _first_invisible(text, name)
+        cols[name] = _strings(text)
+    return bad
 
 
 # Characters a cell may not hold: C0 controls and DEL (a tab and quoted line breaks aside), which no id, post

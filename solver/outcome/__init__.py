@@ -1,3 +1,3 @@
 """An allocation in the law's terms and as files: the seat, route and dispositions of each appointee
-(`result`), a reason for every candidate (`reasons`), the output files written atomically (`reports`), the
-charts of report.html (`charts`), and what an override did (`overrides`)."""
+(`result`), a reason for every candidate (`reasons`), the output files written atomically (`reports`), and
+what an override did (`overrides`)."""

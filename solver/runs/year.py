@@ -222,7 +222,7 @@ def _stage(options: RunOptions, rnd: Round, run: YearRun, digests):
         tables = (("reserve_list.csv", RESERVE_COLUMNS, reserve.rows(run.problem.candidates.ids)),)
     staged = stage_outputs(rnd.out, sol.result, run.timings, diff, extra, run.record, tables)
     if options.report:
-        from ..outcome.charts import page, solve_charts
+        from ..study.charts import page, solve_charts
         page(staged.folder / "report.html", f"{pol.name}: allocation", f"{run.problem.n:,} candidates, engine "
              f"{options.engine}" + (f", year {rnd.year}" if rnd.year is not None else ""), solve_charts(sol.result))
     return staged

@@ -144,6 +144,13 @@ def _by_own(own: dict, xa: dict, xb: dict, order: list) -> dict:
     return {code: {"a": ca[code], "b": cb[code], "change": cb[code] - ca[code]} for code in codes}
 
 
+def _as_written(folder: Path, summary: dict) -> None:
+    """The run's files compare reads, as the run wrote them (their SHA-256 in its summary.json's outputs)."""
+    for name in changed_outputs(folder, summary, ("allocation.csv", "cutoffs.csv", "unfilled.csv")):
+        raise InputError(folder / name, None, None, "changed since the run wrote it (its SHA-256 differs "
+                         "from summary.json's outputs): compare the runs' own files")
+
+
 def compare(a: str | Path, b: str | Path, candidates: str | Path | None = None,
             other_candidates: bool = False) -> tuple[list[list[str]], dict]:
     """The changes.csv rows (one per candidate who fares otherwise) and the compare.json document.
@@ -156,10 +163,8 @@ def compare(a: str | Path, b: str | Path, candidates: str | Path | None = None,
     A folder compared with itself has no changes (`tests/study/test_compare.py`)."""
     a, b = Path(a), Path(b)
     sa, sb = _summary(a), _summary(b)
-    for folder, doc in ((a, sa), (b, sb)):
-        for name in changed_outputs(folder, doc, ("allocation.csv", "cutoffs.csv", "unfilled.csv")):
-            raise InputError(folder / name, None, None, "changed since the run wrote it (its SHA-256 differs "
-                             "from summary.json's outputs): compare the runs' own files")
+    _as_written(a, sa)
+    _as_written(b, sb)
     differ = differing_inputs(sa, sb)
     if "candidates" in differ and not other_candidates:
         raise OptionError("other_candidates", f"{b} was solved from other candidates than {a} (their summaries "

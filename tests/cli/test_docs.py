@@ -1,6 +1,6 @@
 """Every command block of README.md and docs/ runs as written, in order, one folder per page (a page's blocks
 share it, as a reader's shell would), and fails on any non-zero exit. The inputs come from `aarakshan demo`
-(solver.data.examples), so no block needs a file the repository does not make.
+(solver.runs.examples), so no block needs a file the repository does not make.
 
 Two blocks are the set-up itself: the README's install-and-demo line runs here without its install (this test
 runs inside that installation), and its install-and-test line is what `.ci/run` runs (checked below), which is

@@ -160,9 +160,7 @@ LAYERS = {"policy": 0, "io": 0, "data": 0, "chain": 1, "outcome": 2, "verify": 2
           "runs": 3, "register": 3, "exam": 3, "audit": 3, "study": 3, "cli": 4}
 # The imports that run upward, each for a reason ARCHITECTURE.md ("The folders") gives.
 UPWARD = {("solver.chain.reductions", "solver.exam.appointed"), ("solver.chain.reductions", "solver.outcome.result"),
-          ("solver.chain.solve", "solver.outcome.result"), ("solver.data.examples", "solver.chain.solve"),
-          ("solver.data.examples", "solver.exam.shortlist"), ("solver.data.instances", "solver.chain.vacancy.roster"),
-          ("solver.outcome.charts", "solver.study.sweep_tables"), ("solver.outcome.charts", "solver.study.winners")}
+          ("solver.chain.solve", "solver.outcome.result"), ("solver.data.instances", "solver.chain.vacancy.roster")}
 
 
 def _upward(graph: dict[str, set[str]]) -> set[tuple[str, str]]:

@@ -185,7 +185,7 @@ def test_charts_add_up_only_the_years_every_scenario_ran_and_mark_the_refused():
     """Scenario A ran 2025 and 2026, B was refused in 2026: the selections chart sums 2025 alone (A 5, B 7), says
     so in its title, and names B as refused, where summing every year would set A's two years (5 + 9) against
     B's one."""
-    from solver.outcome.charts import sweep_charts
+    from solver.study.charts import sweep_charts
     from solver.study.sweep import Scenario, Sweep
     from solver.study.sweep_tables import refused_rows
 
@@ -260,7 +260,7 @@ def test_a_numeric_grid_parameter_gets_a_line_chart_along_it(tmp_path):
     selections `results.csv` holds for each scenario."""
     from pathlib import Path
 
-    from solver.outcome.charts import sweep_charts
+    from solver.study.charts import sweep_charts
     args = _inputs(tmp_path)
     out = sweep("central-dopt", grid(["ceiling.share=0.5,0.6"]), [Inputs(None, Path(args[1]), Path(args[3]))],
                 baseline="ceiling.share=0.5")

@@ -81,7 +81,7 @@ def _bars(groups: dict[str, dict[str, float]], x_title: str, y_title: str, stack
 def solve_charts(result) -> list:
     """Cutoffs by category and post, selections by own category, fill and the dispositions of unfilled
     vacancies, horizontal minimums met."""
-    from .result import fill_by_post
+    from ..outcome.result import fill_by_post
     policy = result.policy
     codes = [policy.open, *policy.reserved_codes]
     cut: dict[str, dict[str, float]] = {}
@@ -130,7 +130,7 @@ def _against_baseline(out, baseline: str, stacked: bool, multi: bool, line) -> l
     """The change against the baseline (or, stacked, each step's contribution): a chart of selections by own
     category with its values, the table of its figures, the line along a numeric parameter, the winners and
     losers of the first five scenarios."""
-    from ..study.sweep_tables import against_baseline, contributions
+    from .sweep_tables import against_baseline, contributions
     charts: list = []
     diff = [r for r in (contributions(out) if stacked else against_baseline(out, baseline))
             if r[3 if stacked else 2] == "selected"]
@@ -200,7 +200,7 @@ def _levels(rows: list[dict], mark: dict, common: set, span: str, multi: bool) -
 def _along_parameter(out, rows: list[dict], years: set, span: str):
     """Where the scenarios vary one numeric parameter (a grid over a share), selections by own category as lines
     along it: how much each category gains or loses as the parameter moves. None otherwise."""
-    from ..study.sweep_tables import parameters
+    from .sweep_tables import parameters
     params = parameters([sc for sc, _ in out.status])
     varying = [k for k, v in params.items() if len(set(v.values())) > 1]
     if len(varying) != 1 or not all(isinstance(x, (int, float)) and not isinstance(x, bool)
@@ -225,7 +225,7 @@ def _along_parameter(out, rows: list[dict], years: set, span: str):
 
 def winners_table(rows: list[dict]) -> "Tabular":
     """Winners and losers by own category x horizontal trait (`solver.study.winners.tally`)."""
-    from ..study.winners import KINDS
+    from .winners import KINDS
     kinds = [k for k in KINDS if any(r[k] for r in rows)]
     return Tabular(["own category", "traits", *kinds, "net posts"],
                    [[r["category"], r["traits"], *(r[k] for k in kinds), r["net"]] for r in rows])

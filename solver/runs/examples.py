@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .instances import generate, write_instance
+from ..data.instances import generate, write_instance
 from ..io.staging import write_csv
 from ..policy import load_policy
 
