@@ -35,7 +35,7 @@ PWBD = str(HERE / "policies" / "bihar-pwbd-overall.toml")
 UPSC_PWBD = str(HERE / "policies" / "upsc-cse-pwbd.toml")
 
 # name: (policy, candidates, vacancies, posts, seed, posts ranked by each candidate).
-# Single cadres with nine categories (Maharashtra 2001: open + eight reserved), issues 2 and 3; combined exams
+# Single cadres with nine categories (Maharashtra 2001: open + eight reserved); combined exams
 # after published figures: UPSC CSE 2024 (1,129 vacancies, 24 services) and SSC CGL 2024 (17,727
 # vacancies, 35 posts), every candidate ranking every post.
 CATALOGUE = {

@@ -9,13 +9,16 @@ Per post, from `vacancies.csv` and the items the seat table says the register ca
 - a category given a row of its own has that row's vacancies, plus its carried items, less a partner's
   vacancy a claim took back (Manipur s.6) and less what the ceiling moved to open (Art. 16(4B); Manipur s.5);
 - exempt vacancies are open (Bill 2004 s.4; Manipur s.3; Bihar s.3).
-A TOTAL row's split by the roster is checked for its sum (the roster's points are `tests/rules/test_roster.py`'s, by
-hand). A lapsed kept-vacant post is one open vacancy more.
+A TOTAL row's split is verify's own reading of the running roster (`solver.verify.roster`; DoPT OM 02.07.1997),
+from the row's `roster_start` or the point the register records; where that reading needs more than the rows
+(two vacancies carried over, Manipur s.4(2)(a) proviso; promotion) only the sum is checked. A lapsed kept-vacant
+post is one open vacancy more.
 """
 from __future__ import annotations
 
 from .allocation import Violation
 from .reading import Reading
+from .roster import total_split
 
 SOURCE = "vacancies.csv and the register (SPEC.md, \"vacancies.csv\")"
 
@@ -29,11 +32,14 @@ def seats_as_given(r: Reading) -> list[Violation]:
     split: set[str] = set()
     for row in r.problem.vacancy_rows:
         rows[row.post] = rows.get(row.post, 0) + row.vacancies
-        if row.category == "TOTAL":
-            split.add(row.post)
-        else:
-            code = policy.open if row.exempt else row.category
-            own[(row.post, code)] = own.get((row.post, code), 0) + row.vacancies
+        by_code = {policy.open if row.exempt else row.category: row.vacancies}
+        if row.category == "TOTAL" and not row.exempt:
+            by_code = total_split(policy, row, seats.roster_used.get(row.post, (None,))[0])
+            if by_code is None:
+                split.add(row.post)
+                continue
+        for code, k in by_code.items():
+            own[(row.post, code)] = own.get((row.post, code), 0) + k
     carried: dict[tuple[str, str], int] = {}
     taken: dict[str, int] = {}          # per post, the partner vacancies claims took back
     added: dict[str, int] = {}          # per post, the kept-vacant posts carried in
@@ -61,7 +67,7 @@ def seats_as_given(r: Reading) -> list[Violation]:
                                    r.cite("carried", SOURCE)))
             continue
         if post in split or taken.get(post):
-            continue   # (a roster split, or carried reservations and claims moving vacancies between rows)
+            continue   # (a split read for its sum only, or carried reservations and claims moving vacancies)
         for code in [policy.open, *policy.reserved_codes]:
             if code == policy.open:
                 want = own.get((post, code), 0) + to_open.get(post, 0)

@@ -8,23 +8,27 @@ import numpy as np
 
 from ..policy import Policy
 from ..data.problem import Problem
+from ..errors import Unsupported
 from .allocation import Allocation, _may_hold, may_hold
+from .roster import total_split
 
 GENERAL_STANDARD = ("open_merit", "upgrade")   # allocation.csv routes of a recommendation on merit
 
 
 def compartments(policy: Policy, problem: Problem) -> dict[tuple[str, str], int]:
-    """Each post and category's vacancies as notified: the rows' own (an exempt row's are open). A TOTAL row's
-    split is the vacancy stage's (`verify.seats` checks only its sum)."""
+    """Each post and category's vacancies as notified: the rows' own (an exempt row's are open), a TOTAL row's
+    split by verify's own reading of the roster (`solver.verify.roster`; DoPT OM 02.07.1997) from its
+    `roster_start` or point 1: a stage before the final list is read without a register."""
     out: dict[tuple[str, str], int] = {}
-    if any(row.category == "TOTAL" for row in problem.vacancy_rows):
-        from ..chain.vacancy import determine_seats
-        for key, k in determine_seats(policy, problem, enforce_ceiling=False).seats.items():
-            out[key] = out.get(key, 0) + k
-        return out
     for row in problem.vacancy_rows:
-        key = (row.post, policy.open if row.exempt else row.category)
-        out[key] = out.get(key, 0) + row.vacancies
+        by_code = {policy.open if row.exempt else row.category: row.vacancies}
+        if row.category == "TOTAL" and not row.exempt:
+            by_code = total_split(policy, row, None)
+            if by_code is None:
+                raise Unsupported(f"post {row.post}: its TOTAL row's split needs the register's preceding years or "
+                                  "the promotion rules, which a stage's check does not read; give per-category rows")
+        for code, k in by_code.items():
+            out[(row.post, code)] = out.get((row.post, code), 0) + k
     return out
 
 

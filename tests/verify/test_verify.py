@@ -1,4 +1,4 @@
-"""`verify` names the rule an allocation breaks: one planted violation of each kind (issues 3 and 4)."""
+"""`verify` names the rule an allocation breaks: one planted violation of each kind."""
 import pytest
 from typer.testing import CliRunner
 
