@@ -10,16 +10,16 @@ import typer
 from rich.console import Console
 
 from ..errors import AarakshanError, InputError
+from ..io.vacancies import LAST_ROSTER_POINT
 from .common import PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, err, fail, load, warn
 
 
-ROSTER_LIMIT = 1_000_001  # points; a cadre of a million posts is already beyond any service
 
 
 @app.command()
 def roster(policy: str = PolicyOpt, points: Optional[int] = typer.Option(None, "--points", min=1),
            start: int = typer.Option(1, "--start", min=1, help="first point (a running roster resumes here)"),
-           cadre: Optional[int] = typer.Option(None, "--cadre", min=1, max=ROSTER_LIMIT,
+           cadre: Optional[int] = typer.Option(None, "--cadre", min=1, max=LAST_ROSTER_POINT,
                                                help="sanctioned posts of the cadre: points past it are refused"),
            vacated: Optional[str] = typer.Option(None, "--vacated", help="points of a fully operated roster whose "
                                                  "holders left, e.g. 4,7,8: prints the replacement categories"),
@@ -45,9 +45,9 @@ def roster(policy: str = PolicyOpt, points: Optional[int] = typer.Option(None, "
             from ..chain.vacancy.split import check_cadre
             check_cadre(pol, "--cadre", cadre, start, points)
             rows = [(start + k, code) for k, code in enumerate(running(pol, start, points))]
-        elif start + points > ROSTER_LIMIT:
+        elif start + points - 1 > LAST_ROSTER_POINT:
             raise InputError("--points", None, None, f"points {start}..{start + points - 1} reach past "
-                             f"{ROSTER_LIMIT - 1:,}; a roster that long is not a cadre's")
+                             f"{LAST_ROSTER_POINT:,}; a roster that long is not a cadre's")
         else:
             rows = [(start + k, code) for k, code in enumerate(running(pol, start, points))]
     except AarakshanError as e:

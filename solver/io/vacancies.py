@@ -31,6 +31,9 @@ def _optional_counts(t: Table, name: str, least: int = 1) -> np.ndarray:
 
 # Vacancies, cadres and roster points above this are typing mistakes, and would overflow the solver's integers.
 MAX_COUNT = 10**9
+# The last point of a running roster a TOTAL row may reach: a roster is walked point by point from its first, and
+# a cadre of a million posts is already beyond any service (`aarakshan roster` keeps to the same).
+LAST_ROSTER_POINT = 1_000_000
 
 
 def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tuple[VacancyRow, ...]]:
@@ -126,9 +129,19 @@ def _row_fields(t: Table, k: int, policy: Policy, cat: str, minimums: dict, vaca
     for name, col in roster.items():
         if col[k] > 0 and cat != "TOTAL":
             raise t.error(k, name, f"{name} belongs on a TOTAL row (the roster splits it); this row is {cat}")
+    first = max(int(roster["roster_start"][k]), 1)
+    if cat == "TOTAL" and first + vacancies - 1 > LAST_ROSTER_POINT:
+        raise t.error(k, "roster_start" if roster["roster_start"][k] > 0 else "vacancies",
+                      too_long(first, vacancies))
     over = [tr for tr, v in minimums.items() if v > vacancies]
     if over:
         raise t.error(k, over[0], f"minimum {minimums[over[0]]} exceeds the row's {vacancies} vacancies")
+
+
+def too_long(first: int, vacancies: int) -> str:
+    """Why a TOTAL row reaching past `LAST_ROSTER_POINT` is refused."""
+    return (f"{vacancies:,} vacancies from roster point {first:,} reach past point {LAST_ROSTER_POINT:,}: a roster "
+            "that long is not a cadre's; give per-category rows")
 
 
 def _exempt_row(t: Table, k: int, policy: Policy, cat: str, exempt, roster: dict) -> None:

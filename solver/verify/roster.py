@@ -11,32 +11,35 @@ unused point and runs on into its next cycle.
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
 from fractions import Fraction
 
 from ..policy import Policy
 
-# Shares are decimals in the policy (0.075, or 1/3 written 0.3333...); as the nearest fraction of small
-# denominator they keep floor(n x share) free of rounding where a multiple is whole (n = 40, share 0.075: 3).
+# Shares are decimals in the policy (0.075, or 1/3 written 0.3333...); as the nearest fractions of small
+# denominator over one common denominator D, share = a / D, floor(n x share) is the whole-number (n x a) // D,
+# free of rounding where a multiple is whole (n = 40, share 0.075: 3).
 _DENOMINATOR = 10**6
 
 
-def _shares(policy: Policy) -> list[tuple[str, Fraction]]:
-    """The reserved categories in policy order, each with its share as an exact fraction."""
-    return [(c.code, Fraction(c.share).limit_denominator(_DENOMINATOR))
-            for c in policy.categories if c.code != policy.open and c.share > 0]
+def _shares(policy: Policy) -> tuple[list[tuple[str, int]], int]:
+    """The reserved categories in policy order, each with its share's numerator a over the common D; and D."""
+    exact = [(c.code, Fraction(c.share).limit_denominator(_DENOMINATOR))
+             for c in policy.categories if c.code != policy.open and c.share > 0]
+    d = math.lcm(*(x.denominator for _, x in exact)) if exact else 1
+    return [(code, int(x * d)) for code, x in exact], d
 
 
-def _pick(policy: Policy, n: int, held: Counter, behind: list[tuple[int, str, Fraction]]) -> str:
-    """Among the categories due at point n (`behind`: order, code, share), the one the tie rule serves."""
-    tie = policy.roster.tie
+def _pick(tie: str, n: int, held: Counter, d: int, behind: list[tuple[int, str, int]]) -> str:
+    """Among the categories due at point n (`behind`: order, code, share numerator a), the one the tie rule
+    serves."""
     if tie == "policy_order":
         return behind[0][1]
     if tie == "largest_deficit":
-        deficit = {code: int(n * share) - held[code] for _, code, share in behind}
-        return max(behind, key=lambda b: (deficit[b[1]], -b[0]))[1]
+        return max(behind, key=lambda b: (n * b[2] // d - held[b[1]], -b[0]))[1]
     # relative_deficit: how many points behind its share the category stands, n - held / share
-    return max(behind, key=lambda b: (n - held[b[1]] / b[2], -b[0]))[1]
+    return max(behind, key=lambda b: (n - Fraction(held[b[1]] * d, b[2]), -b[0]))[1]
 
 
 def roster_points(policy: Policy, start: int, count: int) -> list[str]:
@@ -58,18 +61,21 @@ def roster_points(policy: Policy, start: int, count: int) -> list[str]:
     >>> [n for n, c in enumerate(r, 1) if c != "UR"]    # RULES.md's 20-post cadre
     [4, 7, 8, 12, 14, 15, 16, 19, 20]
     """
-    cycle, shares = policy.roster.points, _shares(policy)
+    cycle, tie, (shares, d) = policy.roster.points, policy.roster.tie, _shares(policy)
     held: Counter = Counter()
     points: list[str] = []
     for n in range(1, start + count):
         end = -(-n // cycle) * cycle                       # the last point of n's cycle
-        owing = [(k, code, share) for k, (code, share) in enumerate(shares) if held[code] < int(end * share)]
-        behind = [b for b in owing if int(n * b[2]) > held[b[1]]]
-        if behind:
-            code = _pick(policy, n, held, behind)
-        elif sum(int(end * share) - held[code] for _, code, share in owing) > end - n:
-            # The points owed by the cycle's end fill every point left: the category due soonest takes it.
-            code = min(owing, key=lambda b: (-(-(held[b[1]] + 1) // b[2]), b[0]))[1]
+        owing = [(k, code, a) for k, (code, a) in enumerate(shares) if held[code] < end * a // d]
+        behind = [b for b in owing if n * b[2] // d > held[b[1]]]
+        if len(behind) == 1:
+            code = behind[0][1]
+        elif behind:
+            code = _pick(tie, n, held, d, behind)
+        elif sum(end * a // d - held[code] for _, code, a in owing) > end - n:
+            # The points owed by the cycle's end fill every point left: the category due soonest takes it,
+            # its next point ceil((held + 1) / share).
+            code = min(owing, key=lambda b: (-(-(held[b[1]] + 1) * d // b[2]), b[0]))[1]
         else:
             code = policy.open
         held[code] += code != policy.open

@@ -23,10 +23,10 @@ from .roster import total_split
 SOURCE = "vacancies.csv and the register (SPEC.md, \"vacancies.csv\")"
 
 
-def seats_as_given(r: Reading) -> list[Violation]:
-    """Each post's vacancies, and each category's with a row of its own, as the rows and carried items give
-    them."""
-    policy, seats, out = r.policy, r.seats, []
+def _rows_read(r: Reading) -> tuple[dict[str, int], dict[tuple[str, str], int], set[str]]:
+    """(per post, its rows' vacancies; per post and category, the vacancies the rows give it; the posts whose
+    TOTAL row is read for its sum only)."""
+    policy, seats = r.policy, r.seats
     rows: dict[str, int] = {}
     own: dict[tuple[str, str], int] = {}
     split: set[str] = set()
@@ -40,6 +40,14 @@ def seats_as_given(r: Reading) -> list[Violation]:
                 continue
         for code, k in by_code.items():
             own[(row.post, code)] = own.get((row.post, code), 0) + k
+    return rows, own, split
+
+
+def seats_as_given(r: Reading) -> list[Violation]:
+    """Each post's vacancies, and each category's with a row of its own, as the rows and carried items give
+    them."""
+    policy, seats, out = r.policy, r.seats, []
+    rows, own, split = _rows_read(r)
     carried: dict[tuple[str, str], int] = {}
     taken: dict[str, int] = {}          # per post, the partner vacancies claims took back
     added: dict[str, int] = {}          # per post, the kept-vacant posts carried in

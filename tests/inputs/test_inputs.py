@@ -308,3 +308,36 @@ def test_a_dataframe_or_parquet_cell_with_a_control_character_is_refused(tmp_pat
     pq.write_table(pa.Table.from_pandas(v.assign(post=["X\x00"])), tmp_path / "v.parquet")
     with pytest.raises(InputError, match=r"v.parquet, line 2, column 1 \(post\): a control character \(U\+0000\)"):
         solve("central-dopt", candidates=c.assign(id=["A", "B"]), vacancies=tmp_path / "v.parquet", engine="greedy")
+
+
+@pytest.mark.parametrize("row, col", [
+    (["X", "TOTAL", 2, "50000000"], "4 (roster_start)"),     # a start past any cadre's roster
+    (["X", "TOTAL", 1_000_001, ""], "3 (vacancies)"),        # a TOTAL row longer than any roster
+    (["X", "TOTAL", 3, "999999"], "4 (roster_start)"),       # points 999,999 .. 1,000,001
+])
+def test_a_total_row_past_the_last_roster_point_is_refused(tmp_path, row, col):
+    """A running roster is walked from its first point (DoPT OM 02.07.1997: a year's vacancies take the next
+    unused points), so a TOTAL row reaching past point 1,000,000 is refused at its line and column: a start of
+    50,000,000 had the split walk points for minutes before."""
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category"], [["A", 1, "UR"]])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "roster_start"], [row])
+    with pytest.raises(InputError) as e:
+        read_problem(load_policy("central-dopt"), tmp_path / "c.csv", tmp_path / "v.csv")
+    assert e.value.line == 2 and e.value.column == col and "past point 1,000,000" in e.value.problem
+
+
+def test_a_total_row_up_to_the_last_roster_point_is_split(tmp_path):
+    """Points 999,998 .. 1,000,000 are still a roster's, and split by it; the register's next point counts as the
+    row's own start does (`vacancy.split`)."""
+    from solver.chain.vacancy import determine_seats
+    from solver.chain.vacancy.carried import YearState
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category"], [["A", 1, "UR"]])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "roster_start"], [["X", "TOTAL", 3, "999998"]])
+    pol = load_policy("central-2004")
+    prob = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv")
+    assert sum(determine_seats(pol, prob, enforce_ceiling=False).seats.values()) == 3   # (all reserved: a cycle ends)
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], [["X", "TOTAL", 3]])
+    prob = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv")
+    with pytest.raises(InputError) as e:
+        determine_seats(pol, prob, state=YearState(2025, roster_next={"X": 999_999}))
+    assert e.value.line == 2 and "past point 1,000,000" in e.value.problem

@@ -10,6 +10,7 @@ from dataclasses import replace
 from ...errors import InputError, Unsupported
 from ...policy import Policy
 from ...data.problem import Problem, VacancyRow
+from ...io.vacancies import LAST_ROSTER_POINT, too_long
 from .carried import YearState
 from .roster import running
 
@@ -170,6 +171,9 @@ def _roster_position(policy: Policy, problem: Problem, row, state: YearState | N
                          f"post {row.post}: roster_start {row.roster_start}, but the register's roster of the "
                          f"cadre is at point {recorded}; leave roster_start empty with a register")
     start = row.roster_start or recorded or 1
+    if start + row.vacancies - 1 > LAST_ROSTER_POINT:   # (the register's point, past the row's own check)
+        raise InputError(problem.sources.get("vacancies", "vacancies.csv"), row.line, "vacancies",
+                         too_long(start, row.vacancies))
     cadre = row.cadre or (state.cadres.get(row.post) if state else None)
     if cadre is not None:
         check_cadre(policy, f"post {row.post}", cadre, start, row.vacancies)
