@@ -10,7 +10,6 @@ import typer
 from rich.console import Console
 
 from ..errors import AarakshanError, InputError
-from ..io.vacancies import LAST_ROSTER_POINT
 from .common import PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, err, fail, load, warn
 
 
@@ -19,7 +18,7 @@ from .common import PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, err, f
 @app.command()
 def roster(policy: str = PolicyOpt, points: Optional[int] = typer.Option(None, "--points", min=1),
            start: int = typer.Option(1, "--start", min=1, help="first point (a running roster resumes here)"),
-           cadre: Optional[int] = typer.Option(None, "--cadre", min=1, max=LAST_ROSTER_POINT,
+           cadre: Optional[int] = typer.Option(None, "--cadre", min=1,
                                                help="sanctioned posts of the cadre: points past it are refused"),
            vacated: Optional[str] = typer.Option(None, "--vacated", help="points of a fully operated roster whose "
                                                  "holders left, e.g. 4,7,8: prints the replacement categories"),
@@ -28,6 +27,7 @@ def roster(policy: str = PolicyOpt, points: Optional[int] = typer.Option(None, "
     roster (points count on through the policy's cycles, each cycle's end holding every share); or, with
     `--vacated`, the replacement rule (R.K. Sabharwal 1995)."""
     from ..chain.vacancy import replacement, running
+    from ..io.vacancies import LAST_ROSTER_POINT
 
     pol = load(policy, set_, recruitment)
     try:
@@ -41,14 +41,13 @@ def roster(policy: str = PolicyOpt, points: Optional[int] = typer.Option(None, "
                 raise InputError("--vacated", None, None, str(e)) from None
         elif points is None:
             raise InputError("--points", None, None, "give --points N (or --vacated P,Q,...)")
-        elif cadre is not None:
-            from ..chain.vacancy.split import check_cadre
-            check_cadre(pol, "--cadre", cadre, start, points)
-            rows = [(start + k, code) for k, code in enumerate(running(pol, start, points))]
         elif start + points - 1 > LAST_ROSTER_POINT:
             raise InputError("--points", None, None, f"points {start}..{start + points - 1} reach past "
                              f"{LAST_ROSTER_POINT:,}; a roster that long is not a cadre's")
         else:
+            if cadre is not None:
+                from ..chain.vacancy.split import check_cadre
+                check_cadre(pol, "--cadre", cadre, start, points)
             rows = [(start + k, code) for k, code in enumerate(running(pol, start, points))]
     except AarakshanError as e:
         fail(e)
