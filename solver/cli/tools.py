@@ -13,8 +13,6 @@ from ..errors import AarakshanError, InputError
 from .common import PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, err, fail, load, warn
 
 
-
-
 @app.command()
 def roster(policy: str = PolicyOpt, points: Optional[int] = typer.Option(None, "--points", min=1),
            start: int = typer.Option(1, "--start", min=1, help="first point (a running roster resumes here)"),

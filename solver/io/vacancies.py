@@ -129,10 +129,9 @@ def _row_fields(t: Table, k: int, policy: Policy, cat: str, minimums: dict, vaca
     for name, col in roster.items():
         if col[k] > 0 and cat != "TOTAL":
             raise t.error(k, name, f"{name} belongs on a TOTAL row (the roster splits it); this row is {cat}")
-    first = max(int(roster["roster_start"][k]), 1)
+    first = max(int(roster["roster_start"][k]), 1)   # (-1 where the row gives none: the roster's first point)
     if cat == "TOTAL" and first + vacancies - 1 > LAST_ROSTER_POINT:
-        raise t.error(k, "roster_start" if roster["roster_start"][k] > 0 else "vacancies",
-                      too_long(first, vacancies))
+        raise t.error(k, "roster_start" if roster["roster_start"][k] > 0 else "vacancies", too_long(first, vacancies))
     over = [tr for tr, v in minimums.items() if v > vacancies]
     if over:
         raise t.error(k, over[0], f"minimum {minimums[over[0]]} exceeds the row's {vacancies} vacancies")

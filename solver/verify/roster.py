@@ -94,3 +94,11 @@ def total_split(policy: Policy, row, start: int | None) -> Counter | None:
         return None
     first = row.roster_start or start or 1
     return Counter(roster_points(policy.for_row(row.district, row.post_class), first, row.vacancies))
+
+
+def by_category(policy: Policy, row, start: int | None) -> dict[str, int] | None:
+    """A vacancy row's vacancies by category as verify reads them: an exempt row's open, a TOTAL row's by
+    `total_split` (None where only its sum is read), any other row's its own category's."""
+    if row.category == "TOTAL" and not row.exempt:
+        return total_split(policy, row, start)
+    return {policy.open if row.exempt else row.category: row.vacancies}

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from .allocation import Violation
 from .reading import Reading
-from .roster import total_split
+from .roster import by_category
 
 SOURCE = "vacancies.csv and the register (SPEC.md, \"vacancies.csv\")"
 
@@ -32,12 +32,10 @@ def _rows_read(r: Reading) -> tuple[dict[str, int], dict[tuple[str, str], int], 
     split: set[str] = set()
     for row in r.problem.vacancy_rows:
         rows[row.post] = rows.get(row.post, 0) + row.vacancies
-        by_code = {policy.open if row.exempt else row.category: row.vacancies}
-        if row.category == "TOTAL" and not row.exempt:
-            by_code = total_split(policy, row, seats.roster_used.get(row.post, (None,))[0])
-            if by_code is None:
-                split.add(row.post)
-                continue
+        by_code = by_category(policy, row, seats.roster_used.get(row.post, (None,))[0])
+        if by_code is None:
+            split.add(row.post)
+            continue
         for code, k in by_code.items():
             own[(row.post, code)] = own.get((row.post, code), 0) + k
     return rows, own, split

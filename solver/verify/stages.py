@@ -10,7 +10,7 @@ from ..policy import Policy
 from ..data.problem import Problem
 from ..errors import Unsupported
 from .allocation import Allocation, _may_hold, may_hold
-from .roster import total_split
+from .roster import by_category
 
 GENERAL_STANDARD = ("open_merit", "upgrade")   # allocation.csv routes of a recommendation on merit
 
@@ -21,12 +21,10 @@ def compartments(policy: Policy, problem: Problem) -> dict[tuple[str, str], int]
     `roster_start` or point 1: a stage before the final list is read without a register."""
     out: dict[tuple[str, str], int] = {}
     for row in problem.vacancy_rows:
-        by_code = {policy.open if row.exempt else row.category: row.vacancies}
-        if row.category == "TOTAL" and not row.exempt:
-            by_code = total_split(policy, row, None)
-            if by_code is None:
-                raise Unsupported(f"post {row.post}: its TOTAL row's split needs the register's preceding years or "
-                                  "the promotion rules, which a stage's check does not read; give per-category rows")
+        by_code = by_category(policy, row, None)
+        if by_code is None:
+            raise Unsupported(f"post {row.post}: its TOTAL row's split needs the register's preceding years or "
+                              "the promotion rules, which a stage's check does not read; give per-category rows")
         for code, k in by_code.items():
             out[(row.post, code)] = out.get((row.post, code), 0) + k
     return out
