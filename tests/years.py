@@ -37,9 +37,10 @@ def simulate(tmp_path, policy, engine="both", *sets):
 
 
 def verify_year(tmp_path, policy, year, *sets):
+    folder = tmp_path / "years" / str(year)
+    prefs = ["--preferences", str(folder / "preferences.csv")] if (folder / "preferences.csv").exists() else []
     r = CliRunner().invoke(app, ["verify", "--policy", policy, *[x for s in sets for x in ("--set", s)], "--candidates",
-                                 str(tmp_path / "years" / str(year) / "candidates.csv"), "--vacancies",
-                                 str(tmp_path / "years" / str(year) / "vacancies.csv"), "--allocation",
-                                 str(tmp_path / "out" / str(year) / "allocation.csv"), "--register",
+                                 str(folder / "candidates.csv"), "--vacancies", str(folder / "vacancies.csv"), *prefs,
+                                 "--allocation", str(tmp_path / "out" / str(year) / "allocation.csv"), "--register",
                                  str(tmp_path / "reg.sqlite"), "--year", str(year)])
     return r

@@ -43,6 +43,7 @@ def verify(
     from ..io.readers import read_problem
     from ..runs import register_seats
     from ..verify import read_allocation, verify as run_verify
+    from ..verify.carries import carries
 
     if stage == "shortlist":
         return _verify_shortlist(policy, candidates, vacancies, shortlist, ratio, set_)
@@ -65,6 +66,11 @@ def verify(
             pol, problem, seats = register_seats(pol, problem, register, year, special)
         alloc = read_allocation(allocation, problem, pol)
         violations = run_verify(pol, problem, alloc, seats)
+        if register is not None and not special:
+            carried = carries(pol, alloc, seats, register, year)
+            if carried is None:
+                warn(f"the register does not record {year}: what the year carries is not checked")
+            violations += carried or []
     except AarakshanError as e:
         fail(e)
     _report_violations([v.row() for v in violations], f"{len(alloc.cand):,} appointments checked: every rule holds")

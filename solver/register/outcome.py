@@ -64,31 +64,23 @@ def year_record(result: Result, year: int) -> YearRecord:
     rec = YearRecord(year, dict(seats.roster_used), tuple(seats.posts), recruitment=policy.recruitment)
     _appointments(rec, result)
     _carried_on(rec, policy, seats, year)
-    own, took = _fills(result)
+    groups = _vacancy_groups(result)
     minimums: dict[str, list] = {}
     for (p, code, trait), m in seats.minimums.items():
         minimums.setdefault(p, []).append((code, trait, m))
-    phase0: dict[tuple[int, str], list] = {}
-    for q in sorted(pools.pools, key=lambda q: q.precedence):
-        if q.phase == 0:
-            phase0.setdefault((q.post, q.category), []).append(q)
     overall = result.horizontal_report() if seats.overall else []
     for j, post in enumerate(seats.posts):
         for code in policy.reserved_codes:
             items = seats.carried.get((post, code), ())
             rec.count(post, code, "vacancies", seats.cap(post, code))
             rec.count(post, code, "carried_in", len(items))
-            for q in phase0.get((j, code), ()):
-                mine = [x for x in items if exchangeable(policy, x, year) == q.carried]
-                events = ["filled"] * int(own[q.index] + took["probation"][q.index]) \
-                    + ["exchanged"] * int(took["exchanged"][q.index]) \
-                    + ["dereserved"] * int(took["dereserved"][q.index])
-                _settle(rec, policy, post, code, mine + [None] * (q.base - len(mine)), events, year)
+            for carried, base, events in groups.get((j, code), ()):
+                mine = [x for x in items if exchangeable(policy, x, year) == carried]
+                _settle(rec, policy, post, code, mine + [None] * (base - len(mine)), events, year)
         if seats.overall:
             _overall(rec, [row for row in overall if row["post"] == post])
         elif post in minimums:
-            _horizontal(rec, result, [q for code in [policy.open, *policy.reserved_codes]
-                                      for q in phase0.get((j, code), ())], minimums[post], post, year)
+            _horizontal(rec, result, j, minimums[post], post, year)
         for (p, code), k in seats.carried_excess.items():
             if p == post:
                 _above_ceiling(rec, policy, post, code, k, year)
@@ -105,6 +97,34 @@ def _carried_on(rec: YearRecord, policy, seats, year: int) -> None:
         rec.events.append((item, "deferred", why))
         rec.count(item.post, row_name(item), "carried_in")
         rec.count(item.post, row_name(item), "carried_out")
+
+
+def _vacancy_groups(result: Result) -> dict[tuple[int, str], list[tuple[bool, int, list[str]]]]:
+    """Per (post index, reserved category): its vacancies in groups (carried-exchangeable or not, how many),
+    each with what became of them, in order: filled by the category's own, exchanged, de-reserved.
+
+    In one cadre each phase-0 pool is a group and later phases take from it (`Result.source_pool`). After a
+    recommendation list every phase fills its own category's vacancies (phase 0 the Rule 16(2) upgrades,
+    phases 2, 3 and 5 the reserved-selected, `chain.selection.allocation_pools`): the category's vacancies at
+    a post are one group, filled by everyone whose seat counts against it there (`Result.seat_category`)."""
+    pools, seats = result.pools, result.seats
+    if pools.selection is not None:
+        post_of = np.array([p.post for p in pools.pools] + [-1])[result.assignment.pool]
+        groups = {}
+        for j, post in enumerate(seats.posts):
+            for code in result.policy.reserved_codes:
+                filled = int(((post_of == j) & (result.seat_category == code)).sum())
+                groups[(j, code)] = [(False, seats.cap(post, code), ["filled"] * filled)]
+        return groups
+    own, took = _fills(result)
+    groups: dict[tuple[int, str], list] = {}
+    for q in sorted(pools.pools, key=lambda q: q.precedence):
+        if q.phase == 0:
+            events = ["filled"] * int(own[q.index] + took["probation"][q.index]) \
+                + ["exchanged"] * int(took["exchanged"][q.index]) \
+                + ["dereserved"] * int(took["dereserved"][q.index])
+            groups.setdefault((q.post, q.category), []).append((q.carried, q.base, events))
+    return groups
 
 
 def _fills(result: Result):
@@ -205,16 +225,16 @@ def _settle(rec: YearRecord, policy, post, code, slots, events, year) -> None:
             rec.count(post, code, "lapsed")
 
 
-def _horizontal(rec: YearRecord, result: Result, phase0: list, minimums: list, post: str, year: int) -> None:
+def _horizontal(rec: YearRecord, result: Result, j: int, minimums: list, post: str, year: int) -> None:
     """Carried horizontal seats are served first, oldest first; a seat of this year's minimum nobody could fill
-    is carried when the policy says so (`horizontal.unfilled`)."""
+    is carried when the policy says so (`horizontal.unfilled`). A seat serves the minimum of the category it
+    counts against at its post: a phase-0 compartment's in one cadre, a held seat after a recommendation list."""
     policy, seats = result.policy, result.seats
+    post_of = np.array([p.post for p in result.pools.pools] + [-1])[result.assignment.pool]
     label = {}
-    for q in phase0:
-        if q.minimums:
-            for i in np.flatnonzero(result.assignment.pool == q.index):
-                for t in result.serves(int(i)):
-                    label.setdefault((q.category, t), []).append(int(i))
+    for i in np.flatnonzero(post_of == j):
+        for t in result.serves(int(i)):
+            label.setdefault((result.seat_category[i], t), []).append(int(i))
     carry = policy.horizontal.unfilled == "carry_forward" and policy.horizontal.carry_years > 0
     for code, trait, minimum in minimums:
         items = seats.carried_horizontal.get((post, code, trait), ())

@@ -263,45 +263,107 @@ def recommended_as(policy: Policy, problem: Problem, alloc: Allocation) -> np.nd
     return sel
 
 
-def recommendation_list(policy, problem, seats, alloc, sel) -> list[Violation]:
-    """The recommendation list is a single-cadre recruitment over every post's vacancies: check it as one."""
+def recommendation_list(policy, problem, seats, alloc, sel, unplaced=()) -> list[Violation]:
+    """The recommendation list is a single-cadre recruitment over every post's vacancies: check it as one, with
+    the recommended whom no ranked post could take (`listed_unplaced`) on it."""
     totals: dict[tuple[str, str], int] = {}
     for (_, code), k in seats.seats.items():
         totals[("ALL", code)] = totals.get(("ALL", code), 0) + k
     prefs = None
     if not policy.migration.allocate_unranked:
-        # Only candidates who could hold a vacancy at a post they ranked compete for the list.
-        ranked = problem.ranked
-        can = np.zeros(len(problem.candidates), dtype=bool)
-        for code in [policy.open, *policy.reserved_codes]:
-            has = np.array([seats.cap(p, code) > 0 for p in problem.posts])
-            can |= may_hold(policy, problem, code) & (ranked & has).any(axis=1)
-        prefs = tuple(np.array([0] if ok else [], dtype=np.int32) for ok in can)
+        prefs = tuple(np.array([0] if ok else [], dtype=np.int32) for ok in competes_for_list(policy, problem, seats))
     merged_problem = Problem(problem.candidates, ("ALL",), (), prefs, problem.sources)
     minimums: dict[tuple[str, str, str], int] = {}
     for (_, code, t), m in seats.minimums.items():
         minimums[("ALL", code, t)] = minimums.get(("ALL", code, t), 0) + m
     merged_seats = SeatTable(("ALL",), totals, minimums)
-    rows = np.flatnonzero(sel[alloc.cand] != "")
-    route = []
-    for r in rows:
-        original = alloc.route[r]
-        route.append(Route.OPEN_MERIT if original == Route.UPGRADE else original)
-    seat = [sel[alloc.cand[r]] for r in rows]
-    counted = [policy.open if s == policy.open or alloc.route[r] == Route.DERESERVED else
-               (problem.candidates.category[alloc.cand[r]] if alloc.route[r] in (Route.EXCHANGE, Route.FALLBACK) else s)
-               for r, s in zip(rows, seat)]
-    merged = Allocation(alloc.cand[rows], np.zeros(len(rows), dtype=np.int64), seat, counted, [""] * len(rows),
-                        route, [alloc.ids[r] for r in rows])
+    merged = _merged_allocation(policy, problem, alloc, sel, unplaced)
     single = policy.model_copy(update={"migration": policy.migration.model_copy(update={"selection_list": False})})
     found = verify_cadre(single, merged_problem, merged, merged_seats)  # the merged list is one cadre
     return [Violation(f"recommendation list: {x.rule}", x.candidate, "", x.detail, x.source) for x in found
             if x.rule not in ("ceiling broken", "seats not as given")]   # (both checked on the posts' own seats)
 
 
+def _merged_allocation(policy, problem, alloc, sel, unplaced) -> Allocation:
+    """The recommendation list as one cadre's allocation, in merit order: each recommended candidate against the
+    category recommended for, an upgrade read as the open selection it was, and the listed without a post."""
+    rows = np.flatnonzero(sel[alloc.cand] != "")
+    route = [Route.OPEN_MERIT if alloc.route[r] == Route.UPGRADE else alloc.route[r] for r in rows]
+    seat = [sel[alloc.cand[r]] for r in rows]
+    counted = [policy.open if s == policy.open or alloc.route[r] == Route.DERESERVED else
+               (problem.candidates.category[alloc.cand[r]] if alloc.route[r] in (Route.EXCHANGE, Route.FALLBACK) else s)
+               for r, s in zip(rows, seat)]
+    cand, ids = alloc.cand[rows].tolist(), [alloc.ids[r] for r in rows]
+    for i, code in unplaced:
+        cand.append(i)
+        ids.append(str(problem.candidates.ids[i]))
+        seat.append(code)
+        counted.append(code)
+        route.append(Route.OPEN_MERIT if code == policy.open else Route.RESERVED)
+    order = np.argsort(cand, kind="stable").tolist()
+    return Allocation(np.array(cand, dtype=np.int64)[order], np.zeros(len(cand), dtype=np.int64),
+                      [seat[k] for k in order], [counted[k] for k in order], [""] * len(cand),
+                      [route[k] for k in order], [ids[k] for k in order])
+
+
 def two_stages(r: Reading) -> list[Violation]:
     """A recommendation list and the service allocation among the recommended, each checked by its rules
     (CSE Rule 16(2); Union of India v. Ramesh Ram 2010)."""
     sel = recommended_as(r.policy, r.problem, r.alloc)
-    return [*recommendation_list(r.policy, r.problem, r.seats, r.alloc, sel),
+    unplaced = ()
+    if r.problem.preferences is not None and not r.policy.migration.allocate_unranked:
+        unplaced = listed_unplaced(r.policy, r.problem, r.seats, r.alloc, sel)
+    return [*recommendation_list(r.policy, r.problem, r.seats, r.alloc, sel, unplaced),
             *service_allocation(r.policy, r.problem, r.seats, r.alloc, sel)]
+
+
+def competes_for_list(policy: Policy, problem: Problem, seats: SeatTable) -> np.ndarray:
+    """Allocated only to posts they ranked, only those who could hold a vacancy at a post they ranked compete for
+    the list."""
+    can = np.zeros(len(problem.candidates), dtype=bool)
+    for code in [policy.open, *policy.reserved_codes]:
+        has = np.array([seats.cap(p, code) > 0 for p in problem.posts])
+        can |= may_hold(policy, problem, code) & (problem.ranked & has).any(axis=1)
+    return can
+
+
+def listed_unplaced(policy: Policy, problem: Problem, seats: SeatTable, alloc: Allocation, sel) -> list[tuple[int, str]]:
+    """Allocated only to posts they ranked (`migration.allocate_unranked` false), a recommended candidate whom no
+    ranked post could take is left without a post, the vacancy to the reserve list: the list holds candidates the
+    allocation does not show. The list's places the allocation leaves empty go, in merit order, to those not
+    allocated whom no ranked post could take as the posts were filled (each vacancy they could hold as listed
+    held by someone above them), open places first (open first on merit: Indra Sawhney 1992). Leaving such a
+    candidate off the list, or on it, changes no one's post. Returns (candidate, category listed against)."""
+    holders: dict[tuple[int, str], list[int]] = {}
+    for i, j, seat in zip(alloc.cand.tolist(), alloc.post.tolist(), alloc.seat):
+        holders.setdefault((j, seat), []).append(i)
+    codes = [policy.open, *policy.reserved_codes]
+    eligible = {code: may_hold(policy, problem, code) for code in codes}
+    places = {code: sum(k for (_, c), k in seats.seats.items() if c == code) - int((sel == code).sum())
+              for code in codes}
+    competes = competes_for_list(policy, problem, seats)
+    cat, out = problem.candidates.category, []
+    for i in np.flatnonzero((sel == "") & competes).tolist():
+        own = str(cat[i])
+        code = next((c for c in (policy.open, own) if c in eligible and eligible[c][i] and places[c] > 0), None)
+        if code is None:
+            continue
+        # what one listed against `code` may hold: its vacancies, and, listed open on merit, a vacancy of their own
+        # category at a post they prefer where the policy allows it (Rule 16(2))
+        kinds = [code] + ([own] if code == policy.open and policy.migration.upgrade and own in eligible
+                          and own != code and eligible[own][i] else [])
+        if _could_take(problem, seats, holders, i, kinds):
+            continue   # the service allocation's to judge
+        places[code] -= 1
+        out.append((i, code))
+    return out
+
+
+def _could_take(problem: Problem, seats: SeatTable, holders: dict, i: int, kinds: list[str]) -> bool:
+    """Whether a post i ranked has a vacancy of one of `kinds` empty or held by someone below i."""
+    for j in np.flatnonzero(problem.ranked[i]).tolist():
+        for code in kinds:
+            cap, hs = seats.cap(problem.posts[j], code), holders.get((j, code), [])
+            if cap > 0 and (len(hs) < cap or max(hs) > i):
+                return True
+    return False

@@ -1,0 +1,62 @@
+"""A recommendation list whose candidates are allocated only to the services they ranked
+(`migration.allocate_unranked = false`): a recommended candidate whom no ranked service can take is left
+without one, and allocation.csv does not show him. `verify` must neither blame the list for his place nor
+let a lower candidate take it.
+
+By hand, under upsc-cse (CSE Rule 16(2); Union of India v. Ramesh Ram 2010): IAS and IPS each have one UR
+vacancy. A (1st) and B (2nd) rank IAS only; C (3rd) ranks IPS only. Everyone could hold a vacancy at a service
+he ranked, so all three compete for the list's two UR places: A and B, on merit. Services: A takes IAS; B finds
+it taken and ranked nothing else, so he is left without a service; IPS's vacancy stays empty (to the reserve
+list), since C is not on the list."""
+import pytest
+from conftest import write_csv
+
+from solver import load_policy, solve
+from solver.io.readers import read_problem
+from solver.verify import read_allocation, verify
+
+HEAD = ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route", "rank"]
+SETS = ["migration.allocate_unranked=false"]
+
+
+def problem(tmp_path):
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category"], [("A", 1, "UR"), ("B", 2, "UR"), ("C", 3, "UR")])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], [("IAS", "UR", 1), ("IPS", "UR", 1)])
+    write_csv(tmp_path / "p.csv", ["candidate_id", "order", "post"], [("A", 1, "IAS"), ("B", 1, "IAS"),
+                                                                       ("C", 1, "IPS")])
+    pol = load_policy("upsc-cse", SETS)
+    return pol, read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv", tmp_path / "p.csv")
+
+
+def rules(tmp_path, rows):
+    pol, prob = problem(tmp_path)
+    write_csv(tmp_path / "a.csv", HEAD, rows)
+    return sorted((v.rule, v.candidate) for v in verify(pol, prob, read_allocation(tmp_path / "a.csv", prob, pol)))
+
+
+@pytest.mark.parametrize("engine", ["greedy", "cpsat"])
+def test_solve_leaves_the_recommended_b_without_a_service(tmp_path, engine):
+    pol, prob = problem(tmp_path)
+    rows = solve(pol, prob, engine).result.allocation_rows()
+    assert [(r[0], r[1]) for r in rows] == [("A", "IAS")]
+
+
+def test_verify_accepts_the_list_with_b_unplaced(tmp_path):
+    """B holds the list's second UR place though no service: the list is not short, C was rightly not on it."""
+    assert rules(tmp_path, [["A", "IAS", "UR", "UR", "", "open_merit", 1]]) == []
+
+
+def test_verify_refuses_c_in_b_s_place(tmp_path):
+    """C on the list (holding IPS) in B's place: B ranks above C and competed for the list (a UR vacancy at a
+    service he ranked): justified envy on the list."""
+    found = rules(tmp_path, [["A", "IAS", "UR", "UR", "", "open_merit", 1],
+                             ["C", "IPS", "UR", "UR", "", "open_merit", 3]])
+    assert ("recommendation list: justified envy", "B") in found
+
+
+def test_verify_refuses_b_left_out_where_a_service_he_ranked_had_room(tmp_path):
+    """Nobody holds IAS: B (and A) could have had it, so their absence is not a place on the list without a
+    service; the vacancy left while they wanted it is named."""
+    found = rules(tmp_path, [])
+    assert any(rule.endswith("vacancy left while an eligible candidate wanted it") and who == "A"
+               for rule, who in found)
