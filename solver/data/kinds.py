@@ -63,3 +63,31 @@ class Recruitment(_Word):
 
     DIRECT = "direct"
     PROMOTION = "promotion"
+
+
+# A shortlist calls at most this many candidates per vacancy: far above any commission's ratio (UPSC calls
+# about 12 to the main examination, 2 to the personality test), and low enough that ratio x vacancies is a
+# whole number a list can be sized by (1e307 x 6 overflowed).
+MAX_RATIO = 10_000
+
+
+def shortlist_ratio(ratio) -> float:
+    """The candidates a shortlist calls per vacancy, checked: a positive, finite number of at most `MAX_RATIO`.
+
+    Example
+    -------
+    >>> shortlist_ratio(12)
+    12.0
+    >>> shortlist_ratio(0)
+    Traceback (most recent call last):
+    ...
+    solver.errors.OptionError: ratio: the ratio must be a positive number of at most 10,000, not 0
+    """
+    import math
+    try:
+        value = float(ratio)
+    except (TypeError, ValueError):
+        value = math.nan
+    if not (0 < value <= MAX_RATIO):
+        raise OptionError("ratio", f"the ratio must be a positive number of at most {MAX_RATIO:,}, not {ratio}")
+    return value

@@ -27,8 +27,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..chain.eligibility import member_mask, open_mask
-from ..errors import InputError, OptionError
+from ..errors import InputError
 from ..policy import Policy
+from ..data.kinds import shortlist_ratio
 from ..data.problem import Problem
 from ..chain.vacancy import determine_seats
 
@@ -87,8 +88,7 @@ def shortlist(policy: Policy, problem: Problem, ratio: float) -> Shortlist:
     if c.score is None:
         raise InputError(problem.sources.get("candidates", "candidates.csv"), 1, "score",
                          "a shortlist is called on the stage's score: give a score column")
-    if not (ratio > 0 and math.isfinite(ratio)):
-        raise OptionError("ratio", f"the ratio must be a positive number, not {ratio}")
+    ratio = shortlist_ratio(ratio)
     seats = determine_seats(policy, problem)
     vacancies: dict[str, int] = {}
     for (_, code), k in seats.seats.items():
@@ -135,9 +135,11 @@ def _top(score: np.ndarray, may: np.ndarray, k: int, ties: bool) -> np.ndarray:
 
 def called_in(path) -> dict[str, str]:
     """A shortlist.csv read: candidate id -> the list he is counted in."""
+    from ..io.cells import unique_ids
     from ..io.tables import read_table
     t = read_table(path, SHORTLIST_COLUMNS, [])
-    return {str(t["candidate_id"][k]): str(t["counted_as"][k]) for k in range(len(t))}
+    ids = unique_ids(t, "candidate_id")   # (a candidate listed twice is refused at his second line)
+    return {str(ids[k]): str(t["counted_as"][k]) for k in range(len(t))}
 
 
 def only_called(candidates, shortlist) -> None:

@@ -7,7 +7,7 @@ import numpy as np
 from ..errors import InputError
 from ..policy import Policy
 from ..data.problem import TRAITS, VacancyRow
-from .cells import _first_bad, _numbers
+from .cells import FALSE, TRUE, _first_bad, _numbers
 from .tables import Table, _short, read_table
 
 
@@ -49,7 +49,7 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
     if (k := _first_bad(vac > MAX_COUNT)) is not None:
         raise t.error(k, "vacancies", f"{t['vacancies'][k]} vacancies is more than {MAX_COUNT:,}")
     cadre, roster_start = _optional_counts(t, "cadre"), _optional_counts(t, "roster_start")
-    exempt = t["exempt"] if t.has("exempt") else np.full(len(t), "", dtype=object)
+    exempt = _exemptions(t)
     direct = _direct_shares(t, policy)
     _one_per_post(t, "post_class", "a post has one class")
     _one_per_post(t, "feeder_class", "a post is filled from one grade")
@@ -100,6 +100,22 @@ def _spellings(policy: Policy) -> tuple[dict[str, str], dict[str, str]]:
         names |= set(policy.promotion.senior_included_classes)
         names |= {x for v in policy.promotion.reserved_classes.values() for e in v for x in e.split("->")}
     return {_folded(d): d for d in policy.districts}, {_folded(c): c for c in names}
+
+
+def _exemptions(t: Table) -> np.ndarray:
+    """The `exempt` column: the ground of each exempt row, "" for the others. A cell that reads as a boolean is
+    one: false, no, 0 (formats.md's boolean words) mean not exempt, where they would otherwise be taken for a
+    ground and strip the row of its reservation; true, yes, 1 name no ground and are refused."""
+    if not t.has("exempt"):
+        return np.full(len(t), "", dtype=object)
+    out = np.array([str(x).strip() for x in t["exempt"]], dtype=object)
+    low = np.array([x.lower() for x in out], dtype=object)
+    if (k := _first_bad(np.isin(low, list(TRUE - {""})))) is not None:
+        raise t.error(k, "exempt", f"{str(t['exempt'][k])!r}: exempt names the ground on which the row is exempt "
+                      "from reservation, not true or false; write the ground, or leave the cell empty (or false) "
+                      "for a row that is not exempt")
+    out[np.isin(low, list(FALSE))] = ""
+    return out
 
 
 def _row_place(t: Table, k: int, post: str, cat: str, allowed: list[str], exempt: bool, seen: dict) -> None:

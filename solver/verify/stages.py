@@ -8,6 +8,7 @@ import numpy as np
 
 from ..policy import Policy
 from ..data.problem import Problem
+from ..data.kinds import shortlist_ratio
 from ..errors import Unsupported
 from .allocation import Allocation, _may_hold, may_hold
 from .roster import by_category
@@ -55,6 +56,7 @@ def check_shortlist(policy: Policy, problem: Problem, ratio: float, called: dict
     """The shortlist's rules: nobody counted in a list he may not be in; each list within its places (ties
     aside); nobody left out who scores above someone called in a list he may be in (migration: the open list
     first); everyone tied with a list's last called, called. `called`: candidate id -> the list counted in."""
+    ratio = shortlist_ratio(ratio)
     c = problem.candidates
     index = {cid: i for i, cid in enumerate(c.ids)}
     out = [f"{cid} is called but not among the candidates" for cid in called if cid not in index]

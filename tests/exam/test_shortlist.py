@@ -3,6 +3,8 @@ reaches its cut-off is counted in it (Rajasthan High Court v. Rajat Yadav, 2025 
 2026); a relaxed standard keeps one in his category (Deepa E.V. 2017); ties with the last called called; each
 category's qualifying score applied first. Each answer is worked by hand."""
 import json
+
+import pytest
 import math
 
 import numpy as np
@@ -208,3 +210,34 @@ def test_the_final_merit_adds_the_stages_the_policy_counts(tmp_path):
     write_csv(tmp_path / "i.csv", ["candidate_id", "score"], [["A", 180], ["C", 200]])
     r = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "h.csv")])
     assert r.exit_code == 2 and "B has no score at the interview stage" in r.output
+
+
+@pytest.mark.parametrize("ratio", ["0", "-1", "nan", "inf", "1e307"])
+def test_shortlist_and_its_verify_refuse_the_same_ratios(tmp_path, ratio):
+    """A ratio must be positive and finite (1e307 x the vacancies overflowed to a traceback): `shortlist` and
+    `verify --stage shortlist` refuse the same ratios with the same words, where verify once said "every rule
+    of the shortlist holds" for 0 or -1 and crashed on nan."""
+    write_csv(tmp_path / "c.csv", ["id", "score", "category", "relaxed"], CANDS)
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], VACS)
+    write_csv(tmp_path / "s.csv", ["candidate_id", "counted_as", "route"], [["O1", "UR", "open_merit"]])
+    common = ["--policy", "central-dopt", "--candidates", str(tmp_path / "c.csv"), "--vacancies", str(tmp_path / "v.csv"),
+              "--ratio", ratio]
+    made = CliRunner().invoke(app, ["shortlist", *common, "--stage", "main", "--out", str(tmp_path / "out")])
+    checked = CliRunner().invoke(app, ["verify", *common, "--stage", "shortlist", "--shortlist", str(tmp_path / "s.csv")])
+    for r in (made, checked):
+        assert r.exit_code == 2, r.output
+        assert "--ratio: the ratio must be a positive number" in r.output and "Traceback" not in r.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_shortlist_naming_a_candidate_twice_is_refused(tmp_path):
+    """A candidate is called once, in one list: a shortlist.csv naming him twice is refused at the second line."""
+    write_csv(tmp_path / "c.csv", ["id", "score", "category", "relaxed"], CANDS)
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], VACS)
+    write_csv(tmp_path / "s.csv", ["candidate_id", "counted_as", "route"],
+              [["O1", "UR", "open_merit"], ["U1", "UR", "open_merit"], ["O1", "OBC", "reserved"]])
+    r = CliRunner().invoke(app, ["verify", "--policy", "central-dopt", "--candidates", str(tmp_path / "c.csv"),
+                                 "--vacancies", str(tmp_path / "v.csv"), "--ratio", "2", "--stage", "shortlist",
+                                 "--shortlist", str(tmp_path / "s.csv")])
+    assert r.exit_code == 2
+    assert "s.csv, line 4, column 1 (candidate_id): duplicate candidate_id 'O1' (first on line 2)" in r.output
