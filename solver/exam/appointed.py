@@ -1,7 +1,9 @@
 """The upgrade-only rule across recruitment cycles (MPSC circular of 13 May 2026, read from press summaries; the
 circular's text was not read): a candidate already appointed to a post (candidates.csv `appointed`) "is not
 recommended for that post or for any post lower in his preference order". His preference list ends before that
-post; without a preferences file (every post in file order for everyone) only the post itself is barred."""
+post. Without a preferences file every candidate applies to every post in the file's order of posts (formats.md,
+preferences.csv), which is then his preference order: the posts before his are open to him, his and those after
+it barred."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -36,9 +38,6 @@ def bar_appointed(problem: Problem) -> Problem:
     prefs = list(problem.preferences) if problem.preferences is not None else [every] * problem.n
     for i in who.tolist():
         row, j = prefs[i], held[i]
-        if problem.preferences is None:
-            prefs[i] = row[row != j]
-        else:
-            at = np.flatnonzero(row == j)
-            prefs[i] = row[:at[0]] if len(at) else row
+        at = np.flatnonzero(row == j)
+        prefs[i] = row[:at[0]] if len(at) else row
     return replace(problem, preferences=tuple(prefs))

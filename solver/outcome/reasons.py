@@ -250,6 +250,13 @@ def _notes(result: Result) -> dict[int, list[str]]:
     for mask, why in bars:
         for i in np.flatnonzero(mask).tolist():
             out.setdefault(i, []).append(why)
+    if c.appointed is not None:
+        posts = set(result.problem.posts)
+        for i in np.flatnonzero(c.appointed != "").tolist():
+            if c.appointed[i] in posts:
+                out.setdefault(i, []).append(f"holds {c.appointed[i]} already, so is not recommended for it or "
+                                             "any post below it in his order (upgrade only: MPSC circular of "
+                                             "13 May 2026, as summarised)")
     return out
 
 

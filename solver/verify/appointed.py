@@ -1,7 +1,8 @@
 """The upgrade-only rule, read again from its words (MPSC circular of 13 May 2026, press summaries): one already
 appointed to a post "is not recommended for that post or for any post lower in his preference order". verify
 checks the rule on the preferences as given, then checks every other rule on what was open to each candidate:
-his preferences above the post he holds (no post but the others, where every candidate takes every post)."""
+his preferences above the post he holds. Without a preferences file every candidate applies to every post in the
+file's order of posts (formats.md, preferences.csv): that order is his preference order."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -30,7 +31,7 @@ def upgrades_only(problem: Problem, alloc: Allocation) -> list[Violation]:
         if i not in held:
             continue
         h = held[i]
-        mine = problem.preferences[i].tolist() if problem.preferences is not None else []
+        mine = problem.preferences[i].tolist() if problem.preferences is not None else list(range(len(problem.posts)))
         if j == h:
             detail = f"he holds {problem.posts[h]} already"
         elif h in mine and (j not in mine or mine.index(j) > mine.index(h)):
@@ -50,9 +51,7 @@ def offered(problem: Problem) -> Problem:
         [np.arange(len(problem.posts), dtype=np.int32) for _ in range(problem.n)]
     for i, h in held.items():
         mine = prefs[i].tolist()
-        if problem.preferences is None:
-            mine = [j for j in mine if j != h]
-        elif h in mine:
+        if h in mine:
             mine = mine[:mine.index(h)]
         prefs[i] = np.array(mine, dtype=np.int32)
     return replace(problem, preferences=tuple(prefs))

@@ -56,12 +56,30 @@ def test_verify_finds_an_appointment_the_rule_bars(tmp_path):
         assert any(v.rule == "upgrade only" and v.candidate == "X" and v.post == post for v in found)
 
 
-def test_without_preferences_only_the_post_he_holds_is_barred(tmp_path):
+def test_without_preferences_the_post_he_holds_is_barred(tmp_path):
     """One post, no preferences file: X holds P and is not selected for it; Y is."""
     cands = [["X", 100, "UR", "P"], ["Y", 90, "UR", ""]]
     pol, prob, got = run(tmp_path, [], "greedy", cands, [["P", "UR", 1]], prefs=False)
     assert got == {"Y": "P"}
     assert verify(pol, prob, read_allocation(tmp_path / "out" / "allocation.csv", prob, pol)) == []
+
+
+@pytest.mark.parametrize("engine", ["greedy", "cpsat"])
+def test_without_preferences_the_file_order_is_his_preference_order(tmp_path, engine):
+    """No preferences file: every candidate applies to every post in the file's order (formats.md), so that
+    order is his preference order. X (best) holds A, the file's first post: every other post is lower in his
+    order, and he is barred from all of them (he was once given B). Y takes A, Z B, C is left. The same answer
+    as a preferences file listing the posts in file order, and verify refuses X on B."""
+    cands = [["X", 100, "UR", "A"], ["Y", 90, "UR", ""], ["Z", 80, "UR", ""]]
+    pol, prob, got = run(tmp_path, [], engine, cands, VACS, prefs=False)
+    assert got == {"Y": "A", "Z": "B"}
+    assert verify(pol, prob, read_allocation(tmp_path / "out" / "allocation.csv", prob, pol)) == []
+    decisions = (tmp_path / "out" / "decisions.csv").read_text()
+    assert "X,false,,rank 1: there is no vacancy this candidate may hold (holds A already, so is not recommended" in decisions
+    write_csv(tmp_path / "bad.csv", ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route",
+                                     "rank"], [["X", "B", "UR", "UR", "", "open_merit", 1]])
+    found = verify(pol, prob, read_allocation(tmp_path / "bad.csv", prob, pol))
+    assert any(v.rule == "upgrade only" and v.candidate == "X" and v.post == "B" for v in found)
 
 
 def test_a_post_not_in_this_recruitment_is_told_and_bars_nothing(tmp_path):
