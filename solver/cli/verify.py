@@ -132,7 +132,7 @@ def _verify_reserve(stage, policy, candidates, vacancies, preferences, allocatio
         else:
             gone = read_declined(declined, [{"candidate_id": x} for x in alloc.ids])
             broken = check_fill(pol, problem, alloc, {r["candidate_id"]: r["list"] for r in rows}, gone,
-                                read_allocation(fill, problem, pol))
+                                read_allocation(fill, problem, pol), {r["candidate_id"]: r["category"] for r in rows})
             clean = f"{len(gone):,} vacancies left: every rule of the fill holds"
     except AarakshanError as e:
         fail(e)

@@ -9,6 +9,10 @@ minimum), solved by the engine asked for:
 1. from the reserve list, every vacancy whatever its reason;
 2. from the Extended List (and the reserve list's candidates still without a post), only the vacancies round 1
    left whose reason is among `reserve_list.extended_reasons` ("no further requisition" for any other).
+In each round a vacancy is filled from the list's part of its category (`reserve_list.fill = "by_part"`, the
+default: a general vacancy from the general part, where the meritorious reserved candidates stand, since that
+part is sized by them; an OBC vacancy from the OBC part), a vacancy that served a trait also from the trait's
+part; `"open_first"` reads the list as one pool, open first.
 Where round 1 fills some of a post's and category's vacancies, those it fills are taken to be the ones the
 Extended List may not fill (so that it leaves the most the Extended List may take). The 50% ceiling is not
 applied again: a fill changes no vacancy's category.
@@ -21,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..data.kinds import Engine
+from ..errors import OptionError
 from ..policy import Policy
 from .later import later_round, round_policy
 from ..data.problem import Problem
@@ -71,7 +76,7 @@ def vacated(problem: Problem, allocation: list[dict], declined: dict[str, str]) 
 
 def fill(policy: Policy, problem: Problem, allocation: list[dict], reserve: dict[str, str],
          declined: dict[str, str], engine: Engine | str = Engine.GREEDY, time_limit: float | None = None,
-         workers: int = 1) -> Filled:
+         workers: int = 1, parts: dict[str, str] | None = None) -> Filled:
     """Fill the vacancies `declined` leaves (see the module's text).
 
     Parameters
@@ -80,6 +85,8 @@ def fill(policy: Policy, problem: Problem, allocation: list[dict], reserve: dict
     allocation : its allocation.csv, as dicts.
     reserve : its reserve_list.csv: candidate id -> "reserve" or "extended".
     declined : candidate id -> reason (one of `solver.policy.stages.REASONS`); each must hold a vacancy.
+    parts : candidate id -> the part of the list he is in (reserve_list.csv's `category`), which
+        `reserve_list.fill = "by_part"` (the default) fills by.
 
     Returns
     -------
@@ -105,12 +112,22 @@ def fill(policy: Policy, problem: Problem, allocation: list[dict], reserve: dict
         if not todo or not pool:
             rounds[name] = {"candidates": len(pool), "vacancies": len(todo), "filled": 0}
             continue
-        got = later_round(single, problem, np.array(pool, dtype=np.int64), *_seats(todo), engine, time_limit,
-                          workers)
-        rounds[name] = {"candidates": len(pool), "vacancies": len(todo), "filled": len(got[0]),
-                        "status": got[1], **({"engine_differences": got[2]} if str(engine) == "both" else {})}
+        got, status, differences = [], [], 0
+        for vs, who in _by_part(policy, problem, todo, pool, parts):
+            who = [i for i in who if problem.candidates.ids[i] not in placed
+                   and all(problem.candidates.ids[i] != r[0] for r in got)]
+            if not who:
+                continue
+            part = later_round(single, problem, np.array(who, dtype=np.int64), *_seats(vs), engine, time_limit,
+                               workers)
+            got += part[0]
+            status.append(part[1])
+            differences += part[2]
+        rounds[name] = {"candidates": len(pool), "vacancies": len(todo), "filled": len(got),
+                        "status": ", ".join(sorted(set(status))) or "nothing to solve",
+                        **({"engine_differences": differences} if str(engine) == "both" else {})}
         taken = Counter()
-        for row in got[0]:
+        for row in got:
             rows.append(row)
             placed[row[0]] = row
             taken[(row[1], row[2])] += 1
@@ -123,6 +140,26 @@ def fill(policy: Policy, problem: Problem, allocation: list[dict], reserve: dict
         todo = rest
     return Filled(sorted(rows, key=lambda r: r[-1]), _report(left, rows, reserve),
                   _unfilled(left, barred + todo), rounds)
+
+
+def _by_part(policy: Policy, problem: Problem, todo: list[Vacated], pool: list[int], parts: dict[str, str] | None):
+    """The round's vacancies and candidates, each vacancy with those who may fill it. `by_part`: a vacancy of a
+    category from the list's part of that category (a general vacancy from the general part, where meritorious
+    reserved candidates stand), and a vacancy that served a trait also from the trait's part, its minimum kept;
+    `open_first`: every vacancy from everyone, open first."""
+    if policy.reserve_list.fill == "open_first":
+        yield todo, pool
+        return
+    if parts is None:
+        raise OptionError("parts", "reserve_list.fill = \"by_part\" fills each vacancy from the list's part of its "
+                          "category: give each candidate's part (reserve_list.csv's category column)")
+    ids = problem.candidates.ids
+    for code in [policy.open, *policy.reserved_codes]:
+        vs = [v for v in todo if v.seat == code]
+        served = {v.horizontal for v in vs if v.horizontal}
+        who = [i for i in pool if parts.get(ids[i]) == code or parts.get(ids[i]) in served]
+        if vs:
+            yield vs, who
 
 
 def _seats(todo: list[Vacated]) -> tuple[Counter, dict]:

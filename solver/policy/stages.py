@@ -54,6 +54,10 @@ class ReserveListRule(Strict):
     extended: float = Field(1.0, ge=0)
     extended_reasons: list[Literal["declined", "limited_preferences", "invalid_claim", "cancelled"]] = \
         ["limited_preferences", "invalid_claim", "cancelled"]
+    # How a round fills a vacancy: from the list's part of the vacancy's category ("by_part": UPSC's account of
+    # the list, each part sized by the recommended it stands for, the general part by the meritorious reserved),
+    # or from everyone on the list, open first ("open_first"; the list read as one pool).
+    fill: Literal["by_part", "open_first"] = "by_part"
     source: str = ("CSE Rules, Rule 16(4)-(5); Rule 20(4)-(6) as amended 14.11.2025 (read from press and gazette "
                    "summaries; the rule's text was not read)")
 

@@ -106,10 +106,11 @@ def run_fill(result: str | Path, declined: str | Path, out: str | Path | None, e
     engine = Engine.parse(engine)
     prev = previous(result, ("allocation.csv", "reserve_list.csv"), warn)
     allocation = read_rows(prev.folder / "allocation.csv", ["candidate_id", "post", "seat_category"], ["horizontal"])
-    reserve = {r["candidate_id"]: r["list"] for r in read_rows(prev.folder / "reserve_list.csv",
-                                                                 ["candidate_id", "category", "list"])}
+    listed = read_rows(prev.folder / "reserve_list.csv", ["candidate_id", "category", "list"])
+    reserve = {r["candidate_id"]: r["list"] for r in listed}
     gone = read_declined(Path(declined), allocation)
-    done = fill(prev.policy, prev.problem, allocation, reserve, gone, engine, time_limit, workers)
+    done = fill(prev.policy, prev.problem, allocation, reserve, gone, engine, time_limit, workers,
+                parts={r["candidate_id"]: r["category"] for r in listed})
     if out is not None:
         sources = {**prev.inputs, "declined": str(declined)}
         doc = {"stage": "fill", "engine": str(engine), "vacated": len(gone),

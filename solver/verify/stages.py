@@ -185,15 +185,22 @@ def _part(ids, p: str, kind: str, got: np.ndarray, expected: np.ndarray, may: np
 
 
 def check_fill(policy: Policy, problem: Problem, before: Allocation, listed: dict[str, str], declined: dict[str, str],
-               filled: Allocation) -> list[str]:
+               filled: Allocation, parts: dict[str, str] | None = None) -> list[str]:
     """The fill's rules (CSE Rule 16(5); Rule 20(5) as amended 14.11.2025): only the vacancies the declined left
     are filled, each by one on the reserve list, by one on the Extended List only where the vacancy was left for
     a reason `reserve_list.extended_reasons` names; each filler may hold the vacancy and ranked its post; nobody
     on the list who may hold a vacancy and ranked its post is passed over for one below him in merit (one on
     the Extended List only for another of it), save for a trait's beneficiary on a vacancy that served the
     trait; no vacancy is left while such a candidate is without one. `listed`: id -> "reserve" or
-    "extended"; `declined`: id -> reason."""
+    "extended"; `declined`: id -> reason; `parts`: id -> the part of the list he is in.
+
+    With `reserve_list.fill = "by_part"` a vacancy is filled only from the list's part of its category, or from
+    a trait's part where the vacancy served the trait (UPSC's account of the list: each part is sized by the
+    recommended it stands for), and each rule above is read within those parts."""
     c, rule, source = problem.candidates, policy.reserve_list, policy.reserve_list.source
+    if rule.fill == "by_part" and parts is None:
+        raise Unsupported("reserve_list.fill = \"by_part\": the fill is checked part by part, which needs each "
+                          "listed candidate's part (reserve_list.csv's category column)")
     out = []
     left: dict[tuple[int, str], int] = {}
     extended_ok: dict[tuple[int, str], int] = {}
@@ -222,6 +229,9 @@ def check_fill(policy: Policy, problem: Problem, before: Allocation, listed: dic
             out.append(f"{cid} may not hold the {seat} vacancy at {problem.posts[j]}")
         if problem.preferences is not None and not policy.migration.allocate_unranked and not problem.ranked[i, j]:
             out.append(f"{cid} fills a vacancy at {problem.posts[j]}, a post he did not rank")
+        if not _part_serves(rule, parts, cid, seat, traits.get(key, set())):
+            out.append(f"{cid} of the list's {parts.get(cid, '')} part fills a {seat} vacancy at {problem.posts[j]}: "
+                       f"a vacancy is filled from its own category's part ({source})")
     for key, rows in taken.items():
         j, seat = key
         if len(rows) > left.get(key, 0):
@@ -231,8 +241,14 @@ def check_fill(policy: Policy, problem: Problem, before: Allocation, listed: dic
         if len(ext) > extended_ok.get(key, 0):
             out.append(f"{ext[0]} of the Extended List fills a {seat} vacancy at {problem.posts[j]} left for a reason "
                        f"only the reserve list serves ({source})")
-    out += _passed_over(policy, problem, listed, filled, left, extended_ok, traits, taken)
+    out += _passed_over(policy, problem, listed, filled, left, extended_ok, traits, taken, parts)
     return out
+
+
+def _part_serves(rule, parts: dict[str, str] | None, cid: str, seat: str, served: set) -> bool:
+    """Whether one on the list may fill a vacancy of `seat` that served `served` traits: anyone, read as one pool;
+    by part, one of the seat's own part or of a trait part the vacancy served."""
+    return rule.fill != "by_part" or parts.get(cid) == seat or parts.get(cid) in served
 
 
 def _held_as(policy: Policy, seat: str, route: str, own: str) -> str:
@@ -245,7 +261,7 @@ def _held_as(policy: Policy, seat: str, route: str, own: str) -> str:
     return seat
 
 
-def _passed_over(policy, problem, listed, filled, left, extended_ok, traits, taken) -> list[str]:
+def _passed_over(policy, problem, listed, filled, left, extended_ok, traits, taken, parts) -> list[str]:
     """Merit and preference among those on the list: nobody passed over for one below him, no vacancy left while
     one who may hold it and ranked its post has none he prefers."""
     c, out = problem.candidates, []
@@ -265,9 +281,10 @@ def _passed_over(policy, problem, listed, filled, left, extended_ok, traits, tak
         rows = taken.get((j, seat), [])
         for u_id, kind in listed.items():
             u = index.get(u_id)
-            if u is None or not may[u] or not wants(u, j):
-                continue
             served = traits.get((j, seat), set())
+            if u is None or not may[u] or not wants(u, j) or not _part_serves(policy.reserve_list, parts, u_id, seat,
+                                                                              served):
+                continue
             below = [r for r in rows if filled.cand[r] > u and (kind == "reserve" or listed.get(filled.ids[r]) ==
                      "extended") and not any(not c.trait(t)[u] for t in set(filled.horizontal[r].split(";")) & served)]
             if below:

@@ -4,6 +4,7 @@ Each answer below is worked by hand from those summaries; the property tests che
 `verify --stage reserve|fill` and plant violations it must find."""
 import hypothesis.strategies as st
 import numpy as np
+import pytest
 from conftest import CASES, read_csv, write_csv
 from hypothesis import HealthCheck, given, settings
 from strategies import instances, materialise
@@ -120,7 +121,8 @@ def filled(tmp_path, declined, engine="greedy", first_y=("O1",)):
     rows = listing(res, reserve_list(pol, res))
     listed = {cid: kind for cid, _, kind, _ in rows}
     before = read_csv(tmp_path / "out" / "allocation.csv")
-    return pol, prob, alloc, rows, listed, fill(pol, prob, before, listed, declined, engine)
+    return pol, prob, alloc, rows, listed, fill(pol, prob, before, listed, declined, engine,
+                                                parts={cid: part for cid, part, _, _ in rows})
 
 
 def test_a_declined_vacancy_goes_to_the_reserve_list_of_its_category(tmp_path):
@@ -163,12 +165,58 @@ def test_verify_checks_the_fill(tmp_path):
     pol, prob, alloc, rows, listed, done = filled(tmp_path, gone)
     write_csv(tmp_path / "f.csv", ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route", "rank"],
               done.rows)
-    assert check_fill(pol, prob, alloc, listed, gone, read_allocation(tmp_path / "f.csv", prob, pol)) == []
+    part = {cid: p for cid, p, _, _ in rows}
+    assert check_fill(pol, prob, alloc, listed, gone, read_allocation(tmp_path / "f.csv", prob, pol), part) == []
     bad = [["U4" if r[0] == "U3" else r[0], *r[1:6], 6 if r[0] == "U3" else r[6]] for r in done.rows]
     write_csv(tmp_path / "g.csv", ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route", "rank"],
               bad)
-    found = check_fill(pol, prob, alloc, listed, gone, read_allocation(tmp_path / "g.csv", prob, pol))
+    found = check_fill(pol, prob, alloc, listed, gone, read_allocation(tmp_path / "g.csv", prob, pol), part)
     assert any("Extended List fills" in m for m in found) and any("U3" in m and "passed over" in m for m in found)
+
+
+# Three services, each with a general vacancy; IRS also an OBC one. Merit: G1 (UR), O1 (OBC, on general merit),
+# G2, G3 (UR), OB (OBC), G4, O2, G5 (UR), O3 (OBC); every one ranks IAS, IPS, IRS. (O1's general-standard selection
+# makes a general part of one and an OBC part of one.)
+PART_CANDS = [["G1", 100, "UR", "", ""], ["O1", 95, "OBC", "", ""], ["G2", 90, "UR", "", ""],
+              ["OB", 85, "OBC", "", ""], ["G4", 80, "UR", "", ""], ["O2", 75, "OBC", "", ""],
+              ["G5", 70, "UR", "", ""], ["O3", 65, "OBC", "", ""], ["G6", 60, "UR", "", ""]]
+PART_VACS = [["IAS", "UR", 1], ["IPS", "UR", 1], ["IRS", "UR", 1], ["IRS", "OBC", 1]]
+
+
+@pytest.mark.parametrize("engine", ["greedy", "cpsat"])
+def test_a_general_vacancy_is_filled_from_the_general_part_only(tmp_path, engine):
+    """By hand (docs/pipeline.md: "by the vacancy's category (a general vacancy from the general part ...)";
+    UPSC's account of the list: the general part is sized by the meritorious reserved): G1 takes IAS, O1 IPS on
+    general merit, G2 IRS (UR), OB IRS (OBC). One recommended at the general standard (O1): a general part of one,
+    G4; an OBC part of one, O2; the Extended List G5 (general) and O3 (OBC).
+
+    G1 and O1 decline, G2 leaves IRS for limited preferences. Round 1: the general part's G4 takes the better of
+    the two declined general vacancies (IAS); the other (IPS) has no one left in the general part, and O2 of the
+    OBC part may not take it. Round 2, the Extended List, only for limited preferences: G5 takes IRS's general
+    vacancy. IPS's general vacancy stays unfilled, and O2 stays on the list. Read as one pool (`open_first`),
+    O2 took IPS."""
+    pol, prob, res, alloc = solved(tmp_path, PART_CANDS, PART_VACS,
+                                   [[c[0], k + 1, p] for c in PART_CANDS for k, p in enumerate(["IAS", "IPS", "IRS"])])
+    assert {alloc.ids[r]: prob.posts[alloc.post[r]] + " " + alloc.seat[r] for r in range(len(alloc.ids))} == \
+        {"G1": "IAS UR", "O1": "IPS UR", "G2": "IRS UR", "OB": "IRS OBC"}
+    rows = listing(res, reserve_list(pol, res))
+    assert parts(rows) == {"UR": ["G4"], "OBC": ["O2"]} and parts(rows, "extended") == {"UR": ["G5"], "OBC": ["O3"]}
+    listed, part = {cid: kind for cid, _, kind, _ in rows}, {cid: p for cid, p, _, _ in rows}
+    before = read_csv(tmp_path / "out" / "allocation.csv")
+    gone = {"G1": "declined", "O1": "declined", "G2": "limited_preferences"}
+    done = fill(pol, prob, before, listed, gone, engine, parts=part)
+    assert {r[0]: (r[1], r[2]) for r in done.rows} == {"G4": ("IAS", "UR"), "G5": ("IRS", "UR")}
+    assert ["IPS", "UR", 1, 0, 1, "unfilled"] in done.unfilled
+    head = ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route", "rank"]
+    write_csv(tmp_path / "f.csv", head, done.rows)
+    assert check_fill(pol, prob, alloc, listed, gone, read_allocation(tmp_path / "f.csv", prob, pol), part) == []
+    # planted: the open-first reading's answer, O2 of the OBC part on IPS's general vacancy
+    write_csv(tmp_path / "g.csv", head, [*done.rows, ["O2", "IPS", "UR", "UR", "", "open_merit", 6]])
+    found = check_fill(pol, prob, alloc, listed, gone, read_allocation(tmp_path / "g.csv", prob, pol), part)
+    assert any("O2 of the list's OBC part fills a UR vacancy at IPS" in m for m in found)
+    one_pool = load_policy("upsc-cse", ["reserve_list.fill=open_first"])
+    again = fill(one_pool, prob, before, listed, gone, engine, parts=part)
+    assert {r[0]: r[1] for r in again.rows}["O2"] == "IPS"
 
 
 def test_fill_from_the_command_line_checks_its_inputs(tmp_path):
@@ -265,11 +313,12 @@ def test_engines_list_and_fill_as_verify_checks(tmp_path_factory, inst, data):
     reasons = ["declined", "limited_preferences", "invalid_claim", "cancelled"]
     gone = {r["candidate_id"]: data.draw(st.sampled_from(reasons)) for r in before if data.draw(st.booleans())}
     listed = {cid: kind for cid, _, kind, _ in rows}
-    done = fill(pol, prob, before, listed, gone, "greedy")
-    assert fill(pol, prob, before, listed, gone, "cpsat").rows == done.rows
+    part = {cid: p for cid, p, _, _ in rows}
+    done = fill(pol, prob, before, listed, gone, "greedy", parts=part)
+    assert fill(pol, prob, before, listed, gone, "cpsat", parts=part).rows == done.rows
     head = ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route", "rank"]
     write_csv(d / "f.csv", head, done.rows)
-    assert check_fill(pol, prob, alloc, listed, gone, read_allocation(d / "f.csv", prob, pol)) == []
+    assert check_fill(pol, prob, alloc, listed, gone, read_allocation(d / "f.csv", prob, pol), part) == []
     if done.rows:
         write_csv(d / "g.csv", head, done.rows[1:])
-        assert check_fill(pol, prob, alloc, listed, gone, read_allocation(d / "g.csv", prob, pol)) != []
+        assert check_fill(pol, prob, alloc, listed, gone, read_allocation(d / "g.csv", prob, pol), part) != []
