@@ -159,7 +159,7 @@ def _difference_charts(diff: list, baseline: str, stacked: bool, multi: bool) ->
         charts = [(title, f"No scenario changes the selections of any category against {baseline}.")]
     else:
         charts = [(title, _bars(groups, "own category", "change in candidates selected", labels=True))]
-    table = [[r[0], *r[2:3], *r[4:]] if stacked else [r[0], r[1], *r[3:]] for r in diff]
+    table = [[r[0], *r[2:3], *r[4:-1]] if stacked else [r[0], r[1], *r[3:-1]] for r in diff]   # (selections: a sum)
     heads = ["step" if stacked else "scenario", "own category", "before" if stacked else baseline,
              "after" if stacked else "scenario", "difference", "percent", "years"]
     if all(row[-1] == "" for row in table):     # (one recruitment: no years to name)
@@ -177,12 +177,15 @@ def _levels(rows: list[dict], mark: dict, common: set, span: str, multi: bool) -
                 got.setdefault(mark[r["scenario"]], {}).setdefault(key(r), []).append(value(r))
         return {s: {k: agg(v) for k, v in d.items()} for s, d in got.items()}
     every = {r["year"] for r in rows}
-    unfilled = by(lambda r: sum(v for k, v in r.items() if k.startswith("unfilled_")))
+    # unfilled vacancies are a stock: those left at the end of the last year every scenario ran, never a sum
+    end = {max(common)} if multi and common else common
+    unfilled = by(lambda r: sum(v for k, v in r.items() if k.startswith("unfilled_")), years=end)
     charts = [(f"Selections by the candidates' own category, per scenario{span}",
                _bars(by(lambda r: r["selected_own_category"]), "own category", "candidates selected", labels=True)),
               ("Last rank admitted (worst over posts and years), per scenario",
                _bars(by(lambda r: r["last_rank"] or 0, agg=max, years=every), "seat category", "rank")),
-              (f"Unfilled vacancies, per scenario{span}",
+              (f"Unfilled vacancies at the end of {max(common)}, per scenario (the last year every scenario ran)"
+               if multi and common else "Unfilled vacancies, per scenario",
                _bars(unfilled, "seat category", "vacancies", labels=True)
                if any(v for d in unfilled.values() for v in d.values()) else
                "No vacancy was left unfilled in any scenario.")]

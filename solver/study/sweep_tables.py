@@ -172,22 +172,40 @@ def _cell(value) -> object:
 
 
 MEASURES = {"selected": "selected_own_category", "filled": "filled", "unfilled": None, "carried out": "carried_out"}
-BASELINE_COLUMNS = ["scenario", "category", "measure", "baseline", "value", "difference", "percent", "years"]
+# Flows (appointments, each made once) are summed over the years; stocks (the vacancies left empty, the backlog
+# carried out) are what stands at the end of the last year: a backlog carried through five years is one
+# backlog, not five.
+STOCKS = {"unfilled", "carried out"}
+BASELINE_COLUMNS = ["scenario", "category", "measure", "baseline", "value", "difference", "percent", "years",
+                    "over"]
 CONTRIBUTION_COLUMNS = ["step", "added", "category", "measure", "before", "after", "contribution", "percent",
-                        "years"]
+                        "years", "over"]
 WINNER_COLUMNS = ["scenario", "category", "traits"]
 
 
 def _totals(rows, name: str, years: set) -> dict[tuple[str, str], int]:
-    """(category, measure) -> its sum over the posts and the given years of one scenario."""
+    """(category, measure) -> over the posts of one scenario, a flow's sum over `years`, a stock's value in the
+    last of them (`STOCKS`)."""
+    last = max(years, key=lambda y: -1 if y is None else y) if years else None
     out: dict[tuple[str, str], int] = {}
     for r in rows:
         if r["scenario"] != name or r["status"] != SOLVED or r["year"] not in years:
             continue
         for measure, col in MEASURES.items():
+            if measure in STOCKS and r["year"] != last:
+                continue
             value = sum(r[f"unfilled_{d}"] for d in DISPOSITIONS) if col is None else r[col]
             out[(r["category"], measure)] = out.get((r["category"], measure), 0) + value
     return out
+
+
+def _over(measure: str, years: set) -> str:
+    """against_baseline.csv's `over`: how a measure is taken over the years."""
+    if years == {None}:
+        return "the recruitment"
+    if measure in STOCKS:
+        return f"at the end of {max(years)}"
+    return "sum over the years"
 
 
 def _years(rows, name: str) -> set:
@@ -199,15 +217,17 @@ def _label(years: set) -> str:
 
 
 def against(rows, baseline: str, name: str) -> list[list]:
-    """Scenario `name` against `baseline` by category: selections (by own category), filled, unfilled and
-    carried out, each as both levels, the difference and the percentage, summed over the years both ran only
-    (never a total of unequal years)."""
+    """Scenario `name` against `baseline` by category: selections (by own category) and filled, summed over the
+    years both ran; unfilled and carried out as they stand at the end of the last of them (stocks, never summed);
+    each as both levels, the difference and the percentage, over the years both ran only (never unequal
+    years), the `over` column saying which."""
     years = _years(rows, baseline) & _years(rows, name)
     base, mine = _totals(rows, baseline, years), _totals(rows, name, years)
     out = []
     for key in dict.fromkeys([*base, *mine]):
         x, y = base.get(key, 0), mine.get(key, 0)
-        out.append([name, *key, x, y, y - x, round(100 * (y - x) / x, 1) if x else None, _label(years)])
+        out.append([name, *key, x, y, y - x, round(100 * (y - x) / x, 1) if x else None, _label(years),
+                    _over(key[1], years)])
     return out
 
 
