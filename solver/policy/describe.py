@@ -65,12 +65,6 @@ def write_pages(folder) -> list:
     return out
 
 
-if __name__ == "__main__":
-    import sys
-    for written in write_pages(sys.argv[1] if len(sys.argv) > 1 else "docs/acts"):
-        print(written)
-
-
 def _exemptions(p: Policy) -> list[str]:
     ex = p.exemptions
     if ex is None or not ex.grounds:
@@ -88,3 +82,9 @@ def _other_tables(p: Policy) -> list[str]:
              if t is not None and (name not in staged or t != type(t)())]
     extra = [(name, source) for name, source in extra if source]
     return ["", "## Other tables", ""] + [f"- {name}: {source}" for name, source in extra] if extra else []
+
+
+if __name__ == "__main__":
+    import sys
+    for written in write_pages(sys.argv[1] if len(sys.argv) > 1 else "docs/acts"):
+        print(written)

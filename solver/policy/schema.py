@@ -117,6 +117,12 @@ class Ceiling(Strict):
     # None: every category the ceiling counts (Art. 16(4B); DoPT OM 20.07.2000). Bill 2004 s.10 proviso: SC, ST.
     backlog_excluded: list[str] | None = None
     excess: Literal["refuse", "carry_forward"] = "refuse"
+    # A post whose year's vacancies a TOTAL row's running roster splits: "counted", the year's window of the
+    # roster is held to the share like any year's vacancies (Art. 16(4B): the ceiling is on "the vacancies of
+    # that year"; Indra Sawhney 1992); "roster_governs", the roster's own points decide, the share kept over
+    # the cadre's cycle of posts, not in each year's window of it (R.K. Sabharwal 1995; DoPT OM 02.07.1997).
+    # An open question where the models declare it.
+    roster_window: Literal["counted", "roster_governs"] = "counted"
     source: str = ""
 
     def check_codes(self, known: set[str]) -> None:

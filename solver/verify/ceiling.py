@@ -37,8 +37,14 @@ def ceiling(r: Reading) -> list[Violation]:
     policy, out = r.policy, []
     source = policy.ceiling.source or "Art. 16(4B)"
     uses = _year_share(r)
+    # ceiling.roster_window = "roster_governs": a year that is a window of a post's running roster (a TOTAL row)
+    # is left to the roster's points (R.K. Sabharwal 1995), which verify.roster checks
+    windowed = {row.post for row in r.problem.vacancy_rows if row.category == "TOTAL" and not row.exempt} \
+        if policy.ceiling.roster_window == "roster_governs" else set()
     for j, post in enumerate(r.problem.posts):
         used, total = uses[post]
+        if post in windowed:
+            continue
         if used > policy.ceiling.share * total + 1e-9:
             out.append(r.violation("ceiling broken", None, j, f"{used} of {total} vacancies reserved", source))
     counted_in = sorted(x.code for x in policy.categories if x.in_ceiling)
@@ -47,6 +53,8 @@ def ceiling(r: Reading) -> list[Violation]:
     mine = rows[np.isin(counted[rows], counted_in)] if len(rows) else rows
     per_post = np.bincount(np.asarray(r.alloc.post, dtype=np.int64)[mine], minlength=len(r.problem.posts))
     for j, post in enumerate(r.problem.posts):
+        if post in windowed:
+            continue
         k = int(per_post[j])
         _, total = uses[post]
         outside, _ = r.seats.outside_ceiling(post, policy)  # appointees on backlog vacancies (Art. 16(4B))

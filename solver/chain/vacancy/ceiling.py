@@ -44,6 +44,12 @@ def ceiling_use(policy: Policy, seats: dict, carried: dict, exempt: dict, posts)
     return {p: (used[p], total[p]) for p in posts}
 
 
+def windowed(policy: Policy, post: str, split_by_roster) -> bool:
+    """Whether a post's year is a window of its running roster that the ceiling leaves to the roster
+    (`ceiling.roster_window = "roster_governs"`)."""
+    return policy.ceiling.roster_window == "roster_governs" and post in split_by_roster
+
+
 def trim_to_ceiling(policy: Policy, table, seats: dict, enforce: bool, notes: list[str]) -> dict[tuple[str, str], int]:
     """A post whose reserved vacancies pass the ceiling: refused (`ceiling.excess = "refuse"`, PolicyConflict),
     or its excess carried forward and filled as open this year (Manipur s.5), taken from the largest current
@@ -54,7 +60,7 @@ def trim_to_ceiling(policy: Policy, table, seats: dict, enforce: bool, notes: li
     for post in table.posts:
         used, total = uses[post]
         limit = policy.ceiling.share * total
-        if used <= limit + 1e-9 or not enforce:
+        if used <= limit + 1e-9 or not enforce or windowed(policy, post, table.roster_used):
             continue
         if policy.ceiling.excess == "refuse":
             n_counted = sum(len(xs) for (p, c), xs in table.carried.items()
