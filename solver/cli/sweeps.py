@@ -79,8 +79,10 @@ def sweep_cmd(
     written = ["scenarios.csv", "results.csv", "results.parquet"] + \
         (["changes.csv", "against_baseline.csv", "winners.csv"] if baseline else []) + \
         (["contributions.csv"] if stack_ else []) + (["report.html"] if reported and reported[0] else [])
-    Console().print(f"{len(found)} scenarios x {len(inputs)} year(s): {len(result.rows)} rows written to {out}/ "
-                    f"({', '.join(written)})", highlight=False)
+    short = f"; {len(refused)} refused, with no figures from the year of refusal on (scenarios.csv's status)" \
+        if refused else ""
+    Console().print(f"{len(found)} scenarios x {len(inputs)} year(s){short}: {len(result.rows)} rows written to "
+                    f"{out}/ ({', '.join(written)})", highlight=False, markup=False)
     for name, status in refused[:10]:
         warn(f"scenario {name}: {status}")
 

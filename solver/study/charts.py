@@ -137,7 +137,9 @@ def _against_baseline(out, baseline: str, stacked: bool, multi: bool, line) -> l
     if not diff:
         charts.append(("Against the baseline", f"No scenario other than {baseline} was solved."))
     else:
-        charts += _difference_charts(diff, baseline, stacked, multi)
+        from .sweep_tables import scenario_notes
+        charts += _difference_charts(diff, baseline, stacked, multi,
+                                     tuple(n for told in scenario_notes(out) for n in told))
     if line is not None:
         charts.append(line)
     for name, table in out.winners[:5]:
@@ -146,17 +148,22 @@ def _against_baseline(out, baseline: str, stacked: bool, multi: bool, line) -> l
     return charts
 
 
-def _difference_charts(diff: list, baseline: str, stacked: bool, multi: bool) -> list:
+def _difference_charts(diff: list, baseline: str, stacked: bool, multi: bool, notes: tuple = ()) -> list:
     """The chart of selections by own category against the baseline (or each step's contribution) and the
     table of its figures."""
     groups: dict[str, dict[str, float]] = {}
+    spans = {r[0]: r[-2] for r in diff}
     for r in diff:
-        groups.setdefault(r[0], {})[r[2] if stacked else r[1]] = r[6] if stacked else r[5]
+        # a scenario compared over fewer years than another (refused in a later year) is named with its years
+        name = r[0] if len(set(spans.values())) <= 1 else f"{r[0]} [{spans[r[0]] or 'one recruitment'}]"
+        groups.setdefault(name, {})[r[2] if stacked else r[1]] = r[6] if stacked else r[5]
     what = "each override's contribution" if stacked else \
         f"the difference from {baseline}{' (over the years both ran: the table names them)' if multi else ''}"
     title = f"Selections by own category: {what}"
     if all(v == 0 for g in groups.values() for v in g.values()):
-        charts = [(title, f"No scenario changes the selections of any category against {baseline}.")]
+        why = "; ".join(dict.fromkeys(n for n in notes if "no-op" in n or "does not bind" in n)) if notes else ""
+        charts = [(title, f"No scenario changes the selections of any category against {baseline}."
+                   + (f" Why: {why}." if why else " (scenarios.csv's notes say what each override did.)"))]
     else:
         charts = [(title, _bars(groups, "own category", "change in candidates selected", labels=True))]
     table = [[r[0], *r[2:3], *r[4:-1]] if stacked else [r[0], r[1], *r[3:-1]] for r in diff]   # (selections: a sum)

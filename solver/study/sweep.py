@@ -365,12 +365,22 @@ def _solve_scenario(engine: str, problems, t: _Task):
         where = f" in {problems[len(solved)][0]}" if problems[0][0] is not None else ""
         status = f"refused{where} (exit {e.exit_code}): {e}"
         rows += refused_rows(t.scenario.name, [y for y, _ in problems[len(solved):]], status)
-        return t.index, rows, status, _told(notes, solved), held
+        return t.index, rows, status, _told(notes, solved, where.strip()), held
     return t.index, rows, "solved", _told(notes, solved), held
 
 
-def _told(notes: dict[str, list], ran: list) -> tuple[str, ...]:
-    """Each note once, with the years it holds in where that is not every year run (`ran`)."""
+def _told(notes: dict[str, list], ran: list, refused: str = "") -> tuple[str, ...]:
+    """Each note once, with the years it holds in where that is not every year run (`ran`). A scenario refused
+    (`refused`: "in YEAR", or "" for one recruitment refused) holds its notes only for the years it ran, which
+    each note names, with the refusal: "the ceiling does not bind" of years before the one whose ceiling broke
+    is no finding about the scenario."""
     ran = set(ran)
-    return tuple(note if None in years or set(years) == ran else f"{note} ({', '.join(map(str, years))})"
-                 for note, years in notes.items())
+    out = []
+    for note, years in notes.items():
+        if refused:
+            out.append(f"{note} (only in {', '.join(map(str, years))}; the scenario was refused {refused})")
+        elif None in years or set(years) == ran:
+            out.append(note)
+        else:
+            out.append(f"{note} ({', '.join(map(str, years))})")
+    return tuple(out)

@@ -28,3 +28,22 @@ def test_a_backlog_carried_through_two_years_is_one_backlog(tmp_path):
     assert (rows[("SC", "unfilled")]["baseline"], rows[("SC", "unfilled")]["over"]) == ("1", "at the end of 2022")
     filled = rows[("UR", "filled")]
     assert (filled["baseline"], filled["over"], filled["years"]) == ("3", "sum over the years", "2021 2022")
+
+
+def test_a_scenario_refused_in_a_later_year_says_so_everywhere(tmp_path):
+    """central-dopt, post P on its running roster: 2021 has 11 vacancies (points 1-11: 4 reserved of 11), 2022
+    has 5 (points 12-16: OBC, UR, ST, SC, OBC, 4 of 5 reserved). At a 50% ceiling 2022 is refused (Art. 16(4B)
+    read per year, `ceiling.roster_window = "counted"`); at 90% it is not. The refused scenario's note that its
+    ceiling "does not bind" holds only for 2021 and says so; the console counts the refusal."""
+    cands = [(f"C{k}", k, ["UR", "OBC", "SC", "ST"][k % 4], "M") for k in range(1, 41)]
+    year_folder(tmp_path / "years", 2021, cands, [("P", "TOTAL", 11)])
+    year_folder(tmp_path / "years", 2022, cands, [("P", "TOTAL", 5)])
+    r = CliRunner().invoke(app, ["sweep", "--policy", "central-dopt", "--years", str(tmp_path / "years"), "--grid",
+                                 "ceiling.share=0.5,0.9", "--out", str(tmp_path / "sw")])
+    assert r.exit_code == 0, r.output
+    assert "2 scenarios x 2 year(s); 1 refused" in " ".join(r.output.split())
+    notes = {x["scenario"]: (x["status"], x["notes"]) for x in read_csv(tmp_path / "sw" / "scenarios.csv")}
+    status, note = notes["ceiling.share=0.5"]
+    assert status.startswith("refused in 2022")
+    assert "does not bind" in note and "(only in 2021; the scenario was refused in 2022)" in note
+    assert notes["ceiling.share=0.9"][0] == "solved"
