@@ -48,7 +48,8 @@ def shortlist_cmd(
             write_csv(tmp / "shortlist.csv", SHORTLIST_COLUMNS, res.rows(problem, pol))
             write_csv(tmp / "cutoffs.csv", CUTOFF_COLUMNS, res.cutoff_rows(pol))
             write_json(tmp / "summary.json", doc)
-        staged_out(out, write, ("shortlist.csv", "cutoffs.csv", "summary.json")).publish()
+        staged_out(out, write, ("shortlist.csv", "cutoffs.csv", "summary.json"),
+                   reads=[candidates, vacancies, shortlist]).publish()
     except AarakshanError as e:
         fail(e)
     cut = ", ".join(f"{k} {v:g}" for k, v in res.cutoffs.items() if v is not None)
@@ -67,10 +68,9 @@ def merit_cmd(
 ):
     """The final order of merit: candidates.csv with `score` the sum of the stages the policy counts (CSE: the main
     examination and the interview, not the preliminary)."""
-    import os
-
     from ..errors import InputError
     from ..exam.merit import combined_scores, write_scores
+    from ..io.staging import write_file
 
     pol = load(policy, set_, "direct")
     try:
@@ -83,16 +83,7 @@ def merit_cmd(
                 raise InputError("--stage", None, None, f"the {name.strip()} stage is given twice")
             stages[name.strip()] = Path(path.strip())
         table = combined_scores(pol, candidates, stages, warn=warn)
-        if out.is_dir():
-            raise InputError(out, None, None, "is a folder: give the candidates file to write")
-        tmp = out.with_name(f".{out.name}.tmp")
-        try:
-            out.parent.mkdir(parents=True, exist_ok=True)
-            write_scores(table, tmp)
-            os.replace(tmp, out)
-        except OSError as e:
-            tmp.unlink(missing_ok=True)
-            raise InputError(out, None, None, f"cannot be written: {e.strerror or e} (nothing was written)") from None
+        write_file(out, lambda tmp: write_scores(table, tmp), reads=[candidates, *stages.values()])
     except AarakshanError as e:
         fail(e)
     counted = pol.merit.stages or list(stages)

@@ -40,7 +40,8 @@ def compare(
                 return f"{doc[side]['folder']} ({'; '.join(sets) if sets else 'the policy as given'})"
             optional_report(tmp, "Comparison of two allocations", f"A (the baseline): {told('a')}; B: {told('b')}",
                             lambda: compare_charts(doc))
-        stage(out, write, ("changes.csv", "compare.json", "report.html")).publish()
+        stage(out, write, ("changes.csv", "compare.json", "report.html"),
+              reads=[a, b, candidates]).publish()
     except AarakshanError as e:
         fail(e)
     if doc.get("winners_losers"):

@@ -56,8 +56,13 @@ def combined_scores(policy: Policy, candidates, stages: dict[str, str | Path], w
     total = np.zeros(len(ids))
     for name in counted:
         total += _stage_scores(stages[name], ids, name)
-    table = pacsv.read_csv(candidates, convert_options=pacsv.ConvertOptions(
-        strings_can_be_null=False, column_types={c: pa.string() for c in base.header}))
+    if Path(candidates).suffix == ".parquet":   # (formats.md: Parquet wherever a CSV is read)
+        import pyarrow.parquet as pq
+        read = pq.ParquetFile(candidates).read()
+        table = pa.table({c: read.column(c).cast(pa.string()).fill_null("") for c in read.column_names})
+    else:
+        table = pacsv.read_csv(candidates, convert_options=pacsv.ConvertOptions(
+            strings_can_be_null=False, column_types={c: pa.string() for c in base.header}))
     score = pa.array(np.round(total, 6))
     if "score" in table.column_names:
         return table.set_column(table.column_names.index("score"), "score", score)

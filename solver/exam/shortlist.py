@@ -146,9 +146,29 @@ def only_called(candidates, shortlist) -> None:
     """A later stage takes only those the shortlist called: anyone else in its candidates file is bad input
     (exit 2), named with his line."""
     from ..io.tables import read_table
+    _unchanged(shortlist)
     called = called_in(shortlist)
     t = read_table(candidates, ["id"], [])
     # (a set's lookups: numpy's isin on object arrays compares every pair)
     for k in [k for k, x in enumerate(t["id"]) if str(x) not in called][:1]:
         raise InputError(candidates, int(t.line[k]), "id", f"{t['id'][k]} was not called to this stage by "
                              f"{shortlist}")
+
+
+def _unchanged(shortlist) -> None:
+    """A shortlist.csv whose folder's summary.json records its SHA-256 (the shortlist stage's own outputs) must
+    still have it: an edited list is refused, not read as the stage's."""
+    import json
+    from pathlib import Path
+
+    from ..io.staging import sha256_file
+    path = Path(shortlist)
+    summary = path.parent / "summary.json"
+    try:
+        recorded = json.loads(summary.read_text(encoding="utf-8")).get("outputs", {})
+    except (OSError, ValueError, AttributeError):
+        return   # (a list given on its own, or from before the digests were recorded)
+    if isinstance(recorded, dict) and path.name in recorded and path.is_file() and \
+            sha256_file(path) != recorded[path.name]:
+        raise InputError(path, None, None, f"changed since the shortlist stage wrote it (its SHA-256 differs from "
+                         f"{summary}'s outputs): give the stage's own list, or call it again")

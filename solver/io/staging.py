@@ -5,6 +5,7 @@ after its transaction commits."""
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import itertools
 import json
@@ -55,9 +56,12 @@ _LIVE: set[Path] = set()
 
 
 def abandon() -> None:
-    """Remove this process's unpublished staging folders (a stop: nothing is written)."""
+    """Remove this process's unpublished staging folders and files (a stop: nothing is written)."""
     for folder in list(_LIVE):
-        shutil.rmtree(folder, ignore_errors=True)
+        if folder.is_dir():
+            shutil.rmtree(folder, ignore_errors=True)
+        else:
+            folder.unlink(missing_ok=True)
         _LIVE.discard(folder)
 
 
@@ -92,6 +96,7 @@ class Staged:
                 self._file_by_file()
                 mark.unlink(missing_ok=True)
         except OSError as e:
+            self.discard()   # (nothing of this run is left beside `out`)
             raise InputError(self.out, None, None, f"cannot write the outputs here: {e.strerror or e}") from None
         shutil.rmtree(self.folder, ignore_errors=True)
         _LIVE.discard(self.folder)
@@ -103,8 +108,14 @@ class Staged:
         os.umask(umask)
         os.chmod(self.folder, 0o777 & ~umask)   # (a folder made by mkdtemp is the owner's only)
         if not self.out.exists():
-            os.rename(self.folder, self.out)
-            return True
+            try:
+                os.rename(self.folder, self.out)
+                return True
+            except OSError as e:
+                import errno
+                if e.errno not in (errno.EEXIST, errno.ENOTEMPTY):
+                    raise
+                # another run made `out` meanwhile: exchange with it, as with any earlier outputs
         if not self.out.is_dir() or any(e.name not in self.outputs and e.name != REPLACED
                                         for e in os.scandir(self.out)):
             return False
@@ -163,8 +174,11 @@ def _clean_stale_staging(parent: Path) -> None:
         found = [Path(e.path) for e in entries if e.name.startswith(STAGING_PREFIX)]
     for d in found:
         pid = d.name[len(STAGING_PREFIX):].partition("-")[0]
-        if d.is_dir() and pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
-            shutil.rmtree(d, ignore_errors=True)
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            if d.is_dir():
+                shutil.rmtree(d, ignore_errors=True)
+            else:
+                d.unlink(missing_ok=True)
 
 
 def _alive(pid: int) -> bool:
@@ -198,14 +212,94 @@ def write_json(path: Path, doc: dict) -> None:
         fh.write("\n")
 
 
-def stage(out: str | Path, write, outputs: tuple[str, ...] = OUTPUT_FILES) -> Staged:
+def sha256_file(path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def summary_digest(doc: dict) -> str:
+    """The SHA-256 of a summary.json's own parts (every key but `digest`), as canonical JSON: a policy or a
+    provenance edited after the run, the file's digests kept, no longer matches."""
+    body = {k: v for k, v in doc.items() if k != "digest"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+                          .encode("utf-8")).hexdigest()
+
+
+def seal(folder: Path) -> None:
+    """summary.json of a staged folder gains `outputs` (the SHA-256 of every other file the run wrote) and
+    `digest` (its own, `summary_digest`): one record against which a later stage checks the folder whole."""
+    path = folder / "summary.json"
+    if not path.is_file():
+        return
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["outputs"] = {p.name: sha256_file(p) for p in sorted(folder.iterdir()) if p.is_file() and p != path}
+    doc["digest"] = summary_digest(doc)
+    write_json(path, doc)
+
+
+def not_over_inputs(out: Path, reads, folder: bool = True) -> None:
+    """Refuse an output that would overwrite what the run reads: a stage never writes into a folder or file it
+    reads (a fill into its own result folder replaced the first round's files). `reads`: the paths read."""
+    target = Path(out).resolve()
+    for given in reads:
+        if given is None:
+            continue
+        path = Path(given).resolve()
+        if path.is_dir() and path in target.parents:
+            raise InputError(out, None, None, f"is inside {given}, a folder the run reads: a stage never writes "
+                             "into what it reads; write to another place")
+        if path == target or (folder and target in path.parents):
+            what = "is one of the run's own inputs" if path == target else f"holds {given}, which the run reads"
+            raise InputError(out, None, None, f"{what}: a stage never writes over what it reads; write to "
+                             "another place")
+
+
+def write_file(out: str | Path, write, reads=()) -> Path:
+    """One output file written whole or not at all: `write(path)` into a staging file beside `out` (named as
+    the staging folders are, so a stop or a later run removes it), then renamed over `out` in one step. Two
+    runs writing one `out` leave one's file whole, never a mix; `reads` as `stage`'s."""
+    out = Path(out)
+    not_over_inputs(out, reads, folder=False)
+    if out.is_dir():
+        raise InputError(out, None, None, "is a folder: give the file to write")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        _clean_stale_staging(out.parent)
+        fd, name = tempfile.mkstemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-", suffix=out.suffix, dir=out.parent)
+        os.close(fd)
+    except OSError as e:
+        raise InputError(out, None, None, f"cannot be written: {e.strerror or e} (nothing was written)") from None
+    tmp = Path(name)
+    _LIVE.add(tmp)
+    try:
+        write(tmp)
+        os.replace(tmp, out)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise InputError(out, None, None, f"cannot be written: {e.strerror or e} (nothing was written)") from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    finally:
+        _LIVE.discard(tmp)
+    return out
+
+
+def stage(out: str | Path, write, outputs: tuple[str, ...] = OUTPUT_FILES, reads=()) -> Staged:
     """`write(folder)` into a staging folder beside `out`; on any failure the folder is removed and nothing is
     written (an OSError is told as an input error naming `out`, exit 2). `outputs`: the names a run of this
-    kind writes, so that publishing removes those an earlier run left and this one did not write."""
+    kind writes, so that publishing removes those an earlier run left and this one did not write; `reads`:
+    the files and folders the run read, which `out` may neither be nor hold (`not_over_inputs`). A
+    summary.json written is sealed (`seal`)."""
     out = Path(out)
+    not_over_inputs(out, reads)
     tmp = staging_folder(out)
     try:
         write(tmp)
+        seal(tmp)
     except OSError as e:
         shutil.rmtree(tmp, ignore_errors=True)
         raise InputError(out, None, None, f"cannot write the outputs: {e.strerror or e} (nothing was written)") \

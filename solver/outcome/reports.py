@@ -10,7 +10,7 @@ import numpy as np
 
 from ..io.background import Background
 from ..io.invocation import COMMAND
-from ..io.staging import Staged, stage, write_csv, write_json
+from ..io.staging import Staged, sha256_file, stage, write_csv, write_json
 from .reasons import decision_rows
 from .result import ALLOCATION_COLUMNS, CUTOFF_COLUMNS, DECISION_COLUMNS, UNFILLED_COLUMNS, Result
 from ..data.routes import Route
@@ -83,7 +83,9 @@ def provenance(policy, overrides, engine: str, sources: dict, register: dict | N
             # the model and every override since it, through any summary.json the policy was read back from
             "lineage": policy.lineage or {"model": policy.name, "overrides": list(overrides)},
             "policy_sha256": hashlib.sha256(json.dumps(resolved, sort_keys=True).encode()).hexdigest(),
-            "inputs": {role: {"path": path, "sha256": sha[role]} for role, path in sorted(sources.items())},
+            # (the path as given, and resolved: a later stage run from another folder finds the file)
+            "inputs": {role: {"path": path, "resolved": str(Path(path).resolve()), "sha256": sha[role]}
+                       for role, path in sorted(sources.items())},
             **({"register": register} if register else {}),
             "policy": resolved}
 
@@ -102,14 +104,6 @@ class InputDigests:
 
 def _sha256_each(sources: dict[str, str]) -> dict[str, str]:
     return {role: sha256_file(path) for role, path in sorted(sources.items())}
-
-
-def sha256_file(path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def diff_rows(greedy: Result, cpsat: Result):
@@ -148,11 +142,12 @@ def write_simulation(path: Path, rows: list[dict]) -> None:
 
 
 def stage_outputs(out: str | Path, result: Result, timings: dict, diff: list | None = None,
-                  extra: dict | None = None, record=None, tables: tuple = ()) -> Staged:
+                  extra: dict | None = None, record=None, tables: tuple = (), reads=()) -> Staged:
     """Write every output file into a staging folder beside `out` (so that moving them in is a rename).
-    `tables`: more (name, columns, rows) to write beside the standard files. summary.json names the SHA-256
-    of every file written before it (`outputs`), so that a later stage reading them (fill, slide, compare) can
-    tell a file changed since the run wrote it."""
+    `tables`: more (name, columns, rows) to write beside the standard files; `reads`: the files the run read,
+    which `out` may not hold. summary.json names the SHA-256 of every file written before it (`outputs`) and
+    of itself (`digest`; `io.staging.seal`), so that a later stage reading them (fill, slide, compare) can tell
+    a file changed since the run wrote it."""
     def write(tmp: Path) -> None:
         write_csv(tmp / "allocation.csv", ALLOCATION_COLUMNS, result.allocation_rows())
         write_csv(tmp / "decisions.csv", DECISION_COLUMNS, decision_rows(result))
@@ -164,9 +159,8 @@ def stage_outputs(out: str | Path, result: Result, timings: dict, diff: list | N
             write_csv(tmp / "carried.csv", CARRIED_COLUMNS, carried_rows(record))
         for name, columns, rows in tables:
             write_csv(tmp / name, columns, rows)
-        outputs = {p.name: sha256_file(p) for p in sorted(tmp.iterdir())}
-        write_json(tmp / "summary.json", summary(result, timings, {**(extra or {}), "outputs": outputs}))
-    return stage(out, write)
+        write_json(tmp / "summary.json", summary(result, timings, extra or {}))   # (sealed by `stage`)
+    return stage(out, write, reads=reads)
 
 
 def changed_outputs(folder: Path, doc: dict, names) -> list[str]:

@@ -14,6 +14,7 @@ from ..data.kinds import Engine
 from ..policy import Policy, load_policy
 from ..policy.stages import REASONS
 from ..data.problem import Problem
+from ..io.staging import summary_digest
 from ..outcome.reports import changed_outputs, sha256_file as sha256
 
 FILL_FILES = ("allocation.csv", "decisions.csv", "unfilled.csv", "cutoffs.csv", "filled_from_reserve.csv",
@@ -41,9 +42,12 @@ def previous(folder: str | Path, needs: tuple[str, ...] = ("allocation.csv",), w
     try:
         doc = json.loads(summary.read_text(encoding="utf-8"))
         inputs = doc["provenance"]["inputs"]
-        paths = {role: str(v["path"]) for role, v in inputs.items()}
-    except (ValueError, KeyError, TypeError):
+        paths = {role: _found(v) for role, v in inputs.items()}
+    except (ValueError, KeyError, TypeError, AttributeError):
         raise InputError(summary, None, None, "is not a run's summary.json (no provenance.inputs)") from None
+    if "digest" in doc and doc["digest"] != summary_digest(doc):
+        raise InputError(summary, None, None, "changed since the run wrote it (its own SHA-256 differs from the "
+                         "digest it records): give the run's own folder, or solve again")
     for name in needs:
         if not (folder / name).is_file():
             hint = " (solve with reserve_list=True)" if name == "reserve_list.csv" else ""
@@ -53,7 +57,9 @@ def previous(folder: str | Path, needs: tuple[str, ...] = ("allocation.csv",), w
                          "summary.json's outputs): give the run's own files, or solve again")
     for role, path in paths.items():
         if not Path(path).is_file():
-            raise InputError(path, None, None, f"the {role} file of the run in {folder} is not there any more")
+            raise InputError(path, None, None, f"the {role} file of the run in {folder} is not there any more "
+                             f"(recorded as {inputs[role]['path']}, resolved {inputs[role].get('resolved', path)}): "
+                             "moved or deleted since the run")
         if sha256(Path(path)) != inputs[role].get("sha256"):
             raise InputError(path, None, None, f"changed since the run in {folder} read it (its SHA-256 differs "
                              "from summary.json's)")
@@ -61,6 +67,14 @@ def previous(folder: str | Path, needs: tuple[str, ...] = ("allocation.csv",), w
     problem = read_problem(pol, paths["candidates"], paths["vacancies"], paths.get("preferences"), warn=warn)
     files = {p.name: sha256(p) for p in sorted(folder.iterdir()) if p.is_file()}
     return Previous(folder, pol, problem, paths, files)
+
+
+def _found(recorded: dict) -> str:
+    """An input's path as a run's summary.json records it: as given, where it is there from here, else as it
+    was resolved when the run read it (a later stage run from another folder)."""
+    given = str(recorded["path"])
+    resolved = recorded.get("resolved")
+    return given if Path(given).is_file() or not resolved else str(resolved)
 
 
 def read_rows(path: Path, required: list[str], optional: list[str] = ()) -> list[dict]:
@@ -125,7 +139,7 @@ def run_fill(result: str | Path, declined: str | Path, out: str | Path | None, e
             write_csv(tmp / "cutoffs.csv", CUTOFF_COLUMNS, cutoff_rows(prev.problem, done))
             write_csv(tmp / "filled_from_reserve.csv", FILLED_COLUMNS, done.report)
             write_json(tmp / "summary.json", doc)
-        stage(out, write, FILL_FILES).publish()
+        stage(out, write, FILL_FILES, reads=[prev.folder, declined, *prev.inputs.values()]).publish()
     return prev, done
 
 
@@ -173,5 +187,5 @@ def run_slide(result: str | Path, responses: str | Path, out: str | Path | None,
             write_csv(tmp / "unfilled.csv", UNFILLED_COLUMNS, done.unfilled)
             write_csv(tmp / "slide.csv", SLIDE_COLUMNS, done.moves)
             write_json(tmp / "summary.json", doc)
-        stage(out, write, SLIDE_FILES).publish()
+        stage(out, write, SLIDE_FILES, reads=[prev.folder, responses, *prev.inputs.values()]).publish()
     return prev, done

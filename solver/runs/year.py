@@ -220,7 +220,8 @@ def _stage(options: RunOptions, rnd: Round, run: YearRun, digests):
     if reserve is not None:
         from ..exam.reserve import RESERVE_COLUMNS
         tables = (("reserve_list.csv", RESERVE_COLUMNS, reserve.rows(run.problem.candidates.ids)),)
-    staged = stage_outputs(rnd.out, sol.result, run.timings, diff, extra, run.record, tables)
+    read = [*run.problem.sources.values(), rnd.shortlist, *([reg.path] if reg is not None else [])]
+    staged = stage_outputs(rnd.out, sol.result, run.timings, diff, extra, run.record, tables, reads=read)
     if options.report:
         from ..study.charts import page, solve_charts
         page(staged.folder / "report.html", f"{pol.name}: allocation", f"{run.problem.n:,} candidates, engine "
