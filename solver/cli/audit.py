@@ -6,10 +6,9 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
 
 from ..errors import AarakshanError
-from .common import PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, check_register_args, err, fail, load, warn
+from .common import say, PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, check_register_args, err, fail, load, warn
 
 
 @app.command()
@@ -74,11 +73,11 @@ def audit(
         stage_audit(out, result).publish()
     except AarakshanError as e:
         fail(e)
-    Console().print(f"unique: {result.unique}; contested: {len({r[0] for r in result.contested})} candidates; "
+    say(f"unique: {result.unique}; contested: {len({r[0] for r in result.contested})} candidates; "
                     f"{len(result.readings)} readings")
     for a in result.answers:
-        Console().print(f"{a['question']}: {a['answer']}" + (f" ({a['reading']})" if a['answer'] == "yes" else "")
+        say(f"{a['question']}: {a['answer']}" + (f" ({a['reading']})" if a['answer'] == "yes" else "")
                         + f" - {a['detail']}", highlight=False)
-    Console().print(f"written to {out}/ (audit.json, contested.csv, answers.csv)")
+    say(f"written to {out}/ (audit.json, contested.csv, answers.csv)")
     if result.unique is None or any(a["answer"] == "unknown" for a in result.answers):
         raise typer.Exit(4)

@@ -70,6 +70,18 @@ def done(what: str, seconds: float) -> None:
     err.print(f"[dim]{escape(what)} in {seconds:.1f} s[/]", highlight=False)
 
 
+def say(text: str, **_) -> None:
+    """A line on the console, read as plain text: names a user gave (`--out "run [old]"`, a stage called
+    `[/]`) are not rich markup."""
+    Console().print(text, markup=False, highlight=False)
+
+
+def cells(*values) -> list:
+    """A console table's row, each cell plain text (a post or scenario named with brackets is not markup)."""
+    from rich.text import Text
+    return [Text(str(v)) for v in values]
+
+
 def warn(msg: str) -> None:
     err.print(f"[yellow]warning[/]: {escape(flags(msg))}", highlight=False)
 

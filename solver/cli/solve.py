@@ -8,9 +8,10 @@ from typing import Optional
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from ..errors import AarakshanError
-from .common import (PolicyOpt, RecruitmentOpt, SetOpt, TimeLimitOpt, WorkersOpt, app, check_engine,
+from .common import (cells, PolicyOpt, RecruitmentOpt, SetOpt, TimeLimitOpt, WorkersOpt, app, check_engine,
                      check_register_args, check_round, done, err, fail, load, usage, warn)
 
 SCREEN_ROWS = 20   # post-category rows printed at most; the rest are in cutoffs.csv and unfilled.csv
@@ -89,21 +90,21 @@ def print_summary(result, out: Path, differences) -> None:
         t["filled"] += filled
         for k, v in left.items():
             t["unfilled"][k] = t["unfilled"].get(k, 0) + v
-    tot = Table(title=f"{result.policy.name}: {result.engine} ({result.assignment.status}), totals by category")
+    tot = Table(title=Text(f"{result.policy.name}: {result.engine} ({result.assignment.status}), totals by category"))
     for col in ("category", "vacancies", "filled", "unfilled"):
         tot.add_column(col, justify="left" if col in ("category", "unfilled") else "right")
     for code, t in totals.items():
-        tot.add_row(code, f"{t['vacancies']:,}", f"{t['filled']:,}",
-                    ", ".join(f"{k} {v:,}" for k, v in t["unfilled"].items()) or "-")
+        tot.add_row(*cells(code, f"{t['vacancies']:,}", f"{t['filled']:,}",
+                           ", ".join(f"{k} {v:,}" for k, v in t["unfilled"].items()) or "-"))
     con.print(tot)
     rows = list(result.cutoffs())
     if len(rows) > 1:
-        tbl = Table(title="by post" + (f" (the first {SCREEN_ROWS} of {len(rows)} rows; all in {out}/cutoffs.csv)"
-                                       if len(rows) > SCREEN_ROWS else ""))
+        tbl = Table(title=Text("by post" + (f" (the first {SCREEN_ROWS} of {len(rows)} rows; all in {out}/cutoffs.csv)"
+                                            if len(rows) > SCREEN_ROWS else "")))
         for col in ("post", "category", "vacancies", "filled", "last rank"):
             tbl.add_column(col, justify="right" if col not in ("post", "category") else "left")
         for post, code, filled, last, _ in rows[:SCREEN_ROWS]:
-            tbl.add_row(post, code, str(result.seats.cap(post, code)), str(filled), str(last))
+            tbl.add_row(*cells(post, code, str(result.seats.cap(post, code)), str(filled), str(last)))
         con.print(tbl)
     msg = f"{int(result.selected.sum()):,} of {len(result.selected):,} candidates selected; files in {out}/"
     if differences is not None:
@@ -111,7 +112,7 @@ def print_summary(result, out: Path, differences) -> None:
     if result.policy.horizontal.multi_trait_counts_each and (odd := result.procedure_differences):
         msg += (f"; in {len(odd)} compartments the procedure as written would choose otherwise "
                 "(summary.json: procedure_differs)")
-    con.print(msg)
+    con.print(msg, markup=False, highlight=False)
 
 
 @app.command()

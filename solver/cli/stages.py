@@ -6,10 +6,9 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
 
 from ..errors import AarakshanError
-from .common import PolicyOpt, SetOpt, TimeLimitOpt, WorkersOpt, app, fail, load, warn
+from .common import say, PolicyOpt, SetOpt, TimeLimitOpt, WorkersOpt, app, fail, load, warn
 
 
 @app.command("shortlist")
@@ -53,7 +52,7 @@ def shortlist_cmd(
     except AarakshanError as e:
         fail(e)
     cut = ", ".join(f"{k} {v:g}" for k, v in res.cutoffs.items() if v is not None)
-    Console().print(f"{int(res.called.sum()):,} of {problem.n:,} called to the {stage} (cut-offs: {cut}); written "
+    say(f"{int(res.called.sum()):,} of {problem.n:,} called to the {stage} (cut-offs: {cut}); written "
                     f"to {out}/", highlight=False)
 
 
@@ -87,7 +86,7 @@ def merit_cmd(
     except AarakshanError as e:
         fail(e)
     counted = pol.merit.stages or list(stages)
-    Console().print(f"{table.num_rows:,} candidates' final scores ({' + '.join(counted)}) written to {out}",
+    say(f"{table.num_rows:,} candidates' final scores ({' + '.join(counted)}) written to {out}",
                     highlight=False)
 
 
@@ -113,7 +112,7 @@ def fill_cmd(
     except AarakshanError as e:
         fail(e)
     filled, extended = done.filled, done.from_extended
-    Console().print(f"{filled} of {len(done.report)} vacancies filled ({extended} from the Extended List); written to "
+    say(f"{filled} of {len(done.report)} vacancies filled ({extended} from the Extended List); written to "
                     f"{out}/", highlight=False)
 
 
@@ -141,6 +140,6 @@ def slide_cmd(
         fail(e)
     f = done.rounds
     left = sum(r[4] for r in done.unfilled)
-    Console().print(f"{f['fixed']} fixed, {f['floated']} floated ({f['moved_up']} moved up), {f['absent']} absent; "
+    say(f"{f['fixed']} fixed, {f['floated']} floated ({f['moved_up']} moved up), {f['absent']} absent; "
                     f"{f['newcomers_placed']} placed anew; {left} seats left for the next cycle; written to {out}/",
                     highlight=False)

@@ -5,10 +5,9 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
 
 from ..errors import AarakshanError
-from .common import app, fail, optional_report
+from .common import say, app, fail, optional_report
 from .sweeps import print_winners
 
 
@@ -46,5 +45,5 @@ def compare(
         fail(e)
     if doc.get("winners_losers"):
         print_winners(doc["winners_losers"], "Winners and losers, A to B")
-    Console().print(f"{doc['candidates_changed']} candidates fare otherwise ({', '.join(f'{k}: {v}' for k, v in doc['changes'].items()) or 'none'}); "
+    say(f"{doc['candidates_changed']} candidates fare otherwise ({', '.join(f'{k}: {v}' for k, v in doc['changes'].items()) or 'none'}); "
                     f"{len(doc['posts'])} post-category rows changed; written to {out}/", highlight=False)

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..errors import AarakshanError, InputError
-from .common import PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, err, fail, load, optional_report, warn
+from .common import say, cells, PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, err, fail, load, optional_report, warn
 
 OUTPUTS = ("scenarios.csv", "results.csv", "results.parquet", "changes.csv", "against_baseline.csv", "winners.csv",
            "contributions.csv", "report.html")
@@ -81,7 +81,7 @@ def sweep_cmd(
         (["contributions.csv"] if stack_ else []) + (["report.html"] if reported and reported[0] else [])
     short = f"; {len(refused)} refused, with no figures from the year of refusal on (scenarios.csv's status)" \
         if refused else ""
-    Console().print(f"{len(found)} scenarios x {len(inputs)} year(s){short}: {len(result.rows)} rows written to "
+    say(f"{len(found)} scenarios x {len(inputs)} year(s){short}: {len(result.rows)} rows written to "
                     f"{out}/ ({', '.join(written)})", highlight=False, markup=False)
     for name, status in refused[:10]:
         warn(f"scenario {name}: {status}")
@@ -137,15 +137,15 @@ def _print_against(result, baseline: str, stacked: bool) -> None:
         t.add_column(c, justify="left" if c in ("step", "scenario", "category", "years") else "right")
     for r in rows:
         if stacked and r[3] == "selected":
-            t.add_row(r[0], r[2], str(r[4]), str(r[5]), f"{r[6]:+d}", "" if r[7] is None else f"{r[7]:+.1f}%", r[8])
+            t.add_row(*cells(r[0], r[2], str(r[4]), str(r[5]), f"{r[6]:+d}", "" if r[7] is None else f"{r[7]:+.1f}%", r[8]))
         elif not stacked and r[2] == "selected":
-            t.add_row(r[0], r[1], str(r[3]), str(r[4]), f"{r[5]:+d}", "" if r[6] is None else f"{r[6]:+.1f}%", r[7])
+            t.add_row(*cells(r[0], r[1], str(r[3]), str(r[4]), f"{r[5]:+d}", "" if r[6] is None else f"{r[6]:+.1f}%", r[7]))
     Console().print(t)
     for name, table in result.winners[:3]:
         if table:
             print_winners(list(table), f"Winners and losers, {baseline} to {name}")
     if len(result.winners) > 3:
-        Console().print(f"(winners and losers of {len(result.winners) - 3} more scenarios in winners.csv)")
+        say(f"(winners and losers of {len(result.winners) - 3} more scenarios in winners.csv)")
 
 
 def print_winners(rows: list[dict], title: str) -> None:
@@ -156,5 +156,5 @@ def print_winners(rows: list[dict], title: str) -> None:
     for c in ("own category", "traits", *kinds, "net posts"):
         t.add_column(c, justify="left" if c in ("own category", "traits") else "right")
     for r in rows:
-        t.add_row(r["category"], r["traits"], *(str(r[k]) for k in kinds), f"{r['net']:+d}")
+        t.add_row(*cells(r["category"], r["traits"], *(str(r[k]) for k in kinds), f"{r['net']:+d}"))
     Console().print(t)

@@ -7,10 +7,9 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
 
 from ..errors import AarakshanError, InputError
-from .common import PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, err, fail, load, warn
+from .common import say, PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, err, fail, load, warn
 
 
 @app.command()
@@ -103,7 +102,7 @@ def surrender_cmd(
     except AarakshanError as e:
         fail(e)
     gone = ", ".join(emp.ids[res.surrendered][:10]) + (" ..." if res.surrendered.sum() > 10 else "")
-    Console().print(f"{int(res.surrendered.sum())} of {len(emp.ids)} employees surrendered ({gone or 'none'}); "
+    say(f"{int(res.surrendered.sum())} of {len(emp.ids)} employees surrendered ({gone or 'none'}); "
                     f"s.12 keeps {', '.join(f'{c} {k}' for c, k in res.floors.items())} at least; written to {out}/",
                     highlight=False)
     if problems:

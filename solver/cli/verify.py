@@ -7,10 +7,9 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
 
 from ..errors import AarakshanError
-from .common import (PolicyOpt, RecruitmentOpt, SetOpt, app, check_register_args, check_round, err, fail, load, usage, warn)
+from .common import (say, PolicyOpt, RecruitmentOpt, SetOpt, app, check_register_args, check_round, err, fail, load, usage, warn)
 
 
 @app.command()
@@ -79,7 +78,7 @@ def verify(
 def _report_violations(rows: list[list[str]], clean: str) -> None:
     """`verify`'s answer: `clean` when no rule is broken, else the violations as CSV on stdout and exit 1."""
     if not rows:
-        Console().print(clean)
+        say(clean)
         return
     w = csv.writer(sys.stdout, lineterminator="\n")
     w.writerow(["rule", "candidate_id", "post", "detail", "source"])

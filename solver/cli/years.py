@@ -7,9 +7,10 @@ from typing import Optional
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from ..errors import AarakshanError, InputError
-from .common import PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, err, fail, load, warn
+from .common import say, cells, PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, err, fail, load, warn
 
 
 @app.command()
@@ -62,14 +63,14 @@ def simulate(
     except AarakshanError as e:
         fail(e)
     write_simulation(out / "simulation.csv", rows)
-    tbl = Table(title=f"{pol.name}: {len(inputs)} years, register {register}")
+    tbl = Table(title=Text(f"{pol.name}: {len(inputs)} years, register {register}"))
     for col in rows[0] if rows else []:
         tbl.add_column(col.replace("_", " "), justify="left" if col == "category" else "right", overflow="fold")
     for r in rows:
         if any(v for k, v in r.items() if k not in ("year", "category")):  # (the CSV keeps the all-zero rows)
-            tbl.add_row(*map(str, r.values()))
+            tbl.add_row(*cells(*map(str, r.values())))
     Console().print(tbl)
-    Console().print(f"per-year outputs in {out}/YEAR/, the table in {out}/simulation.csv")
+    say(f"per-year outputs in {out}/YEAR/, the table in {out}/simulation.csv")
 
 
 @app.command("report")
@@ -105,7 +106,7 @@ def annual_report(
         stage(out, lambda tmp: write_report(tmp, rep), ("report.csv", "report.html")).publish()
     except AarakshanError as e:
         fail(e)
-    Console().print(f"annual report on appointments, recruitment year {rep.period}: "
+    say(f"annual report on appointments, recruitment year {rep.period}: "
                     f"{sum(r['appointed'] for r in rep.rows if r['post'] == 'ALL')} appointments; written to "
                     f"{out}/ (report.csv, report.html)", highlight=False)
 

@@ -112,34 +112,47 @@ def fill(policy: Policy, problem: Problem, allocation: list[dict], reserve: dict
         if not todo or not pool:
             rounds[name] = {"candidates": len(pool), "vacancies": len(todo), "filled": 0}
             continue
-        got, status, differences = [], [], 0
-        for vs, who in _by_part(policy, problem, todo, pool, parts):
-            who = [i for i in who if problem.candidates.ids[i] not in placed
-                   and all(problem.candidates.ids[i] != r[0] for r in got)]
-            if not who:
-                continue
-            part = later_round(single, problem, np.array(who, dtype=np.int64), *_seats(vs), engine, time_limit,
-                               workers)
-            got += part[0]
-            status.append(part[1])
-            differences += part[2]
+        got, status, differences = _round(single, problem, todo, pool, parts, placed, engine, time_limit, workers)
         rounds[name] = {"candidates": len(pool), "vacancies": len(todo), "filled": len(got),
                         "status": ", ".join(sorted(set(status))) or "nothing to solve",
                         **({"engine_differences": differences} if str(engine) == "both" else {})}
-        taken = Counter()
         for row in got:
             rows.append(row)
             placed[row[0]] = row
-            taken[(row[1], row[2])] += 1
-        rest = []
-        for v in todo:    # the vacancies this round filled, those round 2 may not take counted first
-            if taken[(v.post, v.seat)]:
-                taken[(v.post, v.seat)] -= 1
-            else:
-                rest.append(v)
-        todo = rest
+        todo = _left(todo, got)
     return Filled(sorted(rows, key=lambda r: r[-1]), _report(left, rows, reserve),
                   _unfilled(left, barred + todo), rounds)
+
+
+def _left(todo: list[Vacated], got: list[list]) -> list[Vacated]:
+    """The vacancies a round left: of each post's and category's, those it filled are taken from the front
+    (those round 2 may not take are sorted first)."""
+    taken = Counter((row[1], row[2]) for row in got)
+    rest = []
+    for v in todo:
+        if taken[(v.post, v.seat)]:
+            taken[(v.post, v.seat)] -= 1
+        else:
+            rest.append(v)
+    return rest
+
+
+def _round(policy: Policy, problem: Problem, todo: list[Vacated], pool: list[int], parts, placed: dict, engine,
+           time_limit, workers) -> tuple[list[list], list[str], int]:
+    """One round: part by part (`_by_part`), the vacancies against those on the list not yet placed. Returns
+    the allocation.csv rows, each part's engine status, and the engines' differences."""
+    got, status, differences = [], [], 0
+    for vs, who in _by_part(policy, problem, todo, pool, parts):
+        taken = placed.keys() | {r[0] for r in got}
+        who = [i for i in who if problem.candidates.ids[i] not in taken]
+        if not who:
+            continue
+        part = later_round(policy, problem, np.array(who, dtype=np.int64), *_seats(vs), engine, time_limit,
+                           workers)
+        got += part[0]
+        status.append(part[1])
+        differences += part[2]
+    return got, status, differences
 
 
 def _by_part(policy: Policy, problem: Problem, todo: list[Vacated], pool: list[int], parts: dict[str, str] | None):

@@ -220,10 +220,15 @@ def sha256_file(path) -> str:
     return h.hexdigest()
 
 
+# The parts of a summary.json that differ between runs of the same inputs (SPEC.md: same input, same output,
+# these aside): outside its digest, so that two such runs have one digest.
+VARYING = ("digest", "timings", "invocation")
+
+
 def summary_digest(doc: dict) -> str:
-    """The SHA-256 of a summary.json's own parts (every key but `digest`), as canonical JSON: a policy or a
+    """The SHA-256 of a summary.json's own parts (every key but `VARYING`), as canonical JSON: a policy or a
     provenance edited after the run, the file's digests kept, no longer matches."""
-    body = {k: v for k, v in doc.items() if k != "digest"}
+    body = {k: v for k, v in doc.items() if k not in VARYING}
     return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
                           .encode("utf-8")).hexdigest()
 
@@ -234,24 +239,32 @@ def seal(folder: Path) -> None:
     path = folder / "summary.json"
     if not path.is_file():
         return
-    doc = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError:
+        return   # (not a run's summary: nothing to seal)
+    if not isinstance(doc, dict):
+        return
     doc["outputs"] = {p.name: sha256_file(p) for p in sorted(folder.iterdir()) if p.is_file() and p != path}
     doc["digest"] = summary_digest(doc)
     write_json(path, doc)
 
 
-def not_over_inputs(out: Path, reads, folder: bool = True) -> None:
+def not_over_inputs(out: Path, reads, outputs: tuple[str, ...] = ()) -> None:
     """Refuse an output that would overwrite what the run reads: a stage never writes into a folder or file it
-    reads (a fill into its own result folder replaced the first round's files). `reads`: the paths read."""
+    reads (a fill into its own result folder replaced the first round's files). `reads`: the paths read;
+    `outputs`: the names written into the folder `out` (a read file of one of those names in it would be
+    replaced), or () where `out` is itself the file written."""
     target = Path(out).resolve()
     for given in reads:
         if given is None:
             continue
         path = Path(given).resolve()
-        if path.is_dir() and path in target.parents:
-            raise InputError(out, None, None, f"is inside {given}, a folder the run reads: a stage never writes "
+        if path.is_dir() and (path == target or path in target.parents):
+            where = "is" if path == target else "is inside"
+            raise InputError(out, None, None, f"{where} {given}, a folder the run reads: a stage never writes "
                              "into what it reads; write to another place")
-        if path == target or (folder and target in path.parents):
+        if path == target or (path.parent == target and path.name in outputs):
             what = "is one of the run's own inputs" if path == target else f"holds {given}, which the run reads"
             raise InputError(out, None, None, f"{what}: a stage never writes over what it reads; write to "
                              "another place")
@@ -262,7 +275,7 @@ def write_file(out: str | Path, write, reads=()) -> Path:
     the staging folders are, so a stop or a later run removes it), then renamed over `out` in one step. Two
     runs writing one `out` leave one's file whole, never a mix; `reads` as `stage`'s."""
     out = Path(out)
-    not_over_inputs(out, reads, folder=False)
+    not_over_inputs(out, reads)
     if out.is_dir():
         raise InputError(out, None, None, "is a folder: give the file to write")
     try:
@@ -295,7 +308,7 @@ def stage(out: str | Path, write, outputs: tuple[str, ...] = OUTPUT_FILES, reads
     the files and folders the run read, which `out` may neither be nor hold (`not_over_inputs`). A
     summary.json written is sealed (`seal`)."""
     out = Path(out)
-    not_over_inputs(out, reads)
+    not_over_inputs(out, reads, (*outputs, "summary.json"))
     tmp = staging_folder(out)
     try:
         write(tmp)

@@ -141,19 +141,16 @@ def read_table(path: str | Path, required: list[str], optional: list[str], warn=
             except UnicodeDecodeError:
                 _check_utf8(path, data)
                 raise
-            names = next(iter(pacsv.read_csv(
-                pa.py_buffer((first + "\n").encode()),
-                read_options=pacsv.ReadOptions(autogenerate_column_names=True, use_threads=False)).to_pylist()),
-                {}).values()
-            names = [str(x) for x in names]
+            header = pacsv.read_csv(pa.py_buffer((first + "\n").encode()), read_options=pacsv.ReadOptions(
+                autogenerate_column_names=True, use_threads=False))
+            names = [str(x) for x in next(iter(header.to_pylist()), {}).values()]
             _check_header(path, names)
             tbl = _read_csv(path, names, encode, numbers)
     except (pa.ArrowException, OSError) as e:
         if data is not None:
             _check_utf8(path, data)   # (Arrow checks UTF-8 too, but names no line)
             _locate_bad_record(path, data)
-        msg = str(e)
-        raise InputError(path, None, None, f"cannot be read as a table: {msg.splitlines()[0][:300]}") from None
+        raise InputError(path, None, None, f"cannot be read as a table: {str(e).splitlines()[0][:300]}") from None
     t = _columns(path, tbl, required, optional, warn, encode, numbers)
     if data is not None:
         lines = _record_lines(data, tbl.num_rows)
@@ -172,15 +169,11 @@ def _read_csv(path: Path, names: list[str], encode, numbers) -> pa.Table:
     """Every column as text, except that columns to be encoded are read dictionary-encoded and number columns
     as integers, where the file allows (JoSAA's preferences: 1.5 s against 6 s as strings); a cell Arrow will not
     read so (a blank, a decimal, a space) sends the whole file through as text, for the messages to name it.
-
-    Arrow's threaded reader maps the file itself: handed a Python-owned buffer (`pa.py_buffer` of the bytes
-    read for the checks), a process that exited after it aborted now and then ("terminate called without an
-    active exception", exit 134: 2 in 200 runs, four at a time), as its threads let go of a buffer the
-    interpreter was tearing down. The bytes are the same: nothing writes the file between the two reads."""
+    Arrow maps the file itself (a Python-owned buffer made a process abort at exit now and then)."""
     def read(types):
-        with pa.memory_map(str(path)) as source:
-            return pacsv.read_csv(source, read_options=pacsv.ReadOptions(use_threads=True),
-                                  convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False))
+        with pa.memory_map(str(path)) as source:   # (tests/package/test_clean_exit.py)
+            return pacsv.read_csv(source, convert_options=pacsv.ConvertOptions(column_types=types,
+                                                                               strings_can_be_null=False))
     text = {n: pa.string() for n in names}
     typed = dict(text) | {n: pa.dictionary(pa.int32(), pa.string()) for n in encode if n in text} | \
         {n: pa.int64() for n in numbers if n in text}

@@ -151,19 +151,12 @@ def _against_baseline(out, baseline: str, stacked: bool, multi: bool, line) -> l
 def _difference_charts(diff: list, baseline: str, stacked: bool, multi: bool, notes: tuple = ()) -> list:
     """The chart of selections by own category against the baseline (or each step's contribution) and the
     table of its figures."""
-    groups: dict[str, dict[str, float]] = {}
-    spans = {r[0]: r[-2] for r in diff}
-    for r in diff:
-        # a scenario compared over fewer years than another (refused in a later year) is named with its years
-        name = r[0] if len(set(spans.values())) <= 1 else f"{r[0]} [{spans[r[0]] or 'one recruitment'}]"
-        groups.setdefault(name, {})[r[2] if stacked else r[1]] = r[6] if stacked else r[5]
+    groups = _difference_groups(diff, stacked)
     what = "each override's contribution" if stacked else \
         f"the difference from {baseline}{' (over the years both ran: the table names them)' if multi else ''}"
     title = f"Selections by own category: {what}"
     if all(v == 0 for g in groups.values() for v in g.values()):
-        why = "; ".join(dict.fromkeys(n for n in notes if "no-op" in n or "does not bind" in n)) if notes else ""
-        charts = [(title, f"No scenario changes the selections of any category against {baseline}."
-                   + (f" Why: {why}." if why else " (scenarios.csv's notes say what each override did.)"))]
+        charts = [(title, f"No scenario changes the selections of any category against {baseline}." + _why(notes))]
     else:
         charts = [(title, _bars(groups, "own category", "change in candidates selected", labels=True))]
     table = [[r[0], *r[2:3], *r[4:-1]] if stacked else [r[0], r[1], *r[3:-1]] for r in diff]   # (selections: a sum)
@@ -172,6 +165,23 @@ def _difference_charts(diff: list, baseline: str, stacked: bool, multi: bool, no
     if all(row[-1] == "" for row in table):     # (one recruitment: no years to name)
         heads, table = heads[:-1], [row[:-1] for row in table]
     return charts + [("The figures of that chart", Tabular(heads, table))]
+
+
+def _difference_groups(diff: list, stacked: bool) -> dict[str, dict[str, float]]:
+    """Per scenario (or step) the change by own category; a scenario compared over fewer years than another
+    (refused in a later year) is named with its years."""
+    groups: dict[str, dict[str, float]] = {}
+    spans = {r[0]: r[-2] for r in diff}
+    for r in diff:
+        name = r[0] if len(set(spans.values())) <= 1 else f"{r[0]} [{spans[r[0]] or 'one recruitment'}]"
+        groups.setdefault(name, {})[r[2] if stacked else r[1]] = r[6] if stacked else r[5]
+    return groups
+
+
+def _why(notes) -> str:
+    """Why nothing changed: the overrides that could not, or did not bind (scenarios.csv's notes)."""
+    why = "; ".join(dict.fromkeys(n for n in notes if "no-op" in n or "does not bind" in n))
+    return f" Why: {why}." if why else " (scenarios.csv's notes say what each override did.)"
 
 
 def _levels(rows: list[dict], mark: dict, common: set, span: str, multi: bool) -> list:

@@ -245,6 +245,12 @@ def check_fill(policy: Policy, problem: Problem, before: Allocation, listed: dic
     return out
 
 
+def _contends(policy, parts, u, u_id: str, may, seat: str, served: set) -> bool:
+    """Whether one on the list (merit index u, None where not a candidate) contends for a vacancy of `seat`:
+    he may hold it, and his part of the list may fill it."""
+    return u is not None and bool(may[u]) and _part_serves(policy.reserve_list, parts, u_id, seat, served)
+
+
 def _part_serves(rule, parts: dict[str, str] | None, cid: str, seat: str, served: set) -> bool:
     """Whether one on the list may fill a vacancy of `seat` that served `served` traits: anyone, read as one pool;
     by part, one of the seat's own part or of a trait part the vacancy served."""
@@ -279,11 +285,10 @@ def _passed_over(policy, problem, listed, filled, left, extended_ok, traits, tak
     for (j, seat), n in left.items():
         may = may_hold(policy, problem, seat)
         rows = taken.get((j, seat), [])
+        served = traits.get((j, seat), set())
         for u_id, kind in listed.items():
             u = index.get(u_id)
-            served = traits.get((j, seat), set())
-            if u is None or not may[u] or not wants(u, j) or not _part_serves(policy.reserve_list, parts, u_id, seat,
-                                                                              served):
+            if not _contends(policy, parts, u, u_id, may, seat, served) or not wants(u, j):
                 continue
             below = [r for r in rows if filled.cand[r] > u and (kind == "reserve" or listed.get(filled.ids[r]) ==
                      "extended") and not any(not c.trait(t)[u] for t in set(filled.horizontal[r].split(";")) & served)]

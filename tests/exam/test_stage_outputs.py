@@ -169,3 +169,15 @@ def test_two_merits_into_one_file_leave_one_of_them_whole(exam, tmp_path):
     assert [p.wait() for p in procs] == [0, 0]
     assert (tmp_path / "m.csv").read_bytes() in singles
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_names_with_brackets_are_plain_text(exam, tmp_path):
+    """A stage named `[/]` and an output folder `run [old]` were read as rich markup and crashed the console."""
+    e = exam / "exam"
+    r = invoke("shortlist", "--policy", "upsc-cse", "--vacancies", e / "vacancies.csv", "--candidates",
+               e / "prelims.csv", "--ratio", 12, "--stage", "[/]", "--out", tmp_path / "run [old]")
+    assert r.exit_code == 0, r.output
+    assert "called to the [/]" in r.output and "run [old]" in " ".join(r.output.split())
+    r = invoke("solve", "--policy", "upsc-cse", "--vacancies", e / "vacancies.csv", "--candidates", e / "final.csv",
+               "--engine", "greedy", "--out", tmp_path / "o [x]")
+    assert r.exit_code == 0, r.output
