@@ -27,8 +27,7 @@ def describe(policy: Policy, stem: str) -> str:
     p = policy
     out = [f"# {stem}: {p.name}", "",
            f"Source: {p.source}. Generated from `models/{stem}.toml` (`aarakshan policy show {stem}` prints every "
-           "parameter); what the Acts' texts say is in `../shared/statutes/`, how the tool applies each rule in "
-           "the other pages of this manual.", "",
+           f"parameter); {_text_of(stem)}, how the tool applies each rule in the other pages of this manual.", "",
            "## Categories", "", "| code | share | source | creamy layer excluded | carried forward |", "|---|---:|---|---|---|"]
     out += [f"| {p.open} (open) | | | | |"]
     out += [f"| {c.code} | {c.share:g} | {c.source or ''} | {'yes' if c.creamy_layer_excluded else 'no'} | "
@@ -50,6 +49,16 @@ def describe(policy: Policy, stem: str) -> str:
             "", "## Exemptions", ""]
     out += _exemptions(p) + _other_tables(p)
     return "\n".join(out) + "\n"
+
+
+# The models whose Act's text ships in docs/statutes/ (the others rest on memoranda and rules named in them).
+STATUTES = ("bihar-1991", "central-2004", "maharashtra-2001", "manipur-1976")
+
+
+def _text_of(stem: str) -> str:
+    if stem in STATUTES:
+        return f"the Act's own text is in [../statutes/{stem}.txt](../statutes/{stem}.txt)"
+    return "its sources are office memoranda, rules and judgments, named with each rule below ([../statutes/](../statutes/) holds the four Acts)"
 
 
 def write_pages(folder) -> list:
