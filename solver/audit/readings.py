@@ -34,9 +34,17 @@ def parse_readings(specs: list[str]) -> list[tuple[str, list[str]]]:
     return out
 
 
-def open_options(policy: Policy, given: list[tuple[str, list[str]]] = (), declared: bool = True) -> list[OpenOption]:
+# Declared questions that can decide only some recruitments: the test of whether this one is among them. The
+# roster's window (`ceiling.roster_window`) matters only where a TOTAL row is split by the running roster.
+APPLIES = {"ceiling.roster_window": lambda problem: any(r.category == "TOTAL" and not r.exempt
+                                                        for r in problem.vacancy_rows)}
+
+
+def open_options(policy: Policy, given: list[tuple[str, list[str]]] = (), declared: bool = True,
+                 problem=None) -> list[OpenOption]:
     """The model file's open questions (unless `declared` is false), each narrowed to the values `--reading`
-    gives for it, then the options `--reading` adds.
+    gives for it, then the options `--reading` adds. With `problem`, a declared question that cannot decide it
+    (`APPLIES`) is left out unless `--reading` names it.
 
     Example
     -------
@@ -47,8 +55,9 @@ def open_options(policy: Policy, given: list[tuple[str, list[str]]] = (), declar
     narrowed = dict(given)
     out = []
     for q in policy.open_questions if declared else ():
-        if q.decides != "allocation":
-            continue   # (cannot change an allocation; the command line says so)
+        if q.decides != "allocation" or (problem is not None and q.key not in narrowed and q.key in APPLIES
+                                         and not APPLIES[q.key](problem)):
+            continue   # (cannot change an allocation, or this one; the command line says so)
         sides = tuple((as_setting(s.value), s.authority) for s in q.sides)
         values = narrowed.pop(q.key, [v for v, _ in sides])
         out.append(OpenOption(q.key, tuple(values), sides, q.question))

@@ -53,14 +53,16 @@ def audit(
     pol = load(policy, set_, recruitment)
     kind = pol.recruitment   # (the readings are loaded for the same recruitment)
     try:
-        readings = open_options(pol, parse_readings(reading), declared)
+        problem = read_problem(pol, candidates, vacancies, preferences, warn=warn)
+        readings = open_options(pol, parse_readings(reading), declared, problem)
         for q in pol.open_questions if declared else ():
             if q.decides != "allocation":
                 warn(f"open question {q.key} decides a {q.decides}, not an allocation: the audit does not solve it")
+            elif q.key not in {o.key for o in readings}:
+                warn(f"open question {q.key} cannot decide this recruitment (no row it reads): not solved")
         for o in readings:
             for v in o.values:
                 load_policy(policy, [*set_, f"{o.key}={v}"], kind)   # a bad reading is refused before any solve
-        problem = read_problem(pol, candidates, vacancies, preferences, warn=warn)
         questions = [parse(q, problem) for q in ask]
         state = None
         if register is not None:

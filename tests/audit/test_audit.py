@@ -31,7 +31,7 @@ def _audit(tmp_path, cands, vacs, asks=(), readings=(), policy="central-dopt", d
     c, v = _files(tmp_path, cands, vacs, **headers)
     pol = load_policy(policy)
     prob = read_problem(pol, c, v)
-    return audit(pol, prob, [parse(a, prob) for a in asks], open_options(pol, list(readings), declared),
+    return audit(pol, prob, [parse(a, prob) for a in asks], open_options(pol, list(readings), declared, prob),
                  lambda sets: load_policy(policy, sets)), prob
 
 

@@ -50,3 +50,20 @@ def test_the_roster_governs_its_window(tmp_path, engine):
     prob = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv")
     found = [v.rule for v in verify(pol, prob, read_allocation(tmp_path / "o" / "allocation.csv", prob, pol))]
     assert found.count("ceiling broken") == 2
+
+
+def test_the_audit_asks_the_question_only_where_a_roster_splits_a_row(tmp_path):
+    """The declared question decides a recruitment only where a TOTAL row is split by the running roster: the
+    audit solves it there and says it cannot decide per-category rows."""
+    from solver.audit.readings import open_options
+    pol = load_policy("central-dopt")
+    args = inputs(tmp_path)
+    with_roster = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv")
+    assert "ceiling.roster_window" in [o.key for o in open_options(pol, [], True, with_roster)]
+    write_csv(tmp_path / "w.csv", ["post", "category", "vacancies"], [("P", "UR", 3), ("P", "OBC", 2)])
+    rows = read_problem(pol, tmp_path / "c.csv", tmp_path / "w.csv")
+    assert "ceiling.roster_window" not in [o.key for o in open_options(pol, [], True, rows)]
+    r = CliRunner().invoke(app, ["audit", "--policy", "central-dopt", "--candidates", args[1], "--vacancies",
+                                 str(tmp_path / "w.csv"), "--out", str(tmp_path / "a")])
+    assert r.exit_code == 0, r.output
+    assert "open question ceiling.roster_window cannot decide this recruitment" in " ".join(r.output.split())
