@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from ..errors import InputError, OptionError
-from ..io.cells import _numbers
+from ..io.cells import _first_bad, _numbers
 from ..io.tables import read_table
 from ..policy import Policy
 
@@ -55,7 +55,11 @@ def combined_scores(policy: Policy, candidates, stages: dict[str, str | Path], w
     ids = [str(x) for x in base["id"]]
     total = np.zeros(len(ids))
     for name in counted:
-        total += _stage_scores(stages[name], ids, name)
+        with np.errstate(over="ignore"):    # (an overflow is told below, naming the candidate)
+            total += _stage_scores(stages[name], ids, name, warn)
+    if (k := _first_bad(~np.isfinite(total))) is not None:
+        raise InputError(candidates, int(base.line[k]), "id", f"{ids[k]}'s final score is not a finite number "
+                         f"(the stages' scores sum to {total[k]}): a stage's score is out of range")
     if Path(candidates).suffix == ".parquet":   # (formats.md: Parquet wherever a CSV is read)
         import pyarrow.parquet as pq
         read = pq.ParquetFile(candidates).read()
@@ -69,8 +73,9 @@ def combined_scores(policy: Policy, candidates, stages: dict[str, str | Path], w
     return table.append_column("score", score)
 
 
-def _stage_scores(path, ids: list[str], stage: str) -> np.ndarray:
-    """Each candidate's score at one stage, in the candidates file's order."""
+def _stage_scores(path, ids: list[str], stage: str, warn=lambda _: None) -> np.ndarray:
+    """Each candidate's score at one stage, in the candidates file's order; a score for someone not among the
+    candidates is said (one not called to the final stage), not counted."""
     t = read_table(path, ["score"], ["candidate_id", "id"])
     column = "candidate_id" if t.has("candidate_id") else "id"
     if not t.has(column):
@@ -81,6 +86,11 @@ def _stage_scores(path, ids: list[str], stage: str) -> np.ndarray:
         if cid in seen:
             raise t.error(k, column, f"{cid} has a second score at the {stage} stage")
         seen[cid] = float(scores[k])
+    known = set(ids)
+    extra = [k for k, cid in enumerate(str(x) for x in t[column]) if cid not in known]
+    if extra:
+        warn(f"{path}: {len(extra)} candidate(s) scored at the {stage} stage are not in the candidates file (the "
+             f"first, {t[column][extra[0]]}, on line {t.line[extra[0]]}): not counted")
     absent = [cid for cid in ids if cid not in seen]
     if absent:
         raise InputError(path, None, None, f"{absent[0]} has no score at the {stage} stage ({len(absent)} such)")

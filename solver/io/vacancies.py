@@ -74,7 +74,7 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
                                int(roster_start[k]) if roster_start[k] > 0 else None, str(exempt[k]),
                                None if np.isnan(direct[k]) else float(direct[k]),
                                spelt(classes, t["post_class"][k]) if t.has("post_class") else "",
-                               spelt(districts, t["district"][k]) if t.has("district") else "",
+                               _district(t, k, districts) if t.has("district") else "",
                                spelt(classes, t["feeder_class"][k]) if t.has("feeder_class") else ""))
     return tuple(posts), tuple(rows)
 
@@ -87,6 +87,19 @@ def spelt(known: dict[str, str], text) -> str:
     """`text` as the policy spells it, where it names one of `known` (folded -> spelling) in another case or
     spacing ("patna" for "Patna", "iv" for "IV"); as written otherwise."""
     return known.get(_folded(text), str(text))
+
+
+def _district(t: Table, k: int, districts: dict[str, str]) -> str:
+    """Row k's district as the policy spells it. Where the policy has district shares, a name it does not know
+    is refused with the nearest it does (a misspelt "Patan" took the State's shares with only a note)."""
+    import difflib
+    text = str(t["district"][k])
+    if not text.strip() or not districts or _folded(text) in districts:
+        return spelt(districts, text)
+    near = difflib.get_close_matches(_folded(text), list(districts), n=3, cutoff=0.6)
+    hint = f"; did you mean {', '.join(districts[x] for x in near)}?" if near else ""
+    raise t.error(k, "district", f"{text!r} is not a district the policy gives shares for{hint} (the districts: "
+                  f"{', '.join(sorted(districts.values()))})")
 
 
 def _spellings(policy: Policy) -> tuple[dict[str, str], dict[str, str]]:

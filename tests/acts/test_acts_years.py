@@ -404,6 +404,15 @@ def test_a_district_level_post_is_split_by_the_district_s_percentages(tmp_path):
         one_year(tmp_path, "bihar-1991", [["Clerk", "UR", 1, "Nawada"], ["Clerk", "SC", 1, "Gaya"]], header=header)
 
 
+def test_a_misspelt_district_is_refused_with_the_nearest_names(tmp_path):
+    """Where the policy gives district percentages (Bihar s.4(2), first proviso), a district it does not know is
+    refused with the nearest it does: "Nawda" once took the State's 16% with only a note."""
+    with pytest.raises(InputError, match="column 4 \\(district\\): 'Nawda' is not a district the policy gives "
+                                         "shares for; did you mean Nawada\\?"):
+        one_year(tmp_path, "bihar-1991", [["Clerk-Nawada", "TOTAL", 4, "Nawda"]],
+                 header=("post", "category", "vacancies", "district"), sets=[NAWADA])
+
+
 def test_district_percentages_may_be_limited_to_classes_of_posts(tmp_path):
     """Maharashtra s.4(2), third proviso: the additional ST reservation of the named districts is for Groups C and
     D. With ST at 20% in Thane for classes C and D, a Group C post of 5 vacancies gets ST at point 5

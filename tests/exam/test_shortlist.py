@@ -241,3 +241,19 @@ def test_a_shortlist_naming_a_candidate_twice_is_refused(tmp_path):
                                  "--shortlist", str(tmp_path / "s.csv")])
     assert r.exit_code == 2
     assert "s.csv, line 4, column 1 (candidate_id): duplicate candidate_id 'O1' (first on line 2)" in r.output
+
+
+def test_the_final_merit_refuses_an_infinite_sum_and_tells_of_unknown_ids(tmp_path):
+    """Two stage scores of 1e308 sum past a float (they were written as inf); a stage file scoring someone the
+    candidates file lacks is said, with his line, where it was ignored without a word."""
+    write_csv(tmp_path / "c.csv", ["id", "category"], [["A", "UR"], ["B", "OBC"]])
+    write_csv(tmp_path / "m.csv", ["candidate_id", "score"], [["A", "1e308"], ["B", 700], ["Z", 10]])
+    write_csv(tmp_path / "i.csv", ["candidate_id", "score"], [["A", "1e308"], ["B", 150]])
+    r = CliRunner().invoke(app, ["merit", "--policy", "upsc-cse", "--candidates", str(tmp_path / "c.csv"), "--stage",
+                                 f"main={tmp_path / 'm.csv'}", "--stage", f"interview={tmp_path / 'i.csv'}",
+                                 "--out", str(tmp_path / "f.csv")])
+    assert r.exit_code == 2
+    out = " ".join(r.output.split())
+    assert "1 candidate(s) scored at the main stage are not in the candidates file (the first, Z, on line 4)" in out
+    assert "c.csv, line 2" in out and "A's final score is not a finite number" in out
+    assert not (tmp_path / "f.csv").exists()
