@@ -1,5 +1,8 @@
 """The recommendation list drawn before post allocation (UPSC practice; CSE Rule 16(2); Union of India v.
-Ramesh Ram 2010).
+Ramesh Ram 2010). Rajasthan High Court v. Rajat Yadav, 2025 INSC 1503 (decided 19 December 2025) keeps the
+open list open to all on merit (para. 62) while leaving a meritorious reserved candidate free to take a post of
+his own category that he prefers (the Ramesh Ram protection, which the upgrade below is); read from secondary
+reports, the judgment's text not found.
 
 Forward: every post's vacancies are summed per category and the single-cadre procedure selects who is
 recommended and against which category (open first). Then services are allocated among the recommended on

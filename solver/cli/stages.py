@@ -24,7 +24,7 @@ def shortlist_cmd(
     set_: list[str] = SetOpt,
 ):
     """Call candidates to the next stage: per category the ratio times its vacancies, the open list first, so
-    that a reserved candidate who reaches its cut-off is counted in it (Rajat Yadav 2026); ties called."""
+    that a reserved candidate who reaches its cut-off is counted in it (Rajat Yadav, 2025 INSC 1503); ties called."""
     from ..io.readers import read_problem
     from ..io.staging import stage as staged_out, write_csv, write_json
     from ..outcome.reports import provenance

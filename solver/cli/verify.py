@@ -103,7 +103,7 @@ def _verify_shortlist(policy, candidates, vacancies, shortlist, ratio, set_) -> 
         broken = check_shortlist(pol, problem, ratio, called)
     except AarakshanError as e:
         fail(e)
-    source = pol.shortlist.source or "solver.exam.shortlist (Rajat Yadav 2026)"
+    source = pol.shortlist.source or "solver.exam.shortlist (Rajasthan High Court v. Rajat Yadav, 2025 INSC 1503, para. 62)"
     _report_violations([["shortlist", "", "", text, source] for text in broken],
                        f"{len(called):,} called: every rule of the shortlist holds")
 

@@ -2,10 +2,12 @@
 on the stage's score, the open list first so that a reserved candidate who reaches the open list's cut-off is
 counted in it and leaves his category's places to others (migration at every stage).
 
-- Rajasthan High Court v. Rajat Yadav, 2025 INSC 1503 (decided 6 January 2026): shortlisting at five times the
-  vacancies by category, general cut-off 196.34, OBC 230.44; the OBC candidates above 196.34 belonged in the
-  open list and did not use up OBC places. (Read from the issue's summary of the judgment; its text was not
-  found with the search tool.)
+- Rajasthan High Court v. Rajat Yadav, 2025 INSC 1503 (Datta and Masih JJ., decided 19 December 2025, released
+  in January 2026): shortlisting at five times the vacancies by category, general cut-off 196.34, OBC 230.44;
+  the OBC candidates above 196.34 belonged in the open list and did not use up OBC places. Its para. 62: "the
+  word 'open' connotes nothing but 'open'"; the open category "is not a quota reserved for general category
+  candidates alone". (Read from secondary reports, lawyerenews.com 15 February 2026 among them; the
+  judgment's own text was not found with the search tool.)
 - One who availed a relaxed standard stays in his category where the policy bars him from open vacancies
   (`migration.relaxed_may_take_open`; Deepa E.V. v. Union of India 2017), as at the final stage.
 - `shortlist.include_ties`: everyone with the last called candidate's score is called too (commission

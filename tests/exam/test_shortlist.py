@@ -1,6 +1,6 @@
 """Shortlisting for the next stage (`aarakshan shortlist`): the open list first, so that a reserved candidate who
-reaches its cut-off is counted in it (Rajasthan High Court v. Rajat Yadav, 2025 INSC 1503, decided 6 January
-2026); a relaxed standard keeps one in his category (Deepa E.V. 2017); ties with the last called called; each
+reaches its cut-off is counted in it (Rajasthan High Court v. Rajat Yadav, 2025 INSC 1503, decided 19
+December 2025); a relaxed standard keeps one in his category (Deepa E.V. 2017); ties with the last called called; each
 category's qualifying score applied first. Each answer is worked by hand."""
 import json
 
