@@ -122,8 +122,8 @@ def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
          inputs_only: bool = typer.Option(False, "--inputs-only", help="write the example's inputs, do not solve"),
          pipeline: bool = typer.Option(False, "--pipeline", help="write a whole combined exam's files instead "
                                        "(upsc-cse: prelims, mains, final, preferences, declines, responses)")):
-    """Solve a bundled example end to end (Bihar 1991, 5,000 candidates, 400 posts, by default); the inputs are
-    written to OUT/input/, the outputs to OUT/."""
+    """Solve a bundled example end to end (Bihar 1991, 5,000 candidates, 400 vacancies at one post, by default);
+    the inputs are written to OUT/input/, the outputs to OUT/."""
     from ..runs.examples import EXAMPLES, write_example, write_pipeline
 
     con = Console(highlight=False)

@@ -12,7 +12,7 @@ from ..errors import AarakshanError, InputError
 from .common import say, cells, PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, err, fail, load, optional_report, warn
 
 OUTPUTS = ("scenarios.csv", "results.csv", "results.parquet", "changes.csv", "against_baseline.csv", "winners.csv",
-           "contributions.csv", "report.html")
+           "contributions.csv", "report.html", "summary.json")
 
 
 @app.command("sweep")
@@ -47,6 +47,7 @@ def sweep_cmd(
 
     from ..io.staging import stage
     from ..study.sweep import scenario_notes, sweep, write
+    from ..study.sweep_tables import provenance_table, study_summary
 
     check_engine(engine, among=("greedy", "cpsat"))
     try:
@@ -64,14 +65,19 @@ def sweep_cmd(
                 warn(f"scenario {sc.name}: {note}")
         reported = []
 
+        doc = study_summary(load(policy, set_, recruitment), list(set_), engine, found, inputs, result, baseline)
+
         def write_all(tmp: Path) -> None:
+            from ..io.staging import write_json
             from ..study.charts import sweep_charts
             write(tmp, result, baseline, stacked=bool(stack_))
+            write_json(tmp / "summary.json", doc)
             heading = f"policy {policy}" + (f"; baseline {baseline}" if baseline else "") + (
                 ". Refused: " + "; ".join(f"{name} {status}" for name, status in refused) if refused else "")
             reported.append(optional_report(tmp, f"Sweep: {len(found)} scenarios", heading,
-                                            lambda: sweep_charts(result, baseline, bool(stack_))))
-        stage(out, write_all, OUTPUTS).publish()
+                                            lambda: [*sweep_charts(result, baseline, bool(stack_)),
+                                                     *provenance_table(doc)]))
+        stage(out, write_all, OUTPUTS, reads=[years, candidates, vacancies, preferences]).publish()
     except AarakshanError as e:
         fail(e)
     if baseline is not None:

@@ -1,4 +1,5 @@
-"""`roster`, `models` and `surrender`: the running roster, the bundled policies, the abolition of posts."""
+"""`roster`, `models`, `surrender` and `generate`: the running roster, the bundled policies, the abolition of posts,
+synthetic recruitment years."""
 from __future__ import annotations
 
 import csv
@@ -9,7 +10,7 @@ from typing import Optional
 import typer
 
 from ..errors import AarakshanError, InputError
-from .common import say, PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, err, fail, load, warn
+from .common import say, PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, err, fail, load, usage, warn
 
 
 @app.command()
@@ -142,3 +143,49 @@ def policy_show(name: str = typer.Argument(..., help="a bundled model (aarakshan
         data.pop(key, None)
     walk("", data)
     typer.echo("\n".join(out))
+
+
+@app.command("generate")
+def generate_cmd(
+    policy: str = PolicyOpt,
+    out: Path = typer.Option(..., "--out", help="the folder of year folders to write (simulate and sweep --years "
+                             "read it)"),
+    years: str = typer.Option(..., "--years", help="FIRST-LAST, e.g. 2025-2029 (or one year)"),
+    candidates: int = typer.Option(5000, "--candidates", min=1, help="candidates per year"),
+    post: list[str] = typer.Option([], "--post", help="NAME=VACANCIES: a post's TOTAL row, split by its running "
+                                   "roster; repeatable"),
+    vacancies: int = typer.Option(0, "--vacancies", min=0, help="without --post: vacancies per year, split by "
+                                  "the policy's shares over --posts posts"),
+    posts: int = typer.Option(1, "--posts", min=1, help="without --post: how many posts"),
+    preferences: int = typer.Option(0, "--preferences", min=0, help="posts each candidate ranks (0: no "
+                                    "preferences.csv)"),
+    gaps: str = typer.Option("synthetic", "--gaps", help="the categories' merit gaps: synthetic (nearly none) or "
+                             "upsc-cse-2025 (CSE 2025's final cut-off gaps; docs/years.md)"),
+    recruitment: str = RecruitmentOpt,
+):
+    """Write synthetic recruitment years: per year a candidates.csv drawn with the year as its seed, its
+    vacancies.csv (and preferences.csv). The data are synthetic (solver.data.instances says what they can and
+    cannot tell)."""
+    from ..data.instances import GAPS, write_years
+
+    first, _, last = years.partition("-")
+    if not first.strip().isdigit() or (last and not last.strip().isdigit()) or int(last or first) < int(first):
+        usage(f"--years: {years!r} is not FIRST-LAST (e.g. 2025-2029) or a year")
+    if gaps not in GAPS:
+        usage(f"--gaps: no merit gaps named {gaps!r}; there are {', '.join(GAPS)}")
+    named: dict[str, int] = {}
+    for given in post:
+        name, eq, k = given.partition("=")
+        if not eq or not name.strip() or not k.strip().isdigit() or name.strip() in named:
+            usage(f"--post: {given!r} is not NAME=VACANCIES (each name once)")
+        named[name.strip()] = int(k)
+    if not named and not vacancies:
+        usage("give --post NAME=VACANCIES (repeatable) or --vacancies N")
+    pol = load(policy, [], recruitment)
+    span = list(range(int(first), int(last or first) + 1))
+    try:
+        made = write_years(pol, out, span, candidates, named or None, vacancies, posts, preferences, gaps)
+    except OSError as e:
+        fail(InputError(out, None, None, f"cannot be written: {e.strerror or e}"))
+    say(f"{len(made)} recruitment year(s) of {candidates:,} synthetic candidates written to {out}/ "
+        f"({', '.join(p.name for p in made)}; merit gaps: {gaps})")

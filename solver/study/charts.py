@@ -123,7 +123,34 @@ def sweep_charts(out, baseline: str | None = None, stacked: bool = False) -> lis
     charts = _against_baseline(out, baseline, stacked, multi, line) if baseline is not None else \
         ([line] if line is not None else [])
     mark = {n: n if st == "solved" else f"{n} [{st.split(':')[0]}]" for n, st in status.items()}
-    return charts + _levels(rows, mark, common, span, multi)
+    opening = ([("Headline", _headline(out, baseline))] if baseline is not None and not stacked else []) + \
+        [("The scenarios", Tabular(["scenario", "settings", "status", "notes"],
+                                   [[sc.name, "; ".join(sc.overrides) or "the policy as given", st, "; ".join(notes)]
+                                    for (sc, st), notes in zip(out.status, _notes(out))]))]
+    return opening + charts + _levels(rows, mark, common, span, multi)
+
+
+def _notes(out) -> list[tuple[str, ...]]:
+    from .sweep_tables import scenario_notes
+    return scenario_notes(out)
+
+
+def _headline(out, baseline: str) -> str:
+    """Per scenario and category, the change in selections by own category against the baseline over the
+    period both ran (a flow: summed over the years), in one sentence each."""
+    from .sweep_tables import against_baseline
+    parts: dict[str, list[str]] = {}
+    years: dict[str, str] = {}
+    for r in against_baseline(out, baseline):
+        if r[2] != "selected":
+            continue
+        years[r[0]] = r[7]
+        pct = "" if r[6] is None else f" ({r[6]:+.1f}%)"
+        parts.setdefault(r[0], []).append(f"{r[1]} {r[5]:+d}{pct}")
+    if not parts:
+        return f"No scenario other than {baseline} was solved."
+    return " ".join(f"{name} against {baseline}{' over ' + years[name] if years[name] else ''}: "
+                    f"{', '.join(p)} selected." for name, p in parts.items())
 
 
 def _against_baseline(out, baseline: str, stacked: bool, multi: bool, line) -> list:

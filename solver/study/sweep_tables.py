@@ -257,3 +257,31 @@ def winner_rows(out) -> list[list]:
     from .winners import KINDS
     return [[name, r["category"], r["traits"], *(r[k] for k in KINDS), r["net"]]
             for name, table in out.winners for r in table]
+
+
+def study_summary(policy, overrides: list[str], engine: str, scenarios, inputs, out, baseline: str | None) -> dict:
+    """A sweep's summary.json: what made it (the policy as resolved, the package's version, every input file's
+    SHA-256, as `solve` records them), each scenario's settings and status, the baseline and the years."""
+    from ..outcome.reports import provenance
+    sources = {}
+    for i in inputs:
+        prefix = "" if i.year is None else f"{i.year}/"
+        for role in ("candidates", "vacancies", "preferences"):
+            if getattr(i, role) is not None:
+                sources[prefix + role] = str(getattr(i, role))
+    status = dict((sc.name, st) for sc, st in out.status)
+    return {"study": "sweep", "engine": engine, "baseline": baseline,
+            "years": [i.year for i in inputs if i.year is not None],
+            "scenarios": [{"name": sc.name, "settings": list(sc.overrides), "status": status[sc.name]}
+                          for sc in scenarios],
+            "provenance": provenance(policy, overrides, engine, sources)}
+
+
+def provenance_table(doc: dict) -> list:
+    """report.html's closing table: the version, the policy and each input file's SHA-256."""
+    from .charts import Tabular
+    prov = doc["provenance"]
+    rows = [["aarakshan", prov["aarakshan"], ""], ["policy", prov["lineage"].get("model", ""), prov["policy_sha256"]]]
+    rows += [[role, v["path"], v["sha256"]] for role, v in prov["inputs"].items()]
+    return [("Provenance: the version, the policy and the inputs (summary.json holds them whole)",
+             Tabular(["what", "name", "SHA-256"], rows))]
