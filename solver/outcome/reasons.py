@@ -273,6 +273,11 @@ def _how(route: Route, p, seat: str, result: Result, i: int) -> str:
     JoSAA size)."""
     if route == Route.OPEN_MERIT:
         return "on open merit"
+    if route == Route.RESERVED and p.category == result.policy.open and result.pools.selection is not None:
+        mine = result.pools.selection.category[i]
+        return (f"against an open vacancy that a Rule 16(2) upgrade into {mine} freed (Union of India v. Ramesh Ram "
+                f"2010), counted as {result.counted_as(i, route)} (migration.upgraded_counts_as = "
+                f"{result.policy.migration.upgraded_counts_as})")
     if route == Route.RESERVED:
         return f"against {_article(p.category)} {p.category} vacancy"
     if route == Route.UPGRADE:

@@ -49,6 +49,11 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
     barred = upgrades_only(problem, alloc)
     problem = offered(problem)
     if not policy.migration.selection_list:
-        return barred + verify_cadre(policy, problem, alloc, seats)
-    r = reading(policy, problem, alloc, seats)
-    return barred + [v for rule in (seats_as_given, *ROW_RULES, two_stages, ceiling) for v in rule(r)]
+        found = verify_cadre(policy, problem, alloc, seats)
+    else:
+        r = reading(policy, problem, alloc, seats)
+        found = [v for rule in (seats_as_given, *ROW_RULES, two_stages, ceiling) for v in rule(r)]
+    # (a post the upgrade-only rule bars is cut from what the other rules read as his preferences: the breach is
+    # the bar, not a post he did not rank)
+    named = {(v.candidate, v.post) for v in barred}
+    return barred + [v for v in found if not (v.rule == "post not applied for" and (v.candidate, v.post) in named)]

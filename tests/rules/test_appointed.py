@@ -106,3 +106,14 @@ def test_refused_where_the_recommended_take_unranked_posts(tmp_path):
                                    "--set", "migration.allocate_unranked=false", "--engine", "both"])
     assert res.exit_code == 0, res.output
     assert "X,B" not in (tmp_path / "o" / "allocation.csv").read_text()
+
+
+def test_verify_names_the_bar_once_not_a_post_not_applied_for(tmp_path):
+    """X holds B, ranked first: given B again he breaks the upgrade-only rule, and that is the one breach named of
+    him at B ("post not applied for" was said too, of the post he ranked first)."""
+    pol, prob, _ = run(tmp_path, ["B", "A", "C"], "greedy")
+    write_csv(tmp_path / "bad.csv", ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route",
+                                     "rank"], [["X", "B", "UR", "UR", "", "open_merit", 1]])
+    found = [(v.rule, v.candidate, v.post) for v in verify(pol, prob, read_allocation(tmp_path / "bad.csv", prob, pol))
+             if v.candidate == "X" and v.post == "B"]
+    assert found == [("upgrade only", "X", "B")]
