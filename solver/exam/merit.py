@@ -39,24 +39,26 @@ def combined_scores(policy: Policy, candidates, stages: dict[str, str | Path], w
     >>> _ = (d / "m.csv").write_text("candidate_id,score\\nA,700\\nB,720\\n")
     >>> _ = (d / "i.csv").write_text("candidate_id,score\\nA,180\\nB,150\\n")
     >>> t = combined_scores(load_policy("upsc-cse"), d / "c.csv", {"main": d / "m.csv", "interview": d / "i.csv"})
-    >>> t.column("score").to_pylist()
-    [880.0, 870.0]
+    >>> t.column("score").to_pylist(), t.column("score_interview").to_pylist()
+    ([880.0, 870.0], [180.0, 150.0])
     """
     counted = list(policy.merit.stages) or list(stages)
     missing = [s for s in counted if s not in stages]
     if missing:
         raise OptionError("stages", f"the policy counts the {', '.join(missing)} stage(s) toward the "
                          f"final merit ({policy.merit.stages_source or 'merit.stages'}): give their scores")
+    breaking = {c[len("score_"):] for c in policy.merit.stage_columns()}
     for name in stages:
-        if name not in counted:
+        if name not in counted and name not in breaking:
             warn(f"the {name} stage's scores are not counted toward the final merit (the policy counts "
-                 f"{', '.join(counted)})")
+                 f"{', '.join(counted)}) nor in its tie-breaks; written as score_{name}")
     base = read_table(candidates, ["id"], [])
     ids = [str(x) for x in base["id"]]
     total = np.zeros(len(ids))
+    each = {name: _stage_scores(path, ids, name, warn) for name, path in stages.items()}
     for name in counted:
         with np.errstate(over="ignore"):    # (an overflow is told below, naming the candidate)
-            total += _stage_scores(stages[name], ids, name, warn)
+            total += each[name]
     if (k := _first_bad(~np.isfinite(total))) is not None:
         raise InputError(candidates, int(base.line[k]), "id", f"{ids[k]}'s final score is not a finite number "
                          f"(the stages' scores sum to {total[k]}): a stage's score is out of range")
@@ -69,8 +71,16 @@ def combined_scores(policy: Policy, candidates, stages: dict[str, str | Path], w
             strings_can_be_null=False, column_types={c: pa.string() for c in base.header}))
     score = pa.array(np.round(total, 6))
     if "score" in table.column_names:
-        return table.set_column(table.column_names.index("score"), "score", score)
-    return table.append_column("score", score)
+        table = table.set_column(table.column_names.index("score"), "score", score)
+    else:
+        table = table.append_column("score", score)
+    # each stage's own marks, for the tie-breaks that read them (merit.tie_breaks: score_STAGE)
+    for name, marks in each.items():
+        column = f"score_{name}"
+        if column in table.column_names:
+            table = table.drop_columns([column])
+        table = table.append_column(column, pa.array(np.round(marks, 6)))
+    return table
 
 
 def _stage_scores(path, ids: list[str], stage: str, warn=lambda _: None) -> np.ndarray:

@@ -22,7 +22,8 @@ from .vacancies import read_vacancies
 
 def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]:
     optional = ["rank", "score", "gender", "creamy_layer", "relaxed", "pwbd", "ex_serviceman",
-                "district", "block", "birth_date", "caste", "fit", "failed_test", "appointed"]
+                "district", "block", "birth_date", "caste", "fit", "failed_test", "appointed", "name",
+                *policy.merit.stage_columns()]
     t = read_table(path, ["id", "category"], optional, warn)
     n = len(t)
     if n == 0:
@@ -41,7 +42,7 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
     if t.has("rank"):
         merit, score, tied = np.argsort(ordinals(t, "rank", "1 = best, one rank per candidate"), kind="stable"), None, None
     else:
-        merit, score, tied = _merit_by_score(t, policy, ids, birth)
+        merit, score, tied = _merit_by_score(t, policy, ids, birth, warn)
     gender = _choice(t, "gender", {"M", "F", "T", ""})
     c = Candidates(
         ids=ids[merit].astype(object),
@@ -81,24 +82,67 @@ def _birth_dates(t: Table, n: int) -> np.ndarray:
     return birth
 
 
-def _merit_by_score(t: Table, policy: Policy, ids: np.ndarray, birth: np.ndarray):
-    """The merit order by score, ties broken by `merit.tie_breaks` (older first: the earlier birth date; no
-    date last). Returns (order, scores in merit order, tie blocks only ids settle); a tie the breaks cannot
-    settle, where the id is not one of them, is an error naming both lines."""
+def _merit_by_score(t: Table, policy: Policy, ids: np.ndarray, birth: np.ndarray, warn=None):
+    """The merit order by score, ties broken by `merit.tie_breaks` in order (`_tie_keys`). Returns (order, scores
+    in merit order, tie blocks only ids settle); a tie the breaks cannot settle, where the id is not one of
+    them, is an error naming both lines."""
     score = _numbers(t, "score", integer=False)
+    names, keys = zip(*_tie_keys(t, policy, ids, birth, score, warn)) if policy.merit.tie_breaks else ((), ())
     # lexsort: last key is primary.
-    tb = [ids if key == "id" else np.where(birth == "", "9999-99-99", birth) for key in reversed(policy.merit.tie_breaks)]
-    merit = np.lexsort(tuple(tb) + (-score,))
+    merit = np.lexsort(tuple(reversed(keys)) + (-score,))
     s = score[merit]
     same = s[1:] == s[:-1]
-    for key_arr in tb:
+    for key_arr in keys:
         same &= key_arr[merit][1:] == key_arr[merit][:-1]
-    if "id" not in policy.merit.tie_breaks and (k := _first_bad(same)) is not None:
+    if "id" not in names and (k := _first_bad(same)) is not None:
         a, b = merit[k], merit[k + 1]
         raise t.error(int(b), "score", f"tie with line {t.line[a]} that the policy's tie-breaks "
                       f"{policy.merit.tie_breaks} cannot resolve")
-    tied = _tied(s, [key[merit] for key, name in zip(tb, reversed(policy.merit.tie_breaks)) if name != "id"])
+    tied = _tied(s, [key[merit] for key, name in zip(keys, names) if name != "id"])
     return merit, s, tied
+
+
+def _tie_keys(t: Table, policy: Policy, ids, birth, score, warn) -> list[tuple[str, np.ndarray]]:
+    """Each tie-break's sort key, ascending = better: the id; the birth date (the older first; none last); the
+    name (alphabetical, case folded; none last); a stage's or stages' marks (more first; none last). A stage
+    break whose score_STAGE column the file lacks is said where scores tie, and left out."""
+    out = []
+    for key in policy.merit.tie_breaks:
+        if key == "id":
+            out.append((key, ids))
+        elif key == "birth_date":
+            out.append((key, np.where(birth == "", "9999-99-99", birth)))
+        elif key == "name":
+            names = t["name"].astype(str) if t.has("name") else np.full(len(ids), "", dtype=object)
+            out.append((key, np.array([x.casefold() if x else "\uffff" for x in names], dtype=object)))
+        else:
+            columns = [f"score_{s}" for s in key.split("+")]
+            missing = [c for c in columns if not t.has(c)]
+            if missing:
+                if warn and len(np.unique(score)) < len(score):
+                    warn(f"{t.path}: scores tie and the policy breaks ties on {key} marks first, but the file has no "
+                         f"{', '.join(missing)} column (aarakshan merit writes it): that break is not applied")
+                continue
+            marks = sum(_stage_marks(t, c) for c in columns)
+            out.append((key, -marks))
+    return out
+
+
+def _stage_marks(t: Table, column: str) -> np.ndarray:
+    """A stage's marks for a tie-break: numbers, a blank cell last (minus infinity)."""
+    raw = t[column].astype(str)
+    out = np.full(len(raw), -np.inf)
+    given = raw != ""
+    if given.any():
+        bad = np.zeros(len(raw), dtype=bool)
+        for k in np.flatnonzero(given).tolist():
+            try:
+                out[k] = float(raw[k])
+            except ValueError:
+                bad[k] = True
+        if (k := _first_bad(bad | (given & ~np.isfinite(out) & (out != -np.inf)))) is not None:
+            raise t.error(k, column, f"{str(raw[k])!r} is not a number (a stage's marks)")
+    return out
 
 
 def _appointed_elsewhere(c: Candidates, posts: tuple[str, ...], path, warn) -> None:

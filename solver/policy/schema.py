@@ -176,13 +176,38 @@ class Roster(Strict):
     source: str = ""
 
 
+# A tie-break of equal final scores, in order: "birth_date" (the older first), "name" (alphabetical order, as
+# the SSC's notices put it), "id" (no rule of law: what is left to it the audit calls contested), or stage
+# scores, "STAGE" or "STAGE+STAGE" (more marks first: each a candidates.csv column score_STAGE, which
+# `aarakshan merit` writes for every stage it is given).
+TIE_BREAK = r"^(birth_date|name|id|[a-z][a-z0-9_]*(\+[a-z][a-z0-9_]*)*)$"
+
+
 class Merit(Strict):
-    tie_breaks: list[Literal["birth_date", "id"]] = ["birth_date", "id"]
+    tie_breaks: list[str] = Field(["birth_date", "id"], min_length=1)
+    tie_breaks_source: str = ""
     # The examination stages whose scores the final order of merit adds (`solver.exam.merit`): empty, every stage
     # given. CSE: the main examination (written) and the interview; the preliminary marks are "not counted for
     # determining their final order of merit" (CSE Rules, Plan of Examination, as quoted on secondary pages).
     stages: list[str] = []
     stages_source: str = ""
+
+    @model_validator(mode="after")
+    def _tie_breaks(self):
+        import re
+        words = {"birth_date", "name", "id"}
+        for key in self.tie_breaks:
+            if not re.match(TIE_BREAK, key) or (key not in words and words & set(key.split("+"))):
+                raise ValueError(f"merit.tie_breaks: {key!r} is not birth_date, name, id or stage scores "
+                                 "(STAGE or STAGE+STAGE, lower case)")
+        if len(set(self.tie_breaks)) != len(self.tie_breaks):
+            raise ValueError(f"merit.tie_breaks names a break twice: {self.tie_breaks}")
+        return self
+
+    def stage_columns(self) -> list[str]:
+        """The candidates.csv columns the stage-score tie-breaks read (score_STAGE)."""
+        return [f"score_{s}" for key in self.tie_breaks if key not in ("birth_date", "name", "id")
+                for s in key.split("+")]
 
 
 class Policy(Strict):
