@@ -32,12 +32,13 @@ def relaxable(policy: Policy, problem: Problem, pools: Pools, i: int) -> tuple[P
     from dataclasses import replace
 
     c, out, why = problem.candidates, [], {}
+    relaxed = c.relaxed_at(policy.migration.bars_open.final)
     for p in pools:
         if p.eligible[i] or not problem.ranked[i, p.post] or p.minimums or p.serves:
             out.append(p)
             continue
         rule = None
-        if p.route in (OPEN_MERIT, DERESERVED) and c.relaxed[i] and not policy.migration.relaxed_may_take_open:
+        if p.route in (OPEN_MERIT, DERESERVED) and relaxed[i] and not policy.migration.relaxed_may_take_open:
             rule = (f"{c.ids[i]} availed a relaxed standard and may not hold an open vacancy", SRC_RELAXED)
         elif p.route == RESERVED and p.category == c.category[i] and c.creamy[i] and \
                 policy.category(p.category).creamy_layer_excluded:

@@ -37,7 +37,10 @@ def parse_readings(specs: list[str]) -> list[tuple[str, list[str]]]:
 # Declared questions that can decide only some recruitments: the test of whether this one is among them. The
 # roster's window (`ceiling.roster_window`) matters only where a TOTAL row is split by the running roster.
 APPLIES = {"ceiling.roster_window": lambda problem: any(r.category == "TOTAL" and not r.exempt
-                                                        for r in problem.vacancy_rows)}
+                                                        for r in problem.vacancy_rows),
+           # which relaxations bar the open list matters only where someone availed the one in question
+           "migration.bars_open.final": lambda problem: problem.candidates.relaxations is not None and any(
+               "qualifying" in k for k in problem.candidates.relaxations.tolist())}
 
 
 def open_options(policy: Policy, given: list[tuple[str, list[str]]] = (), declared: bool = True,
@@ -80,6 +83,9 @@ def current(policy: Policy, key: str) -> str | None:
             return None
         if node is None:
             return None
+    if isinstance(node, list) and all(isinstance(x, str) for x in node):
+        import json
+        return json.dumps(node)   # (a list as the models' sides write it: ["age", "standard"])
     return as_setting(node) if isinstance(node, (bool, str, int, float)) else None
 
 

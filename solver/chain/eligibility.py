@@ -36,7 +36,7 @@ def open_mask(policy: Policy, problem: Problem) -> np.ndarray:
     c = problem.candidates
     if policy.migration.relaxed_may_take_open:
         return c.qualified
-    return ~c.relaxed & c.qualified
+    return ~c.relaxed_at(policy.migration.bars_open.final) & c.qualified
 
 
 def probation_mask(policy: Policy, problem: Problem, code: str) -> np.ndarray:

@@ -17,6 +17,14 @@ TRAITS = ("women", "pwbd", "ex_serviceman")
 SUBCATEGORIES = ("pwbd_a", "pwbd_b", "pwbd_c", "pwbd_de")
 
 
+def availed(kinds: np.ndarray, bars) -> np.ndarray:
+    """Per candidate, whether the relaxations availed (';'-joined kinds, '' none) include one of `bars`."""
+    wanted = set(bars)
+    values, index = np.unique(kinds.astype(str), return_inverse=True)
+    hit = np.array([bool(wanted & set(k.split(";"))) if k else False for k in values.tolist()], dtype=bool)
+    return hit[index] if len(kinds) else np.zeros(0, dtype=bool)
+
+
 @dataclass(frozen=True)
 class Candidates:
     ids: np.ndarray          # object (str), merit order
@@ -42,6 +50,17 @@ class Candidates:
     # it or for any post he ranks below it (MPSC circular of 13 May 2026, read from press summaries: the
     # upgrade-only rule). None: nobody.
     appointed: np.ndarray | None = None
+    # What each candidate availed a relaxation in (`relaxed`: age, attempts, fee, qualifying, standard, ';'-joined
+    # in that order; '' none); `relaxed` is whether one of them bars the open list at the final stage under the
+    # policy read with (`migration.bars_open`). None: nobody named a kind (a true/false column).
+    relaxations: np.ndarray | None = None
+
+    def relaxed_at(self, bars) -> np.ndarray:
+        """Whether each availed a relaxation of a kind in `bars` (a stage's `migration.bars_open`); a plain true
+        in the file is a relaxed standard ("standard")."""
+        if self.relaxations is None:
+            return self.relaxed & ("standard" in bars)
+        return availed(self.relaxations, bars)
 
     @property
     def fit(self) -> np.ndarray:

@@ -8,8 +8,9 @@ counted in it and leaves his category's places to others (migration at every sta
   word 'open' connotes nothing but 'open'"; the open category "is not a quota reserved for general category
   candidates alone". (Read from secondary reports, lawyerenews.com 15 February 2026 among them; the
   judgment's own text was not found with the search tool.)
-- One who availed a relaxed standard stays in his category where the policy bars him from open vacancies
-  (`migration.relaxed_may_take_open`; Deepa E.V. v. Union of India 2017), as at the final stage.
+- One who availed a relaxation stays in his category where the policy bars him from open vacancies
+  (`migration.relaxed_may_take_open`; Deepa E.V. v. Union of India 2017), for the kinds of relaxation that bar
+  at a shortlisting stage (`migration.bars_open.shortlist`; Union of India v. Sajib Roy, 2025 INSC 1084).
 - `shortlist.include_ties`: everyone with the last called candidate's score is called too (commission
   practice; the UPSC notices say "about twelve to thirteen times" the vacancies: no rule text read).
 - `shortlist.qualifying`: a category's minimum qualifying score at the stage, applied before the ratio (and the
@@ -61,6 +62,14 @@ class Shortlist:
                    int((self.counted_as == code).sum()), "" if last is None else f"{last:g}"]
 
 
+def at_shortlist(policy: Policy) -> Policy:
+    """The policy as a shortlisting stage reads it: the relaxations that bar the open list are the stage's
+    (`migration.bars_open.shortlist`)."""
+    bars = policy.migration.bars_open
+    return policy.model_copy(update={"migration": policy.migration.model_copy(update={
+        "bars_open": bars.model_copy(update={"final": list(bars.shortlist)})})})
+
+
 def shortlist(policy: Policy, problem: Problem, ratio: float) -> Shortlist:
     """Who is called to the next stage (see the module's text).
 
@@ -86,6 +95,7 @@ def shortlist(policy: Policy, problem: Problem, ratio: float) -> Shortlist:
     >>> list(s.counted_as)   # A (OBC) tops the open list; C takes the OBC place
     ['UR', '', 'OBC', '']
     """
+    policy = at_shortlist(policy)
     c = problem.candidates
     if c.score is None:
         raise InputError(problem.sources.get("candidates", "candidates.csv"), 1, "score",

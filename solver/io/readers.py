@@ -13,7 +13,7 @@ import pyarrow as pa
 from .background import Background
 from ..errors import InputError
 from ..policy import Policy
-from ..data.problem import Candidates, Problem
+from ..data.problem import Candidates, Problem, availed
 from ..data.sorting import sorted_by
 from .cells import _bools, _choice, _first_bad, _is_date, _numbers, ordinals, unique_ids
 from .tables import Table, read_table, release_arrow_memory
@@ -39,6 +39,7 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
     if t.has("rank") == t.has("score"):
         raise InputError(path, 1, None, "give exactly one of the columns 'rank' (1 = best) or 'score' (higher = better)")
     birth = _birth_dates(t, n)
+    kinds = _relaxations(t)
     if t.has("rank"):
         merit, score, tied = np.argsort(ordinals(t, "rank", "1 = best, one rank per candidate"), kind="stable"), None, None
     else:
@@ -49,7 +50,8 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
         category=cats[merit].astype(object),
         female=(gender == "F")[merit],
         creamy=_bools(t, "creamy_layer")[merit],
-        relaxed=_bools(t, "relaxed")[merit],
+        relaxed=availed(kinds, policy.migration.bars_open.final)[merit] if kinds is not None
+        else _bools(t, "relaxed")[merit],
         pwbd=_choice(t, "pwbd", {"", "a", "b", "c", "d", "e"})[merit],
         ex_serviceman=_bools(t, "ex_serviceman")[merit],
         score=score,
@@ -58,8 +60,40 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
         unfit=~_bools(t, "fit", empty=True)[merit] if t.has("fit") else None,
         failed_test=_bools(t, "failed_test")[merit] if t.has("failed_test") else None,
         appointed=t["appointed"].astype(str).astype(object)[merit] if t.has("appointed") else None,
+        relaxations=kinds[merit] if kinds is not None else None,
     )
     return c, t
+
+
+RELAXATIONS = ("age", "attempts", "fee", "qualifying", "standard")
+
+
+def _relaxations(t: Table) -> np.ndarray | None:
+    """The `relaxed` column as the kinds of relaxation availed (';'-joined in `RELAXATIONS`' order), where a cell
+    names kinds (age, attempts, fee, qualifying, standard; several joined by ';', ',' or '+'); None where every
+    cell is true/false (a true is a relaxed standard, read as before)."""
+    from .cells import FALSE, TRUE
+    if not t.has("relaxed"):
+        return None
+    raw = [str(x).strip().casefold() for x in t["relaxed"]]
+    if all(x in TRUE or x in FALSE for x in raw):
+        return None
+    out = []
+    for k, cell in enumerate(raw):
+        if cell in FALSE:
+            out.append("")
+            continue
+        if cell in TRUE:
+            out.append("standard")
+            continue
+        parts = {p.strip() for p in cell.replace(",", ";").replace("+", ";").split(";") if p.strip()}
+        unknown = sorted(parts - set(RELAXATIONS))
+        if unknown:
+            raise t.error(k, "relaxed", f"{unknown[0]!r} is not a relaxation: give true/false, or what was relaxed "
+                          f"({', '.join(RELAXATIONS)}; several joined by ';')")
+        out.append(";".join(x for x in RELAXATIONS if x in parts))
+    return np.array(out, dtype=object)
+
 
 
 def _unused_places(t: Table, policy: Policy, path, warn) -> None:

@@ -243,7 +243,9 @@ def _notes(result: Result) -> dict[int, list[str]]:
         bars.append((c.unfit, "found unfit (fit = false), so appointed to nothing (Bill 2004 s.8(2) proviso; "
                      "Manipur Act 1976 s.9)"))
     if not policy.migration.relaxed_may_take_open:
-        bars.append((c.relaxed, "availed a relaxed standard, so may not take an open vacancy"))
+        bars.append((c.relaxed_at(policy.migration.bars_open.final), "availed a relaxation that bars the open list "
+                     f"({', '.join(policy.migration.bars_open.final)}: migration.bars_open), so may not take an open "
+                     "vacancy"))
     excluded = [x.code for x in policy.categories if x.code != policy.open and x.creamy_layer_excluded]
     bars.append((c.creamy & np.isin(c.category, excluded), "creamy layer, so competes as open only"))
     out: dict[int, list[str]] = {}

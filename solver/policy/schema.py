@@ -35,11 +35,30 @@ class Category(Strict):
     carry_forward: bool = True
 
 
+RELAXATION = Literal["age", "attempts", "fee", "qualifying", "standard"]
+
+
+class RelaxationBars(Strict):
+    """Which relaxations a reserved candidate availed keep him off the open list, at the final list and at a
+    shortlisting stage (candidates.csv `relaxed`: the kinds availed; a plain true is "standard"). Union of
+    India v. Sajib Roy, 2025 INSC 1084 (9 September 2025): where the recruitment rules or the notification bar
+    it (DoPT OM 01.07.1998: relaxed age, experience, qualification, chances), one who availed the relaxation may
+    not migrate; where they do not, one who scored above the last unreserved candidate may. A relaxation in a
+    qualifying criterion bears on eligibility, not merit (the Maharashtra TET/TAIT teachers' case, Narasimha
+    and Aradhe JJ.). An embargo of a recruitment's own rules is an override of these lists."""
+
+    final: list[RELAXATION] = ["standard"]
+    shortlist: list[RELAXATION] = ["standard"]
+    source: str = ""
+
+
 class Migration(Strict):
     """Open first (Indra Sawhney 1992; Saurav Yadav 2020) and its exceptions."""
 
-    # DoPT OM 01.07.1998 / 04.04.2018; Deepa E.V. 2017: relaxed-standard candidates may not take open vacancies.
+    # DoPT OM 01.07.1998 / 04.04.2018; Deepa E.V. 2017: a relaxed candidate may not take open vacancies (false),
+    # the relaxations that bar being `bars_open`'s; true: none bars.
     relaxed_may_take_open: bool = True
+    bars_open: RelaxationBars = RelaxationBars()
     # CSE Rule 16(2); Ramesh Ram 2010.
     upgrade: bool = False
     upgraded_counts_as: Literal["open", "reserved"] = "reserved"

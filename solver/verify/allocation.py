@@ -88,7 +88,8 @@ def may_hold_on_probation(policy: Policy, problem: Problem, code: str) -> np.nda
 
 def _may_hold(policy: Policy, c, code: str) -> np.ndarray:
     if code == policy.open:
-        return np.ones(len(c), bool) if policy.migration.relaxed_may_take_open else ~c.relaxed
+        return np.ones(len(c), bool) if policy.migration.relaxed_may_take_open else \
+            ~c.relaxed_at(policy.migration.bars_open.final)
     cat = policy.category(code)
     if cat.eligible:
         ok = np.isin(c.category, cat.eligible.categories)
