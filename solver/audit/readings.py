@@ -53,7 +53,7 @@ def open_options(policy: Policy, given: list[tuple[str, list[str]]] = (), declar
     -------
     >>> from solver.policy import load_policy
     >>> [(o.key, o.values) for o in open_options(load_policy("central-dopt"), [("horizontal.mode", ["overall"])])]
-    [('ceiling.roster_window', ('counted', 'roster_governs')), ('horizontal.open_compartment_for_all', ('true', 'false')), ('horizontal.mode', ('overall',))]
+    [('migration.bars_open.final', ('["age", "attempts", "qualifying", "standard"]', '["age", "attempts", "standard"]')), ('ceiling.roster_window', ('counted', 'roster_governs')), ('horizontal.open_compartment_for_all', ('true', 'false')), ('horizontal.mode', ('overall',))]
     """
     narrowed = dict(given)
     out = []

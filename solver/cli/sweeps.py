@@ -47,7 +47,8 @@ def sweep_cmd(
 
     from ..io.staging import stage
     from ..study.sweep import scenario_notes, sweep, write
-    from ..study.sweep_tables import provenance_table, study_summary
+    from ..study.charts import provenance_table
+    from ..study.sweep_tables import study_summary
 
     check_engine(engine, among=("greedy", "cpsat"))
     try:

@@ -123,11 +123,15 @@ def sweep_charts(out, baseline: str | None = None, stacked: bool = False) -> lis
     charts = _against_baseline(out, baseline, stacked, multi, line) if baseline is not None else \
         ([line] if line is not None else [])
     mark = {n: n if st == "solved" else f"{n} [{st.split(':')[0]}]" for n, st in status.items()}
-    opening = ([("Headline", _headline(out, baseline))] if baseline is not None and not stacked else []) + \
+    return _opening(out, baseline, stacked) + charts + _levels(rows, mark, common, span, multi)
+
+
+def _opening(out, baseline: str | None, stacked: bool) -> list:
+    """report.html's first sections: the headline against the baseline, and each scenario's settings."""
+    return ([("Headline", _headline(out, baseline))] if baseline is not None and not stacked else []) + \
         [("The scenarios", Tabular(["scenario", "settings", "status", "notes"],
                                    [[sc.name, "; ".join(sc.overrides) or "the policy as given", st, "; ".join(notes)]
                                     for (sc, st), notes in zip(out.status, _notes(out))]))]
-    return opening + charts + _levels(rows, mark, common, span, multi)
 
 
 def _notes(out) -> list[tuple[str, ...]]:
@@ -226,8 +230,8 @@ def _levels(rows: list[dict], mark: dict, common: set, span: str, multi: bool) -
     unfilled = by(lambda r: sum(v for k, v in r.items() if k.startswith("unfilled_")), years=end)
     charts = [(f"Selections by the candidates' own category, per scenario{span}",
                _bars(by(lambda r: r["selected_own_category"]), "own category", "candidates selected", labels=True)),
-              ("Last rank admitted (worst over posts and years), per scenario",
-               _bars(by(lambda r: r["last_rank"] or 0, agg=max, years=every), "seat category", "rank")),
+              (f"Last rank admitted (worst over posts and years), per scenario{span}",
+               _bars(by(lambda r: r["last_rank"] or 0, agg=max), "seat category", "rank")),
               (f"Unfilled vacancies at the end of {max(common)}, per scenario (the last year every scenario ran)"
                if multi and common else "Unfilled vacancies, per scenario",
                _bars(unfilled, "seat category", "vacancies", labels=True)
@@ -299,3 +303,12 @@ def compare_charts(doc: dict) -> list:
                        _bars(groups, "post and category", what, labels=True) if any(groups.values()) else
                        "No post and category changed between A and B."))
     return charts
+
+
+def provenance_table(doc: dict) -> list:
+    """report.html's closing table: the version, the policy and each input file's SHA-256."""
+    prov = doc["provenance"]
+    rows = [["aarakshan", prov["aarakshan"], ""], ["policy", prov["lineage"].get("model", ""), prov["policy_sha256"]]]
+    rows += [[role, v["path"], v["sha256"]] for role, v in prov["inputs"].items()]
+    return [("Provenance: the version, the policy and the inputs (summary.json holds them whole)",
+             Tabular(["what", "name", "SHA-256"], rows))]

@@ -276,12 +276,3 @@ def study_summary(policy, overrides: list[str], engine: str, scenarios, inputs, 
                           for sc in scenarios],
             "provenance": provenance(policy, overrides, engine, sources)}
 
-
-def provenance_table(doc: dict) -> list:
-    """report.html's closing table: the version, the policy and each input file's SHA-256."""
-    from .charts import Tabular
-    prov = doc["provenance"]
-    rows = [["aarakshan", prov["aarakshan"], ""], ["policy", prov["lineage"].get("model", ""), prov["policy_sha256"]]]
-    rows += [[role, v["path"], v["sha256"]] for role, v in prov["inputs"].items()]
-    return [("Provenance: the version, the policy and the inputs (summary.json holds them whole)",
-             Tabular(["what", "name", "SHA-256"], rows))]

@@ -357,7 +357,7 @@ def test_merit_and_demo_outputs_in_awkward_places(tmp_path):
     args = ["merit", "--policy", "upsc-cse", "--candidates", tmp_path / "c.csv", "--stage", f"main={tmp_path / 'm.csv'}",
             "--stage", f"interview={tmp_path / 'i.csv'}", "--out"]
     r = invoke(*args, tmp_path / "new" / "deep" / "f.csv")
-    assert r.exit_code == 0 and (tmp_path / "new" / "deep" / "f.csv").read_text().splitlines()[1] == "A,UR,800"
+    assert r.exit_code == 0 and (tmp_path / "new" / "deep" / "f.csv").read_text().splitlines()[1] == "A,UR,800,700,100"
     r = invoke(*args, tmp_path / "new")
     assert r.exit_code == 2 and "is a folder" in r.output
     r = invoke("demo", "--pipeline", "--out", tmp_path / "c.csv")
