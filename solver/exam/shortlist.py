@@ -62,14 +62,6 @@ class Shortlist:
                    int((self.counted_as == code).sum()), "" if last is None else f"{last:g}"]
 
 
-def at_shortlist(policy: Policy) -> Policy:
-    """The policy as a shortlisting stage reads it: the relaxations that bar the open list are the stage's
-    (`migration.bars_open.shortlist`)."""
-    bars = policy.migration.bars_open
-    return policy.model_copy(update={"migration": policy.migration.model_copy(update={
-        "bars_open": bars.model_copy(update={"final": list(bars.shortlist)})})})
-
-
 def shortlist(policy: Policy, problem: Problem, ratio: float) -> Shortlist:
     """Who is called to the next stage (see the module's text).
 
@@ -95,7 +87,7 @@ def shortlist(policy: Policy, problem: Problem, ratio: float) -> Shortlist:
     >>> list(s.counted_as)   # A (OBC) tops the open list; C takes the OBC place
     ['UR', '', 'OBC', '']
     """
-    policy = at_shortlist(policy)
+    policy = policy.at_shortlist()
     c = problem.candidates
     if c.score is None:
         raise InputError(problem.sources.get("candidates", "candidates.csv"), 1, "score",

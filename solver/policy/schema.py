@@ -365,6 +365,13 @@ class Policy(Strict):
                 if c.code in d.shares else c for c in self.categories]
         return self.model_copy(update={"categories": cats})
 
+    def at_shortlist(self) -> "Policy":
+        """The policy as a shortlisting stage reads it: the relaxations that bar the open list are the stage's
+        (`migration.bars_open.shortlist`), the rest as given."""
+        bars = self.migration.bars_open
+        return self.model_copy(update={"migration": self.migration.model_copy(update={
+            "bars_open": bars.model_copy(update={"final": list(bars.shortlist)})})})
+
     def category(self, code: str) -> Category:
         for c in self.categories:
             if c.code == code:

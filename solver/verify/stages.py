@@ -58,9 +58,7 @@ def check_shortlist(policy: Policy, problem: Problem, ratio: float, called: dict
     first); everyone tied with a list's last called, called. `called`: candidate id -> the list counted in."""
     ratio = shortlist_ratio(ratio)
     # (the kinds of relaxation that bar the open list at a shortlisting stage: migration.bars_open.shortlist)
-    bars = policy.migration.bars_open
-    policy = policy.model_copy(update={"migration": policy.migration.model_copy(update={
-        "bars_open": bars.model_copy(update={"final": list(bars.shortlist)})})})
+    policy = policy.at_shortlist()
     c = problem.candidates
     index = {cid: i for i, cid in enumerate(c.ids)}
     out = [f"{cid} is called but not among the candidates" for cid in called if cid not in index]
