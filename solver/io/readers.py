@@ -15,7 +15,7 @@ from ..errors import InputError
 from ..policy import Policy
 from ..data.problem import Candidates, Problem, availed
 from ..data.sorting import sorted_by
-from .cells import _bools, _choice, _first_bad, _is_date, _numbers, ordinals, unique_ids
+from .cells import _bools, _choice, _first_bad, _is_date, _numbers, _parsed, ordinals, unique_ids
 from .tables import Table, read_table, release_arrow_memory
 from .vacancies import read_vacancies
 
@@ -163,20 +163,14 @@ def _tie_keys(t: Table, policy: Policy, ids, birth, score, warn) -> list[tuple[s
 
 
 def _stage_marks(t: Table, column: str) -> np.ndarray:
-    """A stage's marks for a tie-break: numbers, a blank cell last (minus infinity)."""
+    """A stage's marks for a tie-break: numbers (parsed as every number column is, `cells._parsed`), a blank
+    cell last (minus infinity)."""
     raw = t[column].astype(str)
-    out = np.full(len(raw), -np.inf)
-    given = raw != ""
-    if given.any():
-        bad = np.zeros(len(raw), dtype=bool)
-        for k in np.flatnonzero(given).tolist():
-            try:
-                out[k] = float(raw[k])
-            except ValueError:
-                bad[k] = True
-        if (k := _first_bad(bad | (given & ~np.isfinite(out) & (out != -np.inf)))) is not None:
-            raise t.error(k, column, f"{str(raw[k])!r} is not a number (a stage's marks)")
-    return out
+    blank = raw == ""
+    vals = _parsed(t, column, np.where(blank, "-inf", raw))
+    if (k := _first_bad(~blank & ~np.isfinite(vals))) is not None:
+        raise t.error(k, column, f"{str(raw[k])!r} is not a finite number (a stage's marks)")
+    return vals
 
 
 def _appointed_elsewhere(c: Candidates, posts: tuple[str, ...], path, warn) -> None:
