@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..errors import OptionError
 from ..policy import Policy
-from ..policy.load import as_setting, axis
+from ..policy.load import as_setting, axis, current  # noqa: F401 (current: the audit's API)
 
 GIVEN = "given as a reading (RULES.md, options the law leaves open)"
 
@@ -68,25 +68,6 @@ def open_options(policy: Policy, given: list[tuple[str, list[str]]] = (), declar
         if key in narrowed:
             out.append(OpenOption(key, tuple(values)))
     return out
-
-
-def current(policy: Policy, key: str) -> str | None:
-    """The option's value under the policy as given, as `--set` writes it (None: not found). List entries are
-    addressed by their code, as `--set` addresses them."""
-    node = policy.model_dump(by_alias=True)
-    for part in key.split("."):
-        if isinstance(node, list):
-            node = next((x for x in node if isinstance(x, dict) and x.get("code") == part), None)
-        elif isinstance(node, dict):
-            node = node.get(part)
-        else:
-            return None
-        if node is None:
-            return None
-    if isinstance(node, list) and all(isinstance(x, str) for x in node):
-        import json
-        return json.dumps(node)   # (a list as the models' sides write it: ["age", "standard"])
-    return as_setting(node) if isinstance(node, (bool, str, int, float)) else None
 
 
 def combinations(policy: Policy, options: list[OpenOption]) -> list[tuple[str, ...]]:

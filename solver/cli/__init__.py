@@ -32,14 +32,16 @@ def main():
     import signal
 
     def stop(signum, frame):
-        from ..io.interrupt import must_unwind
+        from ..io.interrupt import hold, must_unwind, published
+        if hold(signum):           # (outputs being put in place: the stop takes effect once they are)
+            return
         if must_unwind():          # (a register write, a new register, worker processes: see solver.io.interrupt)
             if signum == signal.SIGINT:
                 raise KeyboardInterrupt
             raise SystemExit(128 + signum)
         from ..io.staging import abandon
         abandon()
-        err.print("[yellow]stopped[/]: nothing was written", highlight=False)
+        err.print(f"[yellow]stopped[/]: {_what_was_written(published())}", highlight=False)
         _exit(128 + signum)
 
     signal.signal(signal.SIGTERM, stop)
@@ -52,7 +54,8 @@ def main():
     try:
         app()
     except KeyboardInterrupt:
-        err.print("[yellow]interrupted[/]: nothing was written", highlight=False)
+        from ..io.interrupt import published
+        err.print(f"[yellow]interrupted[/]: {_what_was_written(published())}", highlight=False)
         code = 130
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
@@ -61,6 +64,13 @@ def main():
         traceback.print_exc()
         code = 1
     _exit(code)
+
+
+def _what_was_written(done: list[str]) -> str:
+    from rich.markup import escape
+    if not done:
+        return "nothing was written"
+    return f"{escape(', '.join(done))} written in full before the stop; nothing more was written"
 
 
 def _exit(code: int) -> None:

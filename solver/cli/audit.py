@@ -9,6 +9,7 @@ import typer
 
 from ..errors import AarakshanError
 from .common import say, PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, check_register_args, err, fail, load, warn
+from .progress import spinner
 
 
 @app.command()
@@ -69,7 +70,7 @@ def audit(
             with Register(register, readonly=True) as reg:
                 reg.check_recruitment(pol.recruitment)
                 state = reg.state(year)
-        with err.status("auditing: uniqueness and the questions with CP-SAT..."):
+        with spinner("auditing: uniqueness and the questions with CP-SAT..."):
             result = run_audit(pol, problem, questions, readings, lambda sets: load_policy(policy, [*set_, *sets], kind),
                                time_limit, workers, prove_unique, state)
         stage_audit(out, result).publish()

@@ -13,6 +13,7 @@ from rich.text import Text
 from ..errors import AarakshanError
 from .common import (cells, PolicyOpt, RecruitmentOpt, SetOpt, TimeLimitOpt, WorkersOpt, app, check_engine,
                      check_register_args, check_round, done, err, fail, load, usage, warn)
+from .progress import spinner
 
 SCREEN_ROWS = 20   # post-category rows printed at most; the rest are in cutoffs.csv and unfilled.csv
 
@@ -62,7 +63,7 @@ def solve(
         reg = open_register(register, year, replace, pol, special, warn=warn) if register is not None else None
         opts = RunOptions(pol, chosen, time_limit, workers, hint=not independent, overrides=tuple(set_),
                           report=report, reserve_list=reserve)
-        with err.status("reading inputs...") as status:
+        with spinner("reading inputs...", quiet) as status:
             run = run_year(opts, Round(candidates, vacancies, preferences, out, reg, year, replace, special,
                                  shortlist=shortlist),
                            progress=status.update, done=(lambda *a: None) if quiet or json_ else done, warn=warn)

@@ -10,6 +10,7 @@ from rich.table import Table
 
 from ..errors import AarakshanError, InputError
 from .common import say, cells, PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, err, fail, load, optional_report, warn
+from .progress import bar as progress_bar
 
 OUTPUTS = ("scenarios.csv", "results.csv", "results.parquet", "changes.csv", "against_baseline.csv", "winners.csv",
            "contributions.csv", "report.html", "summary.json")
@@ -42,7 +43,7 @@ def sweep_cmd(
 ):
     """Solve one recruitment (or a run of years) under many policies: a tidy table per scenario, year, post and
     category, and against a baseline the changes, the difference by category and the winners and losers."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, \
         TimeRemainingColumn
 
     from ..io.staging import stage
@@ -56,12 +57,12 @@ def sweep_cmd(
         inputs = _inputs(years, candidates, vacancies, preferences)
         columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                    TextColumn("left:"), TimeRemainingColumn()]
-        with Progress(*columns, console=err) as bar:
+        with progress_bar(*columns) as bar:
             task = bar.add_task(f"reading and checking the inputs of {len(inputs)} year(s)", total=len(found))
             result = sweep(policy, found, inputs, engine, workers, dask, recruitment=recruitment, baseline=baseline,
                            progress=lambda done: bar.update(task, completed=done, description="scenarios"))
-        refused = [(sc.name, status) for sc, status in result.status if status != "solved"]
-        for (sc, _), notes in zip(result.status, scenario_notes(result)):
+        refused = [(name, status) for name, status in result.status.items() if status != "solved"]
+        for sc, notes in zip(result.scenarios, scenario_notes(result)):
             for note in notes:
                 warn(f"scenario {sc.name}: {note}")
         reported = []

@@ -104,8 +104,14 @@ def _verify_shortlist(policy, candidates, vacancies, shortlist, ratio, set_) -> 
     except AarakshanError as e:
         fail(e)
     source = pol.shortlist.source or "solver.exam.shortlist (Rajasthan High Court v. Rajat Yadav, 2025 INSC 1503, para. 62)"
-    _report_violations([["shortlist", "", "", text, source] for text in broken],
+    _report_violations([["shortlist", *_about(text), text, source] for text in broken],
                        f"{len(called):,} called: every rule of the shortlist holds")
+
+
+def _about(finding) -> list[str]:
+    """The candidate and post a stage check's finding is about (`solver.verify.allocation.Broken`), for the
+    CSV's columns: empty where it is about a whole list."""
+    return [getattr(finding, "candidate", ""), getattr(finding, "post", "")]
 
 
 def _verify_reserve(stage, policy, candidates, vacancies, preferences, allocation, reserve_list, declined, fill,
@@ -135,7 +141,7 @@ def _verify_reserve(stage, policy, candidates, vacancies, preferences, allocatio
             clean = f"{len(gone):,} vacancies left: every rule of the fill holds"
     except AarakshanError as e:
         fail(e)
-    _report_violations([[stage, "", "", text, pol.reserve_list.source] for text in broken], clean)
+    _report_violations([[stage, *_about(text), text, pol.reserve_list.source] for text in broken], clean)
 
 
 def _verify_slide(policy, candidates, vacancies, preferences, allocation, responses, slid, set_) -> None:
@@ -155,5 +161,5 @@ def _verify_slide(policy, candidates, vacancies, preferences, allocation, respon
         broken = check_slide(pol, problem, before, answers, read_allocation(slid, problem, pol))
     except AarakshanError as e:
         fail(e)
-    _report_violations([["slide", "", "", text, pol.slide.source] for text in broken],
+    _report_violations([["slide", *_about(text), text, pol.slide.source] for text in broken],
                        f"{len(answers):,} responses: every rule of the sliding round holds")

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from ..errors import AarakshanError, InputError
 from .common import say, cells, PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, err, fail, load, warn
+from .progress import bar as progress_bar
 
 
 @app.command()
@@ -29,7 +30,7 @@ def simulate(
 ):
     """Solve recruitment years in order against one register: carried vacancies, exchange after N years,
     lapse, the ceiling with backlog. Prints and writes (simulation.csv) a table per year and category."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
     from ..register import Register
     from ..outcome.reports import write_simulation
@@ -52,7 +53,7 @@ def simulate(
     opts = RunOptions(pol, chosen, time_limit, workers, overrides=tuple(set_))
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
     try:
-        with Progress(*columns, console=err) as progress:
+        with progress_bar(*columns) as progress:
             task = progress.add_task("years", total=len(inputs))
             last = {y.year: "special" if y.special else "main" for y in inputs}   # a year's last round
             for run in run_years(opts, inputs, reg, out, warn=warn,

@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from ..errors import InputError, OptionError
-from ..io.cells import _first_bad, _numbers
+from ..io.cells import _first_bad, _numbers, unique_ids
 from ..io.tables import read_table
 from ..policy import Policy
 
@@ -53,7 +53,7 @@ def combined_scores(policy: Policy, candidates, stages: dict[str, str | Path], w
             warn(f"the {name} stage's scores are not counted toward the final merit (the policy counts "
                  f"{', '.join(counted)}) nor in its tie-breaks; written as score_{name}")
     base = read_table(candidates, ["id"], [])
-    ids = [str(x) for x in base["id"]]
+    ids = unique_ids(base).tolist()     # (an empty or repeated id is the candidates file's, not a stage's)
     total = np.zeros(len(ids))
     each = {name: _stage_scores(path, ids, name, warn) for name, path in stages.items()}
     for name in counted:

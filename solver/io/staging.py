@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import InputError
+from .interrupt import publishing
 
 
 def write_csv(path: Path, header, rows) -> None:
@@ -91,15 +92,17 @@ class Staged:
             shutil.rmtree(self.folder, ignore_errors=True)
             mark.unlink(missing_ok=True)
             return
-        try:
-            if not self._in_one_step():
-                self._file_by_file()
-                mark.unlink(missing_ok=True)
-        except OSError as e:
-            self.discard()   # (nothing of this run is left beside `out`)
-            raise InputError(self.out, None, None, f"cannot write the outputs here: {e.strerror or e}") from None
-        shutil.rmtree(self.folder, ignore_errors=True)
-        _LIVE.discard(self.folder)
+        with publishing(self.out):
+            try:
+                if not self._in_one_step():
+                    self._file_by_file()
+                    mark.unlink(missing_ok=True)
+            except OSError as e:
+                self.discard()   # (nothing of this run is left beside `out`)
+                raise InputError(self.out, None, None, f"cannot write the outputs here: {e.strerror or e}") \
+                    from None
+            shutil.rmtree(self.folder, ignore_errors=True)
+            _LIVE.discard(self.folder)
 
     def _in_one_step(self) -> bool:
         """Put the staged folder in place of `out` in one rename (False where that is not possible here)."""
@@ -289,7 +292,9 @@ def write_file(out: str | Path, write, reads=()) -> Path:
     _LIVE.add(tmp)
     try:
         write(tmp)
-        os.replace(tmp, out)
+        with publishing(out):
+            os.replace(tmp, out)
+            _LIVE.discard(tmp)
     except OSError as e:
         tmp.unlink(missing_ok=True)
         raise InputError(out, None, None, f"cannot be written: {e.strerror or e} (nothing was written)") from None

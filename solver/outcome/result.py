@@ -162,7 +162,9 @@ class Result:
         return out
 
     def to_frames(self) -> dict:
-        """allocation, decisions, cutoffs and unfilled as pandas DataFrames, with the output files' columns."""
+        """allocation, decisions, cutoffs and unfilled as pandas DataFrames, with the output files' columns; the
+        cut-offs typed (`last_rank` a nullable integer, `last_score` a float, missing where nobody was admitted),
+        where the file writes text."""
         try:
             import pandas as pd
         except ImportError:
@@ -170,7 +172,7 @@ class Result:
         from .reasons import decision_rows
         return {"allocation": pd.DataFrame(list(self.allocation_rows()), columns=ALLOCATION_COLUMNS),
                 "decisions": pd.DataFrame(list(decision_rows(self)), columns=DECISION_COLUMNS),
-                "cutoffs": pd.DataFrame(self.cutoffs(), columns=CUTOFF_COLUMNS),
+                "cutoffs": _typed_cutoffs(pd.DataFrame(self.cutoffs(), columns=CUTOFF_COLUMNS)),
                 "unfilled": pd.DataFrame(self.dispositions, columns=UNFILLED_COLUMNS)}
 
     def allocation_rows(self) -> list[list]:
@@ -219,6 +221,13 @@ class Result:
                 out.append([post, code, k, "" if worst is None else worst + 1,
                             "" if worst is None or score is None else number_text(score[worst])])
         return out
+
+
+def _typed_cutoffs(frame):
+    import pandas as pd
+    frame["last_rank"] = pd.to_numeric(frame["last_rank"].replace("", None)).astype("Int64")
+    frame["last_score"] = pd.to_numeric(frame["last_score"].replace("", None)).astype("float64")
+    return frame
 
 
 def _holders_by_pool(pool: np.ndarray, n_pools: int) -> list[np.ndarray]:

@@ -61,17 +61,51 @@ def _text_of(stem: str) -> str:
     return "its sources are office memoranda, rules and judgments, named with each rule below ([../statutes/](../statutes/) holds the four Acts)"
 
 
+def questions(models: dict[str, Policy]) -> str:
+    """The manual's page of the law's open questions (docs/questions.md): each option some bundled model declares,
+    the authority on each side, and the side each model takes unless told otherwise (`--set`), from the models
+    themselves.
+
+    Example
+    -------
+    >>> from solver import load_policy
+    >>> page = questions({"central-dopt": load_policy("central-dopt")})
+    >>> "`horizontal.mode`" in page and "| central-dopt | `compartmentalised` |" in page
+    True
+    """
+    from .load import current
+    asked: dict[tuple[str, str], list[tuple[str, Policy, object]]] = {}
+    for stem, p in models.items():
+        for q in p.open_questions:
+            asked.setdefault((q.key, q.question), []).append((stem, p, q))
+    out = ["# The law's open questions", "",
+           "Where the Acts, the rules and the judgments leave a point open, the policy has an option for it and each",
+           "model declares the question with the authority on each side. A model answers it one way unless told",
+           "otherwise (`--set KEY=VALUE`); `aarakshan audit` solves every side and lists whose outcome turns on it",
+           "([audit.md](audit.md)). Generated from the models (`python -m solver.policy.describe docs/acts`).", ""]
+    for (key, question), where in sorted(asked.items()):
+        sides = {as_setting(s.value): s.authority for _, _, q in where for s in q.sides}
+        out += [f"## {question}", "", f"The option: `{key}`.", ""]
+        out += [f"- `{value}`: {authority}" for value, authority in sides.items()]
+        out += ["", "| model | its answer |", "|---|---|"]
+        out += [f"| {stem} | `{current(p, key)}` |" for stem, p, _ in where] + [""]
+    return "\n".join(out)
+
+
 def write_pages(folder) -> list:
-    """docs/acts/NAME.md for every bundled model (`python -m solver.policy.describe docs/acts`)."""
+    """docs/acts/NAME.md for every bundled model, and docs/questions.md beside the folder
+    (`python -m solver.policy.describe docs/acts`)."""
     from pathlib import Path
 
     from .load import bundled_models, load_policy
-    out = []
-    for stem in bundled_models():
+    out, models = [], {stem: load_policy(stem) for stem in bundled_models()}
+    for stem, p in models.items():
         path = Path(folder) / f"{stem}.md"
-        path.write_text(describe(load_policy(stem), stem), encoding="utf-8")
+        path.write_text(describe(p, stem), encoding="utf-8")
         out.append(path)
-    return out
+    page = Path(folder).parent / "questions.md"
+    page.write_text(questions(models), encoding="utf-8")
+    return out + [page]
 
 
 def _exemptions(p: Policy) -> list[str]:

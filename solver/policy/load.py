@@ -77,6 +77,25 @@ def as_setting(value: bool | str | float | int) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+def current(policy, key: str) -> str | None:
+    """The option's value under the policy as given, as `--set` writes it (None: not found). List entries are
+    addressed by their code, as `--set` addresses them."""
+    node = policy.model_dump(by_alias=True)
+    for part in key.split("."):
+        if isinstance(node, list):
+            node = next((x for x in node if isinstance(x, dict) and x.get("code") == part), None)
+        elif isinstance(node, dict):
+            node = node.get(part)
+        else:
+            return None
+        if node is None:
+            return None
+    if isinstance(node, list) and all(isinstance(x, str) for x in node):
+        import json
+        return json.dumps(node)   # (a list as the models' sides write it: ["age", "standard"])
+    return as_setting(node) if isinstance(node, (bool, str, int, float)) else None
+
+
 def apply_override(data: dict, assignment: str) -> None:
     """``ceiling.share=0.6`` or ``categories.OBC.share=0.27`` (list entries addressed by their code)."""
     if "=" not in assignment:

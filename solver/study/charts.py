@@ -113,7 +113,7 @@ def sweep_charts(out, baseline: str | None = None, stacked: bool = False) -> lis
     winners and losers), each stacked override's contribution, then the levels: selections by own category, the
     last rank admitted, unfilled vacancies, and the backlog over the years. Sums cover only the years every
     scenario ran (the title says which), and a refused scenario is marked where it is missing."""
-    status = {sc.name: st for sc, st in out.status}
+    status = dict(out.status)
     rows = [r for r in out.rows if r["status"] == "solved"]     # (a refused scenario's rows have no figures)
     solved = [n for n, st in status.items() if st == "solved" or any(r["scenario"] == n for r in rows)]
     common = set.intersection(*[{r["year"] for r in rows if r["scenario"] == n} for n in solved]) if solved else set()
@@ -131,7 +131,7 @@ def _opening(out, baseline: str | None, stacked: bool) -> list:
     return ([("Headline", _headline(out, baseline))] if baseline is not None and not stacked else []) + \
         [("The scenarios", Tabular(["scenario", "settings", "status", "notes"],
                                    [[sc.name, "; ".join(sc.overrides) or "the policy as given", st, "; ".join(notes)]
-                                    for (sc, st), notes in zip(out.status, _notes(out))]))]
+                                    for sc, st, notes in zip(out.scenarios, out.status.values(), _notes(out))]))]
 
 
 def _notes(out) -> list[tuple[str, ...]]:
@@ -252,7 +252,7 @@ def _along_parameter(out, rows: list[dict], years: set, span: str):
     """Where the scenarios vary one numeric parameter (a grid over a share), selections by own category as lines
     along it: how much each category gains or loses as the parameter moves. None otherwise."""
     from .sweep_tables import parameters
-    params = parameters([sc for sc, _ in out.status])
+    params = parameters(list(out.scenarios))
     varying = [k for k, v in params.items() if len(set(v.values())) > 1]
     if len(varying) != 1 or not all(isinstance(x, (int, float)) and not isinstance(x, bool)
                                     for x in params[varying[0]].values()):

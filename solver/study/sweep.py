@@ -17,7 +17,9 @@ import itertools
 import re
 import tempfile
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from pathlib import Path
 
 from ..errors import InputError, OptionError, PolicyConflict, Unsupported
@@ -138,7 +140,8 @@ class Sweep:
     the reason its policy could not be applied (e.g. the ceiling broken with `ceiling.excess = "refuse"`)."""
 
     rows: tuple[dict, ...]
-    status: tuple[tuple[Scenario, str], ...]
+    scenarios: tuple[Scenario, ...]
+    status: Mapping[str, str]                 # scenario name -> its status, in the scenarios' order
     notes: tuple[tuple[str, ...], ...] = ()   # per scenario: overrides that changed nothing (solver.outcome.overrides)
     # with a baseline: per scenario, winners and losers against it by own category x trait (solver.study.winners)
     winners: tuple[tuple[str, tuple[dict, ...]], ...] = ()
@@ -197,7 +200,8 @@ def sweep(policy: str | Path, scenarios: list[Scenario], inputs: list[Inputs], e
     results.sort(key=lambda r: r[0])
     held = {scenarios[k].name: (tasks[k].reading, h) for k, _, _, _, h in results}
     return Sweep(tuple(row for _, rows, _, _, _ in results for row in rows),
-                 tuple((scenarios[k], status) for k, _, status, _, _ in results),
+                 tuple(scenarios[k] for k, _, _, _, _ in results),
+                 MappingProxyType({scenarios[k].name: status for k, _, status, _, _ in results}),
                  tuple(notes for _, _, _, notes, _ in results),
                  _winners(held, baseline, problems, tasks[0].policy) if baseline in held else ())
 

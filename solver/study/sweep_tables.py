@@ -108,8 +108,8 @@ def scenario_notes(out) -> list[tuple[str, ...]]:
         rows.setdefault(r["scenario"], []).append(tuple(v for k, v in r.items() if k != "scenario"))
     first: dict[tuple, str] = {}
     told = []
-    for (sc, status), notes in zip(out.status, out.notes or [()] * len(out.status)):
-        same = ()
+    for sc, notes in zip(out.scenarios, out.notes or [()] * len(out.scenarios)):
+        status, same = out.status[sc.name], ()
         if status == SOLVED:
             key = tuple(rows.get(sc.name, ()))
             same = (f"same outcome as {first[key]}",) if key in first else ()
@@ -125,12 +125,12 @@ def write(folder: Path, out, baseline: str | None, stacked: bool = False) -> Non
     import pyarrow.parquet as pq
 
     from ..io.staging import write_csv
-    scenarios = [sc for sc, _ in out.status]
+    scenarios = list(out.scenarios)
     params = parameters(scenarios)
     keys = [k for k in params if k not in COLUMNS]
     write_csv(folder / "scenarios.csv", ["scenario", "overrides", *keys, "status", "notes"],
-              ([sc.name, "; ".join(sc.overrides), *(_cell(params[k].get(sc.name)) for k in keys), status,
-                " | ".join(notes)] for (sc, status), notes in zip(out.status, scenario_notes(out))))
+              ([sc.name, "; ".join(sc.overrides), *(_cell(params[k].get(sc.name)) for k in keys), out.status[sc.name],
+                " | ".join(notes)] for sc, notes in zip(out.scenarios, scenario_notes(out))))
     columns = ["scenario", *keys, *COLUMNS[1:]]
     rows = [{**r, **{k: params[k].get(r["scenario"]) for k in keys}} for r in out.rows]
     write_csv(folder / "results.csv", columns, ([_cell(r[c]) for c in columns] for r in rows))
@@ -234,7 +234,7 @@ def against(rows, baseline: str, name: str) -> list[list]:
 def against_baseline(out, baseline: str) -> list[list]:
     """`against` for every scenario other than the baseline over the years it ran (against_baseline.csv's rows;
     a scenario refused in a later year is compared over its earlier years, which the `years` column names)."""
-    return [row for sc, _ in out.status if sc.name != baseline and _years(out.rows, sc.name)
+    return [row for sc in out.scenarios if sc.name != baseline and _years(out.rows, sc.name)
             for row in against(out.rows, baseline, sc.name)]
 
 
@@ -242,7 +242,7 @@ def contributions(out) -> list[list]:
     """Stacked scenarios: each step against the one before it, by category (contributions.csv's rows): the
     contribution of the override the step adds. A step after a refused one is not told (its difference would
     be two overrides')."""
-    steps = [(sc, status) for sc, status in out.status]
+    steps = [(sc, out.status[sc.name]) for sc in out.scenarios]
     rows = []
     for (prev, ps), (cur, cs) in zip(steps, steps[1:]):
         if ps != SOLVED or cs != SOLVED:
@@ -269,7 +269,7 @@ def study_summary(policy, overrides: list[str], engine: str, scenarios, inputs, 
         for role in ("candidates", "vacancies", "preferences"):
             if getattr(i, role) is not None:
                 sources[prefix + role] = str(getattr(i, role))
-    status = dict((sc.name, st) for sc, st in out.status)
+    status = dict(out.status)
     return {"study": "sweep", "engine": engine, "baseline": baseline,
             "years": [i.year for i in inputs if i.year is not None],
             "scenarios": [{"name": sc.name, "settings": list(sc.overrides), "status": status[sc.name]}

@@ -28,6 +28,26 @@ class Violation:
         return [self.rule, self.candidate, self.post, self.detail, self.source]
 
 
+class Broken(str):
+    """A stage check's finding (`solver.verify.stages`, `solver.verify.slide`): its words, with the candidate and
+    the post it is about where it is about one ("" where it is about a whole list), for verify's columns.
+
+    Example
+    -------
+    >>> b = Broken("C7 fills a vacancy at IAS, a post he did not rank", candidate="C7", post="IAS")
+    >>> b == "C7 fills a vacancy at IAS, a post he did not rank", b.candidate, b.post
+    (True, 'C7', 'IAS')
+    """
+
+    candidate: str
+    post: str
+
+    def __new__(cls, text: str, candidate: str = "", post: str = ""):
+        out = super().__new__(cls, text)
+        out.candidate, out.post = candidate, post
+        return out
+
+
 @dataclass
 class Allocation:
     cand: np.ndarray      # merit index per row

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..policy import Policy
 from ..data.problem import Problem
-from .allocation import Allocation, may_hold
+from .allocation import Allocation, Broken, may_hold
 from .stages import _held_as
 
 
@@ -36,8 +36,8 @@ def check_slide(policy: Policy, problem: Problem, before: Allocation, responses:
     out += _holders(policy, problem, index, was, now, rank, after)
     for key, k in held.items():
         if k > given.get(key, 0):
-            out.append(f"{k} hold the {key[1]} seats at {problem.posts[key[0]]}, where the first round had "
-                       f"{given.get(key, 0)}")
+            out.append(Broken(f"{k} hold the {key[1]} seats at {problem.posts[key[0]]}, where the first round had "
+                       f"{given.get(key, 0)}", candidate=k, post=problem.posts[key[0]]))
     takers = [cid for cid, a in answer.items() if a == "float"]
     if policy.slide.newcomers:
         takers += [x for x in ids if x not in was]
@@ -50,11 +50,11 @@ def _responses_kept(problem, index, was, now, answer, rank, source) -> list[str]
     for cid, (j, seat, _) in was.items():
         a, got, i = answer[cid], now.get(cid), index[cid]
         if a == "fix" and (got is None or got[:2] != (j, seat)):
-            out.append(f"{cid} fixed his {seat} seat at {problem.posts[j]}, yet does not hold it ({source})")
+            out.append(Broken(f"{cid} fixed his {seat} seat at {problem.posts[j]}, yet does not hold it ({source})", candidate=cid, post=problem.posts[j]))
         elif a == "absent" and got is not None:
-            out.append(f"{cid} did not report, yet holds a post after the round ({source})")
+            out.append(Broken(f"{cid} did not report, yet holds a post after the round ({source})", candidate=cid))
         elif a == "float" and (got is None or rank[i, got[0]] > rank[i, j]):
-            out.append(f"{cid} floated from {problem.posts[j]} and is moved down or out ({source})")
+            out.append(Broken(f"{cid} floated from {problem.posts[j]} and is moved down or out ({source})", candidate=cid, post=problem.posts[j]))
     return out
 
 
@@ -65,11 +65,11 @@ def _holders(policy, problem, index, was, now, rank, after) -> list[str]:
     for cid, (j, seat, r) in now.items():
         i = index[cid]
         if cid not in was and not policy.slide.newcomers:
-            out.append(f"{cid} was not placed in the first round, and slide.newcomers is false ({source})")
+            out.append(Broken(f"{cid} was not placed in the first round, and slide.newcomers is false ({source})", candidate=cid))
         if not may_hold(policy, problem, _held_as(policy, seat, after.route[r], c.category[i]))[i]:
-            out.append(f"{cid} may not hold the {seat} vacancy at {problem.posts[j]}")
+            out.append(Broken(f"{cid} may not hold the {seat} vacancy at {problem.posts[j]}", candidate=cid, post=problem.posts[j]))
         if cid not in was and rank[i, j] >= len(problem.posts):
-            out.append(f"{cid} holds {problem.posts[j]}, a post he did not rank")
+            out.append(Broken(f"{cid} holds {problem.posts[j]}, a post he did not rank", candidate=cid, post=problem.posts[j]))
     return out
 
 
@@ -98,8 +98,9 @@ def _passed_over(policy, problem, index, was, now, answer, given, held, rank, ta
                      not any(not c.trait(t)[u] for t in set(after.horizontal[r].split(";")) & served)]
             if below:
                 r = below[0]
-                out.append(f"{cid} (merit position {u + 1}) is passed over for {after.ids[r]} (merit position "
-                           f"{after.cand[r] + 1}) on the {seat} seat at {problem.posts[j]}")
+                out.append(Broken(f"{cid} (merit position {u + 1}) is passed over for {after.ids[r]} (merit position "
+                           f"{after.cand[r] + 1}) on the {seat} seat at {problem.posts[j]}", candidate=cid, post=problem.posts[j]))
             elif held.get((j, seat), 0) < k:
-                out.append(f"a {seat} seat at {problem.posts[j]} is left empty while {cid} could take it")
+                out.append(Broken(f"a {seat} seat at {problem.posts[j]} is left empty while {cid} could take it",
+                                  candidate=cid, post=problem.posts[j]))
     return out

@@ -10,7 +10,7 @@ from ..policy import Policy
 from ..data.problem import Problem
 from ..data.kinds import shortlist_ratio
 from ..errors import Unsupported
-from .allocation import Allocation, _may_hold, may_hold
+from .allocation import Allocation, Broken, _may_hold, may_hold
 from .roster import by_category
 
 GENERAL_STANDARD = ("open_merit", "upgrade")   # allocation.csv routes of a recommendation on merit
@@ -64,7 +64,8 @@ def check_shortlist(policy: Policy, problem: Problem, ratio: float, called: dict
     out = [f"{cid} is called but not among the candidates" for cid in called if cid not in index]
     rule = policy.shortlist
     names = {policy.open, *policy.reserved_codes, *rule.traits}
-    out += [f"{cid} is counted in a list {v!r} the policy does not have" for cid, v in called.items() if v not in names]
+    out += [Broken(f"{cid} is counted in a list {v!r} the policy does not have", candidate=cid)
+            for cid, v in called.items() if v not in names]
     vacancies = notified(policy, problem)
     qualified = c.score >= np.array([rule.qualifying.get(x, -math.inf) for x in c.category], dtype=float)
     lists = {code: [index[x] for x, v in called.items() if v == code and x in index]
@@ -88,7 +89,8 @@ def check_shortlist(policy: Policy, problem: Problem, ratio: float, called: dict
 def _counted(c, own: np.ndarray, may: np.ndarray, name: str) -> list[str]:
     """Nobody counted in a list he may not be in (the first named, with how many)."""
     bad = [c.ids[i] for i in own if not may[i]]
-    return [f"{bad[0]} is counted in the {name} list, which he may not be in ({len(bad)} such)"] if bad else []
+    return [Broken(f"{bad[0]} is counted in the {name} list, which he may not be in ({len(bad)} such)",
+                   candidate=bad[0])] if bad else []
 
 
 def _within(c, own: np.ndarray, may: np.ndarray, places: int, rule, name: str) -> list[str]:
@@ -103,8 +105,8 @@ def _within(c, own: np.ndarray, may: np.ndarray, places: int, rule, name: str) -
         above = may & ~listed & ((c.score > last) | ((c.score == last) & rule.include_ties))
         if above.any():
             i = int(np.flatnonzero(above)[0])
-            out.append(f"{c.ids[i]} (score {c.score[i]:g}) is left out of the {name} list, whose last called "
-                       f"scores {last:g} ({rule.source or 'shortlist'})")
+            out.append(Broken(f"{c.ids[i]} (score {c.score[i]:g}) is left out of the {name} list, whose last called "
+                       f"scores {last:g} ({rule.source or 'shortlist'})", candidate=c.ids[i]))
     elif places and may.any():
         out.append(f"the {name} list calls nobody for {places} places")
     return out
@@ -134,7 +136,7 @@ def check_reserve(policy: Policy, problem: Problem, alloc: Allocation, listed: l
     free[alloc.cand] = False
     for cid in seen:
         if not free[index[cid]]:
-            out.append(f"{cid} was recommended, yet is on the reserve list")
+            out.append(Broken(f"{cid} was recommended, yet is on the reserve list", candidate=cid))
     sizes = reserve_sizes(policy, problem, alloc)
     extended = {p: math.ceil(rule.extended * k - 1e-9) for p, k in sizes.items()}
     failed = c.failed_test if c.failed_test is not None else np.zeros(len(c), dtype=bool)
@@ -145,14 +147,17 @@ def check_reserve(policy: Policy, problem: Problem, alloc: Allocation, listed: l
     known = set(parts)
     for cid, part, kind, line in listed:
         if part not in known or kind not in ("reserve", "extended"):
-            out.append(f"line {line}: {cid} is in part {part!r} of list {kind!r}; the parts are {parts}, the lists "
-                       "reserve and extended")
+            out.append(Broken(f"line {line}: {cid} is in part {part!r} of list {kind!r}; the parts are {parts}, the lists "
+                       "reserve and extended", candidate=cid))
     for kind, want in (("reserve", sizes), ("extended", extended)):
         for p in parts:
             got = np.array(sorted(index[x] for x, q, k, _ in listed if q == p and k == kind and x in index),
                            dtype=np.int64)
-            out += _part(c.ids, p, kind, got, np.flatnonzero(may[p] & free)[:want[p]], may[p], want[p], rule.source)
-            free[got] = False
+            expected = np.flatnonzero(may[p] & free)[:want[p]]
+            out += _part(c.ids, p, kind, got, expected, may[p], want[p])
+            # later parts are judged against this part as the rule draws it, not as listed: one row missing
+            # here is one finding, not one here and two more where the later parts shift up
+            free[expected] = False
     return out
 
 
@@ -161,16 +166,15 @@ def _listed_once(listed: list, index: dict) -> tuple[list[str], dict]:
     out, seen = [], {}
     for cid, part, kind, line in listed:
         if cid not in index:
-            out.append(f"line {line}: {cid} is not among the candidates")
+            out.append(Broken(f"line {line}: {cid} is not among the candidates", candidate=cid))
         elif cid in seen:
-            out.append(f"line {line}: {cid} is listed twice (first on line {seen[cid]})")
+            out.append(Broken(f"line {line}: {cid} is listed twice (first on line {seen[cid]})", candidate=cid))
         else:
             seen[cid] = line
     return out, seen
 
 
-def _part(ids, p: str, kind: str, got: np.ndarray, expected: np.ndarray, may: np.ndarray, want: int,
-          source: str) -> list[str]:
+def _part(ids, p: str, kind: str, got: np.ndarray, expected: np.ndarray, may: np.ndarray, want: int) -> list[str]:
     """One part of a list against the best in merit of those who may be in it: the first wrong and the first
     missing named, with how many."""
     out = []
@@ -179,10 +183,10 @@ def _part(ids, p: str, kind: str, got: np.ndarray, expected: np.ndarray, may: np
     for i in wrong[:1].tolist():
         why = "which he may not be in" if not may[i] else \
             f"not among the first {want} in merit order of those who may be in it"
-        out.append(f"{ids[i]} is in the {p} part of the {kind} list, {why} ({len(wrong)} such)")
+        out.append(Broken(f"{ids[i]} is in the {p} part of the {kind} list, {why} ({len(wrong)} such)", candidate=ids[i]))
     for i in missing[:1].tolist():
-        out.append(f"{ids[i]} (merit position {i + 1}) is left out of the {p} part of the {kind} list, "
-                   f"of size {want} ({len(missing)} such; {source})")
+        out.append(Broken(f"{ids[i]} (merit position {i + 1}) is left out of the {p} part of the {kind} list, "
+                   f"of size {want} ({len(missing)} such)", candidate=ids[i]))
     return out
 
 
@@ -222,27 +226,27 @@ def check_fill(policy: Policy, problem: Problem, before: Allocation, listed: dic
         key = (j, seat)
         taken.setdefault(key, []).append(r)
         if cid in had:
-            out.append(f"{cid} held a vacancy already, yet fills another")
+            out.append(Broken(f"{cid} held a vacancy already, yet fills another", candidate=cid))
         if cid not in listed:
-            out.append(f"{cid} fills a vacancy at {problem.posts[j]} but is on neither the reserve nor the Extended "
-                       f"List ({source})")
+            out.append(Broken(f"{cid} fills a vacancy at {problem.posts[j]} but is on neither the reserve nor the Extended "
+                       f"List ({source})", candidate=cid, post=problem.posts[j]))
         may = may_hold(policy, problem, _held_as(policy, seat, filled.route[r], c.category[i]))
         if not may[i]:
-            out.append(f"{cid} may not hold the {seat} vacancy at {problem.posts[j]}")
+            out.append(Broken(f"{cid} may not hold the {seat} vacancy at {problem.posts[j]}", candidate=cid, post=problem.posts[j]))
         if problem.preferences is not None and not policy.migration.allocate_unranked and not problem.ranked[i, j]:
-            out.append(f"{cid} fills a vacancy at {problem.posts[j]}, a post he did not rank")
+            out.append(Broken(f"{cid} fills a vacancy at {problem.posts[j]}, a post he did not rank", candidate=cid, post=problem.posts[j]))
         if not _part_serves(rule, parts, cid, seat, traits.get(key, set())):
-            out.append(f"{cid} of the list's {parts.get(cid, '')} part fills a {seat} vacancy at {problem.posts[j]}: "
-                       f"a vacancy is filled from its own category's part ({source})")
+            out.append(Broken(f"{cid} of the list's {parts.get(cid, '')} part fills a {seat} vacancy at {problem.posts[j]}: "
+                       f"a vacancy is filled from its own category's part ({source})", candidate=cid, post=problem.posts[j]))
     for key, rows in taken.items():
         j, seat = key
         if len(rows) > left.get(key, 0):
-            out.append(f"{len(rows)} fill the {seat} vacancies at {problem.posts[j]}, of which {left.get(key, 0)} "
-                       "were left by the declined")
+            out.append(Broken(f"{len(rows)} fill the {seat} vacancies at {problem.posts[j]}, of which {left.get(key, 0)} "
+                       "were left by the declined", post=problem.posts[j]))
         ext = [filled.ids[r] for r in rows if listed.get(filled.ids[r]) == "extended"]
         if len(ext) > extended_ok.get(key, 0):
-            out.append(f"{ext[0]} of the Extended List fills a {seat} vacancy at {problem.posts[j]} left for a reason "
-                       f"only the reserve list serves ({source})")
+            out.append(Broken(f"{ext[0]} of the Extended List fills a {seat} vacancy at {problem.posts[j]} left for a reason "
+                       f"only the reserve list serves ({source})", candidate=ext[0], post=problem.posts[j]))
     out += _passed_over(policy, problem, listed, filled, left, extended_ok, traits, taken, parts)
     return out
 
@@ -295,10 +299,10 @@ def _passed_over(policy, problem, listed, filled, left, extended_ok, traits, tak
             below = [r for r in rows if filled.cand[r] > u and (kind == "reserve" or listed.get(filled.ids[r]) ==
                      "extended") and not any(not c.trait(t)[u] for t in set(filled.horizontal[r].split(";")) & served)]
             if below:
-                out.append(f"{u_id} (merit position {u + 1}) is passed over for {filled.ids[below[0]]} (merit position "
-                           f"{filled.cand[below[0]] + 1}) on the {seat} vacancy at {problem.posts[j]}")
+                out.append(Broken(f"{u_id} (merit position {u + 1}) is passed over for {filled.ids[below[0]]} (merit position "
+                           f"{filled.cand[below[0]] + 1}) on the {seat} vacancy at {problem.posts[j]}", candidate=u_id, post=problem.posts[j]))
             elif len(rows) < n and (kind == "reserve" or sum(listed.get(filled.ids[r]) == "extended" for r in rows)
                                     < extended_ok.get((j, seat), 0)):
-                out.append(f"a {seat} vacancy at {problem.posts[j]} is left unfilled while {u_id} of the {kind} list "
-                           "could take it")
+                out.append(Broken(f"a {seat} vacancy at {problem.posts[j]} is left unfilled while {u_id} of the {kind} list "
+                           "could take it", candidate=u_id, post=problem.posts[j]))
     return out

@@ -62,6 +62,18 @@ def test_each_act_s_page_is_its_model_as_it_stands():
             f"{page} is out of date: python -m solver.policy.describe docs/acts"
 
 
+def test_the_open_questions_page_is_the_models_as_they_stand():
+    """docs/questions.md lists every open question a bundled model declares, each side's authority and each
+    model's answer, made from the models: a question added, or a default changed, without the page fails here."""
+    from solver.policy import load_policy
+    from solver.policy.describe import questions
+    from solver.policy.load import bundled_models
+    models = {stem: load_policy(stem) for stem in bundled_models()}
+    page = (ROOT / "docs" / "questions.md").read_text(encoding="utf-8")
+    assert page == questions(models), "docs/questions.md is out of date: python -m solver.policy.describe docs/acts"
+    assert all(f"`{q.key}`" in page for p in models.values() for q in p.open_questions)
+
+
 def test_every_link_between_pages_leads_somewhere():
     """Each relative link of README.md and docs/ names a file of the repository (anchors aside)."""
     broken = []

@@ -91,6 +91,18 @@ def test_verify_finds_a_list_drawn_against_the_rule(tmp_path):
     assert any("U7" in m for m in check_reserve(pol, prob, alloc, swapped))
 
 
+def test_one_row_missing_is_one_finding_about_whom_it_leaves_out(tmp_path):
+    """Each part is judged against the parts before it as the rule draws them, not as listed: the open part
+    without U4 is one finding (U4 left out, candidate_id U4), not that one plus the Extended List's open part
+    shifting up to take U4 and leaving U7 out. Drawn by hand: the open part is U3, U4, U5, U6, the Extended
+    List's U7 whatever the open part lists."""
+    pol, prob, res, alloc = solved(tmp_path)
+    rows = listing(res, reserve_list(pol, res))
+    found = check_reserve(pol, prob, alloc, [x for x in rows if x[0] != "U4"])
+    assert len(found) == 1 and "U4 (merit position 7) is left out of the UR part of the reserve list" in found[0]
+    assert (found[0].candidate, found[0].post) == ("U4", "")
+
+
 def test_the_service_upgrade_case_leaves_the_next_general_candidate_on_the_list():
     """The worked case `service-upgrade` (Rule 16(2), Ramesh Ram 2010): O1 was recommended on merit and took the
     OBC vacancy at X; O2 holds the open vacancy it freed. One OBC candidate at the general standard: an OBC part

@@ -2,6 +2,8 @@
 reaches its cut-off is counted in it (Rajasthan High Court v. Rajat Yadav, 2025 INSC 1503, decided 19
 December 2025); a relaxed standard keeps one in his category (Deepa E.V. 2017); ties with the last called called; each
 category's qualifying score applied first. Each answer is worked by hand."""
+import csv
+import io
 import json
 
 import pytest
@@ -94,6 +96,10 @@ def test_the_command_and_the_next_stage(tmp_path):
               [["O1", "UR", "open"], ["U2", "UR", "open"], ["O2", "OBC", "reserved"], ["O3", "OBC", "reserved"]])
     bad = CliRunner().invoke(app, [*check, str(tmp_path / "bad.csv")])
     assert bad.exit_code == 1 and "U1 (score 90) is left out of the UR list" in bad.output
+    # the CSV's candidate_id column names whom a finding is about; a finding about a whole list leaves it empty
+    found = list(csv.DictReader(io.StringIO(bad.output[bad.output.index("rule,"):])))
+    assert {r["candidate_id"] for r in found if "U1 (score 90)" in r["detail"]} == {"U1"}
+    assert all(r["candidate_id"] == "" for r in found if r["detail"].startswith("the "))
     write_csv(tmp_path / "next.csv", ["id", "score", "category"], [["O1", 300, "OBC"], ["U3", 280, "UR"]])
     r = CliRunner().invoke(app, ["solve", "--policy", "central-dopt", "--candidates", str(tmp_path / "next.csv"),
                                  "--vacancies", str(tmp_path / "v.csv"), "--out", str(tmp_path / "o"),

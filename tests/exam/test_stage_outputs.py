@@ -60,6 +60,20 @@ def test_merit_refuses_to_write_over_its_candidates_file(exam, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["final.csv"]     # no staging file left
 
 
+def test_an_empty_candidates_row_is_the_candidates_files_fault(exam, tmp_path):
+    """A row with an empty id in the candidates file is refused naming that file, its line and the id column,
+    where it was blamed on the first stage file ("m.csv:  has no score")."""
+    e = exam / "exam"
+    lines = (e / "final.csv").read_text().splitlines()
+    (tmp_path / "final.csv").write_text("\n".join([lines[0], lines[1], "," * lines[0].count(","), *lines[2:]]) + "\n")
+    r = invoke("merit", "--policy", "upsc-cse", "--candidates", tmp_path / "final.csv", "--stage",
+               f"main={e / 'main_scores.csv'}", "--stage", f"interview={e / 'interview_scores.csv'}",
+               "--out", tmp_path / "merit.csv")
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "final.csv, line 3, column 1 (id): empty id" in text, text
+    assert "main_scores" not in text and not (tmp_path / "merit.csv").exists()
+
+
 def test_merit_reads_parquet_as_it_reads_csv(exam, tmp_path):
     """formats.md: Parquet wherever a CSV is read (merit crashed on it)."""
     import pyarrow.csv as pacsv

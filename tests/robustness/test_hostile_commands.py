@@ -362,3 +362,32 @@ def test_merit_and_demo_outputs_in_awkward_places(tmp_path):
     assert r.exit_code == 2 and "is a folder" in r.output
     r = invoke("demo", "--pipeline", "--out", tmp_path / "c.csv")
     assert r.exit_code == 2 and "is a file" in r.output and "Traceback" not in r.output
+
+
+def test_a_stop_while_outputs_are_put_in_place_waits_for_them_and_says_they_were_written(tmp_path):
+    """A SIGTERM that comes while a command's outputs are being published (here: sent from inside the
+    publication itself, which is the window a real stop can hit) is held until the outputs are in place, then
+    taken: exit 143, the outputs whole in --out, and the stop says they were written, not "nothing was
+    written" (which was untrue: the folder was in place). No staging folder is left beside it."""
+    import subprocess
+    import sys
+
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category"], [["A", 1, "UR"], ["B", 2, "SC"]])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], [["X", "UR", 1], ["X", "SC", 1]])
+    script = ("import os, signal\n"
+              "from solver.io import staging\n"
+              "step = staging.Staged._in_one_step\n"
+              "def stopped_midway(self):\n"
+              "    os.kill(os.getpid(), signal.SIGTERM)\n"
+              "    return step(self)\n"
+              "staging.Staged._in_one_step = stopped_midway\n"
+              "from solver.cli import main\n"
+              "main()\n")
+    out = tmp_path / "o"
+    p = subprocess.run([sys.executable, "-c", script, "solve", "--policy", "central-dopt", "--candidates",
+                        str(tmp_path / "c.csv"), "--vacancies", str(tmp_path / "v.csv"), "--engine", "greedy",
+                        "--out", str(out)], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 143, p.stderr
+    assert f"stopped: {out} written in full before the stop" in " ".join(p.stderr.split()), p.stderr
+    assert (out / "summary.json").is_file() and (out / "allocation.csv").is_file()
+    assert not list(tmp_path.glob(".aarakshan-*"))

@@ -195,6 +195,32 @@ def test_promotion_keeps_its_own_register(tmp_path):
     assert "50-point roster from point 8" in summary
 
 
+def test_a_promotion_runs_summary_is_read_back_as_its_policy_from_another_folder(tmp_path, monkeypatch):
+    """A promotion run's summary.json given as --policy from another folder (its model a relative path, with
+    an override) solves the promotion again to the same allocation, and verify accepts it."""
+    import shutil
+    from pathlib import Path
+    run = tmp_path / "a"
+    run.mkdir()
+    write_csv(run / "c.csv", ["id", "rank", "category"], [["S1", 1, "SC"], ["U2", 2, "UR"]])
+    write_csv(run / "v.csv", ["post", "category", "vacancies"], [["X", "TOTAL", 7]])
+    shutil.copy(Path(__file__).parents[2] / "models" / "bihar-1991.toml", run / "mine.toml")
+    monkeypatch.chdir(run)
+    first = CliRunner().invoke(app, ["solve", "--policy", "mine.toml", "--candidates", "c.csv", "--vacancies", "v.csv",
+                                     "--out", "out", "--recruitment", "promotion", "--engine", "greedy", "--quiet",
+                                     "--set", "promotion.roster_points=50"])
+    assert first.exit_code == 0, first.output
+    (tmp_path / "b").mkdir()
+    monkeypatch.chdir(tmp_path / "b")
+    again = ["--policy", "../a/out/summary.json", "--candidates", "../a/c.csv", "--vacancies", "../a/v.csv",
+             "--recruitment", "promotion"]
+    r = CliRunner().invoke(app, ["solve", *again, "--out", "out", "--engine", "greedy", "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "b" / "out" / "allocation.csv").read_text() == (run / "out" / "allocation.csv").read_text()
+    r = CliRunner().invoke(app, ["verify", *again, "--allocation", "../a/out/allocation.csv"])
+    assert r.exit_code == 0 and "every rule holds" in r.output, r.output
+
+
 def _decisions(tmp_path, sol):
     from solver.outcome.reports import write_outputs
     write_outputs(tmp_path / "out", sol.result, {})

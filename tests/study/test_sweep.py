@@ -197,7 +197,7 @@ def test_charts_add_up_only_the_years_every_scenario_ran_and_mark_the_refused():
                 "selected_own_category": selected}
     refusal = "refused in 2026 (exit 3): post X: over the ceiling"
     out = Sweep((row("A", 2025, 5), row("A", 2026, 9), row("B", 2025, 7), *refused_rows("B", [2026], refusal)),
-                ((Scenario("A"), "solved"), (Scenario("B"), refusal)))
+                (Scenario("A"), Scenario("B")), {"A": "solved", "B": refusal})
     title, fig = next(c for c in sweep_charts(out) if c[0].startswith("Selections by the candidates"))
     assert "(2025: the years every scenario ran)" in title
     bars = {bar.name: list(bar.y) for bar in fig.data}
