@@ -40,14 +40,18 @@ APPLIES = {"ceiling.roster_window": lambda problem: any(r.category == "TOTAL" an
                                                         for r in problem.vacancy_rows),
            # which relaxations bar the open list matters only where someone availed the one in question
            "migration.bars_open.final": lambda problem: problem.candidates.relaxations is not None and any(
-               "qualifying" in k for k in problem.candidates.relaxations.tolist())}
+               "qualifying" in k for k in problem.candidates.relaxations.tolist()),
+           # a PwBD list of its own at shortlisting matters only where some candidate is a person with a
+           # benchmark disability
+           "shortlist.traits": lambda problem: bool(problem.candidates.trait("pwbd").any())}
 
 
 def open_options(policy: Policy, given: list[tuple[str, list[str]]] = (), declared: bool = True,
-                 problem=None) -> list[OpenOption]:
-    """The model file's open questions (unless `declared` is false), each narrowed to the values `--reading`
-    gives for it, then the options `--reading` adds. With `problem`, a declared question that cannot decide it
-    (`APPLIES`) is left out unless `--reading` names it.
+                 problem=None, decides: str = "allocation") -> list[OpenOption]:
+    """The model file's open questions that decide `decides` (an allocation, or who is called at a shortlist)
+    unless `declared` is false, each narrowed to the values `--reading` gives for it, then the options
+    `--reading` adds. With `problem`, a declared question that cannot decide it (`APPLIES`) is left out unless
+    `--reading` names it.
 
     Example
     -------
@@ -58,7 +62,7 @@ def open_options(policy: Policy, given: list[tuple[str, list[str]]] = (), declar
     narrowed = dict(given)
     out = []
     for q in policy.open_questions if declared else ():
-        if q.decides != "allocation" or (problem is not None and q.key not in narrowed and q.key in APPLIES
+        if q.decides != decides or (problem is not None and q.key not in narrowed and q.key in APPLIES
                                          and not APPLIES[q.key](problem)):
             continue   # (cannot change an allocation, or this one; the command line says so)
         sides = tuple((as_setting(s.value), s.authority) for s in q.sides)

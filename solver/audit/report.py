@@ -38,3 +38,20 @@ def stage_audit(out: str | Path, a: AuditResult) -> Staged:
             "status": a.status,
             "timings": a.timings, "version": __version__})
     return stage(out, write, AUDIT_FILES)
+
+
+def stage_shortlist_audit(out: str | Path, a, ratio: float) -> Staged:
+    """audit.json and contested.csv of a shortlisting stage's audit (`solver.audit.shortlisting`)."""
+    from .shortlisting import CONTESTED_COLUMNS as SHORTLIST_CONTESTED
+
+    def write(tmp: Path) -> None:
+        write_csv(tmp / "contested.csv", SHORTLIST_CONTESTED, a.contested)
+        write_json(tmp / "audit.json", {
+            "stage": "shortlist", "ratio": ratio,
+            "open_questions": [{"key": o.key, "question": o.question, "values": list(o.values),
+                                "authority": {v: o.source(v) for v in o.values}} for o in a.options],
+            "readings": [{"reading": name, "sets": list(sets), "changes": rule, "authority": source,
+                          "called": int(s.called.sum()), "cutoffs": s.cutoffs}
+                         for name, sets, rule, source, s in a.readings],
+            "contested": len({row[0] for row in a.contested}), "version": __version__})
+    return stage(out, write, AUDIT_FILES)

@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from ..errors import AarakshanError
-from .common import say, PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, check_register_args, err, fail, load, warn
+from .common import say, PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, check_register_args, err, fail, load, usage, warn
 from .progress import spinner
 
 
@@ -36,11 +36,22 @@ def audit(
     prove_unique: bool = typer.Option(False, "--prove-unique", help="prove uniqueness with CP-SAT even where "
                                       "the theorem settles it (one strict merit list, no horizontal minimums "
                                       "with preferences); slow on large instances"),
+    stage: str = typer.Option("allocation", "--stage", help="allocation (default), or shortlist: whose call to "
+                              "the next stage turns on an open question (with --ratio)"),
+    ratio: Optional[float] = typer.Option(None, "--ratio", help="with --stage shortlist: candidates called per "
+                                          "vacancy, as `shortlist` takes it"),
     recruitment: str = RecruitmentOpt,
     set_: list[str] = SetOpt,
 ):
     """Is the allocation the only lawful one, who is contested, and could a named candidate have been selected
-    (or left out) under any lawful allocation, and if not, which rules and whose rights stand in the way."""
+    (or left out) under any lawful allocation, and if not, which rules and whose rights stand in the way. With
+    --stage shortlist: who is called to the next stage under one reading of the law and not under another."""
+    if stage not in ("allocation", "shortlist"):
+        usage(f"--stage {stage}: give allocation or shortlist")
+    if stage == "shortlist":
+        if ratio is None or ask or register is not None:
+            usage("--stage shortlist takes --ratio, and neither --ask nor --register")
+        return _audit_shortlist(policy, candidates, vacancies, out, reading, declared, ratio, recruitment, set_)
     from ..audit import audit as run_audit, parse
     from ..audit.readings import open_options, parse_readings
     from ..audit.report import stage_audit
@@ -56,11 +67,7 @@ def audit(
     try:
         problem = read_problem(pol, candidates, vacancies, preferences, warn=warn)
         readings = open_options(pol, parse_readings(reading), declared, problem)
-        for q in pol.open_questions if declared else ():
-            if q.decides != "allocation":
-                warn(f"open question {q.key} decides a {q.decides}, not an allocation: the audit does not solve it")
-            elif q.key not in {o.key for o in readings}:
-                warn(f"open question {q.key} cannot decide this recruitment (no row it reads): not solved")
+        _say_unsolved(pol.open_questions if declared else (), readings)
         for o in readings:
             for v in o.values:
                 load_policy(policy, [*set_, f"{o.key}={v}"], kind)   # a bad reading is refused before any solve
@@ -84,3 +91,43 @@ def audit(
     say(f"written to {out}/ (audit.json, contested.csv, answers.csv)")
     if result.unique is None or any(a["answer"] == "unknown" for a in result.answers):
         raise typer.Exit(4)
+
+
+def _say_unsolved(questions, readings) -> None:
+    """A warning for each declared question the allocation's audit does not solve, saying why."""
+    for q in questions:
+        if q.decides == "shortlist":
+            warn(f"open question {q.key} decides who is called at a shortlisting stage: audit --stage "
+                 "shortlist --ratio R solves it")
+        elif q.decides != "allocation":
+            warn(f"open question {q.key} decides a {q.decides}, not an allocation: the audit does not solve it")
+        elif q.key not in {o.key for o in readings}:
+            warn(f"open question {q.key} cannot decide this recruitment (no row it reads): not solved")
+
+
+def _audit_shortlist(policy, candidates, vacancies, out, reading, declared, ratio, recruitment, set_) -> None:
+    """`audit --stage shortlist`: the shortlist under every reading of the open questions that decide one
+    (`solver.audit.shortlisting`)."""
+    from ..audit.readings import open_options, parse_readings
+    from ..audit.report import stage_shortlist_audit
+    from ..audit.shortlisting import audit_shortlist
+    from ..io.readers import read_problem
+    from ..policy import load_policy
+
+    pol = load(policy, set_, recruitment)
+    try:
+        problem = read_problem(pol, candidates, vacancies, warn=warn)
+        options = open_options(pol, parse_readings(reading), declared, problem, decides="shortlist")
+        for q in pol.open_questions if declared else ():
+            if q.decides == "shortlist" and q.key not in {o.key for o in options}:
+                warn(f"open question {q.key} cannot decide this shortlist (nobody it reads): not solved")
+        result = audit_shortlist(pol, problem, ratio, options,
+                                 lambda sets: load_policy(policy, [*set_, *sets], pol.recruitment))
+        stage_shortlist_audit(out, result, ratio).publish()
+    except AarakshanError as e:
+        fail(e)
+    say(f"{len(result.readings)} readings; called under the policy as given: {len(result.called()):,}; "
+        f"contested: {len({r[0] for r in result.contested})} candidates")
+    for row in result.contested[:20]:
+        say(f"{row[0]}: {row[2]} as given, {row[3]} under {row[1]}")
+    say(f"written to {out}/ (audit.json, contested.csv)")

@@ -214,6 +214,7 @@ class OpenQuestion(Strict):
     key: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
     question: str = ""
     sides: list[Side] = Field(min_length=2)
-    # What the option decides: an allocation (the audit solves its sides) or a surrender of employees (the
-    # `surrender` command's; it cannot change an allocation, so the audit leaves it out and says so).
-    decides: Literal["allocation", "surrender"] = "allocation"
+    # What the option decides: an allocation (the audit solves its sides), who is called at a shortlisting stage
+    # (`audit --stage shortlist` solves those), or a surrender of employees (the `surrender` command's; it
+    # cannot change an allocation, so the audit leaves it out and says so).
+    decides: Literal["allocation", "shortlist", "surrender"] = "allocation"
