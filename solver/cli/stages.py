@@ -1,5 +1,6 @@
 """The stages of a combined examination around the final list: `shortlist` and `merit` before it, `fill` and
-`slide` after it (each checked by `verify --stage ...`)."""
+`slide` after it, and `cadre`, the All India Services' cadre allocation after service allocation (each checked
+by `verify --stage ...`)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -143,3 +144,32 @@ def slide_cmd(
     say(f"{f['fixed']} fixed, {f['floated']} floated ({f['moved_up']} moved up), {f['absent']} absent; "
                     f"{f['newcomers_placed']} placed anew; {left} seats left for the next cycle; written to {out}/",
                     highlight=False)
+
+
+@app.command("cadre")
+def cadre_cmd(
+    policy: str = PolicyOpt,
+    candidates: Path = typer.Option(..., "--candidates", help="officers.csv: candidate_id, rank, category, "
+                                    "home_cadre, home_opt, pwbd (one service's officers, after service allocation)"),
+    vacancies: Path = typer.Option(..., "--vacancies", help="cadre_vacancies.csv: cadre, category, insider, "
+                                   "outsider"),
+    preferences: Optional[Path] = typer.Option(None, "--preferences", help="cadre_preferences.csv: candidate_id, "
+                                               "order, cadre"),
+    year: int = typer.Option(..., "--year", help="the examination year (the groups' order rotates each year)"),
+    out: Path = typer.Option(..., "--out", help="output folder: cadres.csv, cadre_vacancies_filled.csv, "
+                             "summary.json"),
+    set_: list[str] = SetOpt,
+):
+    """The cadre allocation of the All India Services (DoPT's policy of 23 January 2026, as reported): insiders
+    first where they opted for their home cadre, unfilled insider vacancies turned outsider, outsiders in cycles
+    of 25 ranks with PwBD officers first."""
+    from ..runs.cadres import run_cadre
+
+    pol = load(policy, set_, "direct")
+    try:
+        run = run_cadre(pol, candidates, vacancies, preferences, year, out, tuple(set_), warn=warn)
+    except AarakshanError as e:
+        fail(e)
+    n = run.counts()
+    say(f"{n['officers']} officers: {n['insiders']} insiders, {n['outsiders']} outsiders, {n['unplaced']} without a "
+        f"cadre; {n['converted']} insider vacancies turned outsider; written to {out}/")

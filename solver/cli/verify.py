@@ -25,7 +25,7 @@ def verify(
     round_: str = typer.Option("main", "--round", help="main, or special (the year's reserved-only round)"),
     stage: str = typer.Option("allocation", "--stage", help="allocation; shortlist (with --shortlist, --ratio); "
                               "reserve (with --allocation, --reserve-list); fill (those, --declined and --fill); "
-                              "slide (--allocation, --responses, --slide)"),
+                              "slide (--allocation, --responses, --slide); cadre (--cadres, --year)"),
     shortlist: Optional[Path] = typer.Option(None, "--shortlist", help="the shortlist.csv to check"),
     ratio: Optional[float] = typer.Option(None, "--ratio", help="the shortlist's candidates per vacancy"),
     reserve_list: Optional[Path] = typer.Option(None, "--reserve-list", help="the reserve_list.csv to check (or "
@@ -34,6 +34,9 @@ def verify(
     fill: Optional[Path] = typer.Option(None, "--fill", help="the fill's allocation.csv (its new appointments)"),
     responses: Optional[Path] = typer.Option(None, "--responses", help="the sliding round's responses.csv"),
     slid: Optional[Path] = typer.Option(None, "--slide", help="the allocation.csv after the sliding round"),
+    cadres: Optional[Path] = typer.Option(None, "--cadres", help="the cadres.csv to check (--stage cadre: "
+                                          "--candidates is officers.csv, --vacancies cadre_vacancies.csv, "
+                                          "--preferences cadre_preferences.csv, with --year)"),
     recruitment: str = RecruitmentOpt,
     set_: list[str] = SetOpt,
 ):
@@ -51,8 +54,10 @@ def verify(
     if stage in ("reserve", "fill"):
         return _verify_reserve(stage, policy, candidates, vacancies, preferences, allocation, reserve_list, declined,
                                fill, set_)
+    if stage == "cadre":
+        return _verify_cadre(policy, candidates, vacancies, preferences, cadres, year, set_)
     if stage != "allocation":
-        usage(f"--stage must be allocation, shortlist, reserve, fill or slide, not {stage!r}")
+        usage(f"--stage must be allocation, shortlist, reserve, fill, slide or cadre, not {stage!r}")
     if allocation is None:
         usage("give --allocation (or --stage shortlist with --shortlist)")
     check_register_args(register, year)
@@ -163,3 +168,21 @@ def _verify_slide(policy, candidates, vacancies, preferences, allocation, respon
         fail(e)
     _report_violations([["slide", *_about(text), text, pol.slide.source] for text in broken],
                        f"{len(answers):,} responses: every rule of the sliding round holds")
+
+
+def _verify_cadre(policy, officers, vacancies, preferences, cadres, year, set_) -> None:
+    """`verify --stage cadre`: a cadre allocation of the All India Services (`solver.verify.state_cadres`)."""
+    from ..io.cadres import read_cadre_problem
+    from ..verify.state_cadres import SOURCE, check_cadres, read_cadres
+
+    if cadres is None or year is None:
+        usage("--stage cadre takes --cadres FILE and --year")
+    pol = load(policy, set_, "direct")
+    try:
+        p = read_cadre_problem(pol, officers, vacancies, preferences, year, warn)
+        placed, broken = read_cadres(cadres, p)
+        broken += check_cadres(pol, p, placed)
+    except AarakshanError as e:
+        fail(e)
+    _report_violations([["cadre", *_about(text), text, SOURCE] for text in broken],
+                       f"{len(placed):,} officers placed: every rule of the cadre allocation holds")

@@ -119,8 +119,8 @@ def _exemptions(p: Policy) -> list[str]:
 def _other_tables(p: Policy) -> list[str]:
     """The stage tables, only where the model sets them: their defaults' sources are no part of this Act."""
     tables = (("promotion", p.promotion), ("surrender", p.surrender), ("reserve list", p.reserve_list),
-              ("slide", p.slide), ("final merit", p.merit))
-    staged = {"reserve list", "slide", "final merit"}
+              ("slide", p.slide), ("final merit", p.merit), ("cadre allocation", p.cadre))
+    staged = {"reserve list", "slide", "final merit", "cadre allocation"}
     extra = [(name, getattr(t, "source", "") or getattr(t, "stages_source", "")) for name, t in tables
              if t is not None and (name not in staged or t != type(t)())]
     extra = [(name, source) for name, source in extra if source]

@@ -12,7 +12,7 @@ from pydantic import ConfigDict, Field, model_validator
 from .base import Strict, _named
 from .provisions import (Authorities, CasteSchedules, Claims, District, Exemptions, OpenQuestion, Probation,
                          Promotion, RecruitmentYear, SurrenderRule)
-from .stages import ReserveListRule, ShortlistRule, SlideRule
+from .stages import CadreRule, ReserveListRule, ShortlistRule, SlideRule
 
 
 class Eligibility(Strict):
@@ -261,6 +261,7 @@ class Policy(Strict):
     shortlist: ShortlistRule = ShortlistRule()
     reserve_list: ReserveListRule = ReserveListRule()
     slide: SlideRule = SlideRule()
+    cadre: CadreRule = CadreRule()
     exemptions: Exemptions = Exemptions()
 
     @model_validator(mode="after")

@@ -73,3 +73,45 @@ class SlideRule(Strict):
     newcomers: bool = True
     source: str = ("SSC notice of 3 March 2026, sliding mechanism (read from press summaries; the notice's text was "
                    "not read)")
+
+
+class CadreRule(Strict):
+    """The cadre allocation of the All India Services after service allocation (`solver.exam.cadres`), as DoPT's
+    Cadre Allocation Policy of 23 January 2026 is reported (PTI, 24 January 2026; the Telegraph, NDTV; the OM's
+    own text was not found with the search tool, so each mechanism the reports leave unclear is an option):
+
+    - the cadres in `groups`, whose order rotates by one group a year from `first_year` (the year's order is the
+      order in which a candidate with no preference left is placed);
+    - vacancies per cadre as insider and outsider, each split UR/SC/ST/OBC, EWS counted in UR (`counted_in`);
+    - insider vacancies filled first, in merit order, only by those who opted for their home cadre;
+    - an insider vacancy left unfilled becomes an outsider vacancy that year (`unfilled_insider = "outsider"`),
+      not carried (or is left empty: `"lapse"`);
+    - outsiders taken in cycles of `cycle` ranks (1-25, 26-50, ...); within a cycle PwBD candidates first
+      (`pwbd_first = "cycle"`; `"all"`: every PwBD outsider before the first cycle; `"none"`), then by rank; each
+      takes the cadre he prefers most that has an outsider vacancy of his category and, with `one_per_cycle`,
+      has not yet had an outsider (of any category) in this cycle; failing that, his most preferred cadre with such a vacancy; with
+      none he ranked left, the first such cadre in the year's order of groups. Nobody is an outsider in his home
+      cadre."""
+
+    groups: list[list[str]] = []
+    first_year: int = 2026
+    cycle: int = Field(default=25, ge=1)
+    unfilled_insider: Literal["outsider", "lapse"] = "outsider"
+    pwbd_first: Literal["cycle", "all", "none"] = "cycle"
+    one_per_cycle: bool = True
+    counted_in: dict[str, str] = {"EWS": "UR"}
+    source: str = ("DoPT, Cadre Allocation Policy for the All India Services, 23 January 2026 (as reported by PTI "
+                   "on 24 January 2026 and by the Telegraph and NDTV; the OM's text was not read)")
+
+    def order(self, year: int) -> list[str]:
+        """The cadres in the year's order: the groups rotated by one a year from `first_year`.
+
+        Example
+        -------
+        >>> CadreRule(groups=[["A", "B"], ["C"], ["D"]]).order(2027)
+        ['C', 'D', 'A', 'B']
+        """
+        if not self.groups:
+            return []
+        k = (year - self.first_year) % len(self.groups)
+        return [c for g in self.groups[k:] + self.groups[:k] for c in g]
