@@ -40,12 +40,14 @@ class CadreAllocation:
 
     def vacancy_rows(self, p: CadreProblem) -> list[list]:
         """cadre_vacancies_filled.csv: each cadre and category, its vacancies and how many were filled."""
+        held: dict[tuple[int, str, str], int] = {}     # (cadre, category, kind) -> officers, counted once
+        for i in np.flatnonzero(self.cadre >= 0).tolist():
+            key = (int(self.cadre[i]), p.category[i], self.kind[i])
+            held[key] = held.get(key, 0) + 1
         out = []
-        for key in sorted(set(p.insider) | set(p.outsider), key=lambda k: (k[0], k[1])):
-            held = [i for i in range(len(p.ids)) if self.cadre[i] == key[0] and p.category[i] == key[1]]
-            out.append([p.cadres[key[0]], key[1], p.insider.get(key, 0),
-                        sum(self.kind[i] == "insider" for i in held), self.converted.get(key, 0),
-                        p.outsider.get(key, 0), sum(self.kind[i] == "outsider" for i in held)])
+        for key in sorted(set(p.insider) | set(p.outsider)):
+            out.append([p.cadres[key[0]], key[1], p.insider.get(key, 0), held.get((*key, "insider"), 0),
+                        self.converted.get(key, 0), p.outsider.get(key, 0), held.get((*key, "outsider"), 0)])
         return out
 
 
