@@ -62,6 +62,9 @@ class AuditResult:
 def official(policy: Policy, problem: Problem, state=None) -> Result:
     """The allocation the procedure gives (the greedy: with one merit list it is the model's solution), for
     the year after the register's `state` where one is given."""
+    if any(problem.post_lists):
+        raise Unsupported("audit of several merit lists (is the stable allocation unique; could X hold P in some "
+                          "stable allocation) is not built yet")
     if policy.migration.selection_list:
         raise Unsupported("audit of a recommendation list (migration.selection_list) is not built yet: its two "
                           "stages are two models, and a question about one candidate spans both")

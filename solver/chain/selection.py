@@ -47,6 +47,10 @@ class Selection:
 def merged(policy: Policy, problem: Problem, seats: SeatTable) -> tuple[Problem, SeatTable]:
     """One cadre holding every post's vacancies, per category, and each category's horizontal minimums summed
     over the posts. (What it does not take is refused by `solver.chain.reductions.DrawRecommendationList.accepts`.)"""
+    if any(problem.post_lists):
+        from ..errors import Unsupported
+        raise Unsupported("several merit lists with a recommendation list (migration.selection_list) are not built "
+                          "yet: the list is drawn on one merit order")
     totals: dict[str, int] = {}
     for (_, code), v in seats.seats.items():
         totals[code] = totals.get(code, 0) + v

@@ -25,6 +25,8 @@ def solve(
     vacancies: Path = typer.Option(..., "--vacancies"),
     out: Path = typer.Option(..., "--out", help="output folder"),
     preferences: Optional[Path] = typer.Option(None, "--preferences"),
+    ranks: Optional[Path] = typer.Option(None, "--ranks", help="ranks.csv: candidate_id, list, rank or score: the "
+                                         "merit lists a post's merit_list column names (several merit lists)"),
     engine: str = typer.Option("cpsat", "--engine", help="cpsat | greedy | both"),
     register: Optional[Path] = typer.Option(None, "--register", help="carry-forward register (SQLite); "
                                             "created if missing"),
@@ -65,7 +67,7 @@ def solve(
                           report=report, reserve_list=reserve)
         with spinner("reading inputs...", quiet) as status:
             run = run_year(opts, Round(candidates, vacancies, preferences, out, reg, year, replace, special,
-                                 shortlist=shortlist),
+                                 shortlist=shortlist, ranks=ranks),
                            progress=status.update, done=(lambda *a: None) if quiet or json_ else done, warn=warn)
     except AarakshanError as e:
         fail(e)

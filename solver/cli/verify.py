@@ -19,6 +19,7 @@ def verify(
     vacancies: Path = typer.Option(..., "--vacancies"),
     allocation: Optional[Path] = typer.Option(None, "--allocation", help="the allocation.csv to check"),
     preferences: Optional[Path] = typer.Option(None, "--preferences"),
+    ranks: Optional[Path] = typer.Option(None, "--ranks", help="ranks.csv: the merit lists posts rank by"),
     register: Optional[Path] = typer.Option(None, "--register", help="the register the year was solved against "
                                             "(read only)"),
     year: Optional[int] = typer.Option(None, "--year", help="recruitment year (with --register)"),
@@ -64,7 +65,7 @@ def verify(
     special = check_round(round_, register)
     pol = load(policy, set_, recruitment)
     try:
-        problem = read_problem(pol, candidates, vacancies, preferences, warn=warn)
+        problem = read_problem(pol, candidates, vacancies, preferences, warn=warn, ranks=ranks)
         seats = None
         if register is not None:
             pol, problem, seats = register_seats(pol, problem, register, year, special)

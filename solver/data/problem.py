@@ -9,6 +9,7 @@ import numpy as np
 
 from .frozen import freeze_dicts
 from .ranking import Ranking
+from .lists import MeritLists
 
 TRAITS = ("women", "pwbd", "ex_serviceman")
 
@@ -114,6 +115,8 @@ class VacancyRow:
     # Promotion: the class (Group) of the grade the post is filled from (Bill 2004 s.3(2)(b): by selection
     # "from Group B post to Group A post"); empty if not given.
     feeder_class: str = ""
+    # The merit list that ranks the post's applicants (`solver.data.lists`); empty: the candidates' own merit.
+    merit_list: str = ""
 
     def __post_init__(self):
         freeze_dicts(self)
@@ -127,6 +130,8 @@ class Problem:
     # prefs[i] = post indices in order of preference; None = every post in file order for everyone.
     preferences: tuple[np.ndarray, ...] | None = None
     sources: dict[str, str] = field(default_factory=dict)  # role -> path, for messages
+    # Merit lists besides the candidates' own (a ranks file): None where every post ranks by the candidates' own.
+    lists: MeritLists | None = None
 
     @property
     def n(self) -> int:
@@ -156,7 +161,16 @@ class Problem:
         moved = {f.name: getattr(c, f.name)[order] for f in fields(c)
                  if isinstance(getattr(c, f.name), np.ndarray) and len(getattr(c, f.name)) == n}
         prefs = None if self.preferences is None else tuple(self.preferences[k] for k in order)
-        return replace(self, candidates=replace(c, **moved), preferences=prefs)
+        lists = None if self.lists is None else self.lists.reordered(order)
+        return replace(self, candidates=replace(c, **moved), preferences=prefs, lists=lists)
+
+    @cached_property
+    def post_lists(self) -> tuple[int, ...]:
+        """Per post, the index in `lists` of the list that ranks it (0: the candidates' own merit)."""
+        named = {row.post: row.merit_list for row in self.vacancy_rows}
+        if self.lists is None:
+            return (0,) * len(self.posts)
+        return tuple(self.lists.index(named.get(post, "")) for post in self.posts)
 
     @property
     def ranked(self) -> np.ndarray:

@@ -335,13 +335,31 @@ def read_preferences(path, ids_by_input: dict[str, int], posts: tuple[str, ...],
     return tuple(ranked[bounds[i]:bounds[i + 1]] for i in range(n)), views
 
 
+def _lists(ranks, cands, rows, vacancies):
+    """The merit lists of a ranks file (`solver.io.ranks`), each post's `merit_list` one of them; None without
+    a ranks file, where a post naming a list is refused."""
+    named = [r for r in rows if r.merit_list]
+    if ranks is None:
+        if named:
+            raise InputError(vacancies, named[0].line, "merit_list", f"post {named[0].post!r} is ranked by list "
+                             f"{named[0].merit_list!r}: give the ranks file that holds it")
+        return None
+    from .ranks import read_ranks
+    lists = read_ranks(ranks, {cid: i for i, cid in enumerate(cands.ids)}, len(cands))
+    for r in named:
+        if r.merit_list not in lists.names:
+            raise InputError(vacancies, r.line, "merit_list", f"list {r.merit_list!r} is not in {ranks} (its lists: "
+                             f"{', '.join(lists.names[1:])})")
+    return lists
+
+
 def input_sources(candidates, vacancies, preferences=None) -> dict[str, str]:
     """Each input's role and where it came from (`Problem.sources`: messages and the provenance name them)."""
     return {"candidates": str(candidates), "vacancies": str(vacancies),
             **({"preferences": str(preferences)} if preferences is not None else {})}
 
 
-def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=None) -> Problem:
+def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=None, ranks=None) -> Problem:
     # The preferences are decoded (Arrow, outside the interpreter's lock) while the candidates and vacancies are
     # read and checked; their warnings are said after those files', and a bad candidates file is still told
     # first, as when the files were read one after another.
@@ -363,7 +381,9 @@ def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=N
         ids_by_merit = {cid: i for i, cid in enumerate(cands.ids)}
         prefs, views = read_preferences(preferences, ids_by_merit, posts, len(cands), warn, table)
     _appointed_elsewhere(cands, posts, candidates, warn)
-    problem = Problem(cands, posts, rows, prefs, input_sources(candidates, vacancies, preferences))
+    lists = _lists(ranks, cands, rows, vacancies)
+    sources = {**input_sources(candidates, vacancies, preferences), **({"ranks": str(ranks)} if ranks else {})}
+    problem = Problem(cands, posts, rows, prefs, sources, lists)
     problem.ranking.seed(**views)   # (what the reader's checks made: no second copy of 19 million rows)
     release_arrow_memory()
     return problem

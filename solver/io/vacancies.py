@@ -38,7 +38,8 @@ LAST_ROSTER_POINT = 1_000_000
 
 def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tuple[VacancyRow, ...]]:
     t = read_table(path, ["post", "category", "vacancies"], [*TRAITS, "cadre", "roster_start", "exempt",
-                                                             "district", "direct_share", "post_class", "feeder_class"],
+                                                             "district", "direct_share", "post_class", "feeder_class",
+                                                             "merit_list"],
                    warn)
     if len(t) == 0:
         raise InputError(path, None, None, "no vacancy rows")
@@ -53,6 +54,7 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
     direct = _direct_shares(t, policy)
     _one_per_post(t, "post_class", "a post has one class")
     _one_per_post(t, "feeder_class", "a post is filled from one grade")
+    _one_per_post(t, "merit_list", "one list ranks a post's applicants")
     _one_per_post(t, "district", "a district-level cadre is a post of its own, with its own roster and register "
                   "(Bihar s.6(1); Maharashtra s.4(4)): name each district's cadre apart, e.g. Clerk-Patna")
     mins = {trait: np.maximum(_optional_counts(t, trait, least=0), 0) for trait in TRAITS if t.has(trait)}
@@ -75,7 +77,8 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
                                None if np.isnan(direct[k]) else float(direct[k]),
                                spelt(classes, t["post_class"][k]) if t.has("post_class") else "",
                                _district(t, k, districts) if t.has("district") else "",
-                               spelt(classes, t["feeder_class"][k]) if t.has("feeder_class") else ""))
+                               spelt(classes, t["feeder_class"][k]) if t.has("feeder_class") else "",
+                               str(t["merit_list"][k]).strip() if t.has("merit_list") else ""))
     return tuple(posts), tuple(rows)
 
 

@@ -13,6 +13,7 @@ from ..chain.eligibility import homes, member_mask
 from ..chain.pools import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT, PROBATION, held_positions
 from ..chain.selection import MERGED
 from ..data.routes import NOT_RANKED, Route
+from ..data.lists import ABSENT
 
 if TYPE_CHECKING:
     from .result import Result   # (the type only: result imports this module when it writes decisions)
@@ -79,6 +80,11 @@ class _Standing:
         np.maximum.at(self.last, a.pool[placed], placed)
         on_merit = placed[~a.adjusted[placed]]
         np.maximum.at(self.last_merit, a.pool[on_merit], on_merit)
+        self.lists = result.problem.lists if result.pools.several_lists else None
+        if self.lists is not None:     # a pool ranked by a list of its own: its worst holder on that list
+            for k in {int(a.pool[i]) for i in placed.tolist() if pools[int(a.pool[i])].merit_list}:
+                held = placed[a.pool[placed] == k]
+                self.last[k] = self.last_merit[k] = held[np.argmax(self.lists.position[pools[k].merit_list, held])]
         self.caps = [p.capacity(self.filled) for p in pools]
         self.tops = {k: (int(t[-1]) if len(t) else -1) for k, t in natural_tops(result.pools, a.pool).items()}
         ci, pi = result.pools.preference_lists()
@@ -120,7 +126,7 @@ class _Standing:
         # Each missed merit cutoff worded at once (one comprehension over JoSAA's half a million); None where the
         # pool has minimums, whose wording depends on the candidate (`_missed`).
         missed_pool = self.missed_pool.tolist()
-        parts = {k: self._cutoff_parts(k) for k in set(missed_pool) if not pools[k].minimums}
+        parts = {k: self._cutoff_parts(k) for k in set(missed_pool) if not pools[k].minimums and not pools[k].merit_list}
         whole = {k: head + tail for k, (head, shows_rank, tail) in parts.items() if not shows_rank}
         self.missed_text = [whole[k] if k in whole else parts[k][0] + _ranked(r) + parts[k][2] if k in parts
                             else None for k, r in zip(missed_pool, self.missed_rank)]
@@ -150,6 +156,15 @@ class _Standing:
         r-th."""
         head, shows_rank, tail = self._cutoff_parts(k)
         return head + _ranked(r) + tail if shows_rank else head + tail
+
+    def list_cutoff(self, k: int, r: int, i: int) -> str:
+        """"the open cutoff at JSO (ranked 1st) (rank 3 on list paper2, where this candidate is 7th)": pool k,
+        ranked by a list of its own, missed by candidate i."""
+        p = self.pools[k]
+        place = self.lists.position[p.merit_list]
+        name = self.lists.names[p.merit_list]
+        return (f"the {_what(p)} cutoff {self.where(p, r)} (rank {place[self.last[k]] + 1} on list {name}, where "
+                f"this candidate is {'not ranked' if place[i] >= ABSENT else _ordinal(int(place[i]) + 1)})")
 
     def _cutoff_parts(self, k: int) -> tuple[str, bool, str]:
         """Pool k's cutoff wording before and after the rank, and whether it shows one: made once per pool (JoSAA
@@ -212,6 +227,9 @@ def _missed(st: _Standing, i: int) -> list[str]:
         p = st.pools[k]
         if text is not None:
             missed.append(text)
+            continue
+        if p.merit_list:
+            missed.append(st.list_cutoff(k, r, i))
             continue
         ben = [t for t, mask in p.beneficiary.items() if mask[i]]
         took = _adjusted_for(p, st.a, st.took_cache)

@@ -202,7 +202,8 @@ class Result:
         return self.assignment.adjusted.tolist()
 
     def cutoffs(self):
-        """Per post and seat category: how many filled and the last (worst) merit admitted."""
+        """Per post and seat category: how many filled and the last (worst) merit admitted; for a post ranked by a
+        list of its own (`Problem.lists`), the last rank on that list, and no score (the list's own)."""
         score = self.problem.candidates.score
         post_of = np.array([p.post for p in self.pools.pools] + [-1])[self.assignment.pool]
         count: dict[tuple[int, str], int] = {}
@@ -211,15 +212,24 @@ class Result:
             key = (int(post_of[i]), self.seat_category[i])
             count[key] = count.get(key, 0) + 1
             last[key] = int(i)
+        lists = self.problem.lists
+        if lists is not None:      # a post ranked by a list of its own: its worst holder on that list
+            for i in np.flatnonzero(self.selected):
+                key = (int(post_of[i]), self.seat_category[i])
+                k = self.problem.post_lists[key[0]]
+                if k and lists.position[k, i] > lists.position[k, last[key]]:
+                    last[key] = int(i)
         out = []
         for j, post in enumerate(self.problem.posts):
+            listed = self.problem.post_lists[j]
             for code in [self.policy.open, *self.policy.reserved_codes]:
                 k = count.get((j, code), 0)
                 if self.seats.cap(post, code) == 0 and not k:
                     continue
                 worst = last.get((j, code))
-                out.append([post, code, k, "" if worst is None else worst + 1,
-                            "" if worst is None or score is None else number_text(score[worst])])
+                place = "" if worst is None else (lists.position[listed, worst] if listed else worst) + 1
+                out.append([post, code, k, place,
+                            "" if worst is None or score is None or listed else number_text(score[worst])])
         return out
 
 

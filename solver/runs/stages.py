@@ -64,6 +64,10 @@ def previous(folder: str | Path, needs: tuple[str, ...] = ("allocation.csv",), w
             raise InputError(path, None, None, f"changed since the run in {folder} read it (its SHA-256 differs "
                              "from summary.json's)")
     pol = load_policy(summary)
+    if "ranks" in paths:
+        from ..errors import Unsupported
+        raise Unsupported(f"the run in {folder} ranks posts by several merit lists: filling its vacancies and "
+                          "sliding rounds after it are not built yet for several lists")
     problem = read_problem(pol, paths["candidates"], paths["vacancies"], paths.get("preferences"), warn=warn)
     files = {p.name: sha256(p) for p in sorted(folder.iterdir()) if p.is_file()}
     return Previous(folder, pol, problem, paths, files)

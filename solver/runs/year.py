@@ -61,6 +61,7 @@ class Round:
     special: bool = False              # the year's special round (reserved-only, for the backlog)
     problem: Problem | None = None     # the inputs already read (then the files are not read again)
     shortlist: Path | None = None      # the previous stage's shortlist.csv: every candidate must be on it
+    ranks: object = None               # ranks.csv: merit lists besides the candidates' own (`solver.io.ranks`)
 
 
 @dataclass(frozen=True)
@@ -161,7 +162,7 @@ def run_year(options: RunOptions, rnd: Round, *, progress: Say = _quiet, done: D
             only_called(rnd.candidates, rnd.shortlist)
         t = time.perf_counter()
         problem = rnd.problem if rnd.problem is not None else \
-            read_problem(pol, rnd.candidates, rnd.vacancies, rnd.preferences, warn=warn)
+            read_problem(pol, rnd.candidates, rnd.vacancies, rnd.preferences, warn=warn, ranks=rnd.ranks)
         read_s = time.perf_counter() - t
         done(f"read {problem.n:,} candidates", read_s)
         doing = f"solving {problem.n:,} candidates with {options.engine}"

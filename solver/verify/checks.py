@@ -46,6 +46,7 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
     >>> [v.rule for v in verify(pol, prob, alloc)]    # A ranks above B and wanted the open vacancy
     ['justified envy']
     """
+    _lists_judged(policy, problem, alloc)
     barred = upgrades_only(problem, alloc)
     problem = offered(problem)
     if not policy.migration.selection_list:
@@ -57,3 +58,19 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
     # the bar, not a post he did not rank)
     named = {(v.candidate, v.post) for v in barred}
     return barred + [v for v in found if not (v.rule == "post not applied for" and (v.candidate, v.post) in named)]
+
+
+def _lists_judged(policy: Policy, problem: Problem, alloc: Allocation) -> None:
+    """Several merit lists are judged where every holder is in an own compartment (open on merit, or his
+    category's): the rules of the later phases, a recommendation list and horizontal minimums read one merit
+    order, and are refused with several lists rather than judged by the wrong one."""
+    from ..errors import Unsupported
+    if problem.lists is None or not any(problem.post_lists):
+        return
+    if policy.migration.selection_list or any(row.minimums for row in problem.vacancy_rows):
+        raise Unsupported("verifying several merit lists with a recommendation list or horizontal minimums is not "
+                          "built yet: those rules read one merit order")
+    other = sorted(set(alloc.route) - {"open_merit", "reserved"})
+    if other:
+        raise Unsupported(f"verifying several merit lists where vacancies pass by {', '.join(other)} is not built "
+                          "yet: those phases read one merit order")

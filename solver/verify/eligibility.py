@@ -5,6 +5,7 @@ Each function checks one rule over every allocation row and returns its breaches
 from __future__ import annotations
 
 from ..data.routes import Route
+from ..data.lists import ABSENT
 from .allocation import Violation
 from .reading import OPEN_MERIT, Reading
 
@@ -30,6 +31,19 @@ def applied_for(r: Reading) -> list[Violation]:
         return []
     return [r.violation("post not applied for", i, j, "the candidate did not rank this post", "SPEC.md preferences.csv")
             for i, j in zip(r.alloc.cand.tolist(), r.alloc.post.tolist()) if not r.problem.ranked[i, j]]
+
+
+def on_the_list(r: Reading) -> list[Violation]:
+    """An appointee to a post ranked by a merit list of its own is on that list (a candidate the list does not
+    rank has no place in the post's order of merit: the notice's post-specific merit list, e.g. SSC CGL's JSO
+    on Tier-II Paper-II)."""
+    out = []
+    for i, j in zip(r.alloc.cand.tolist(), r.alloc.post.tolist()):
+        place, listed = r.place(j)
+        if listed and place[i] >= ABSENT:
+            out.append(r.violation("not on the post's merit list", i, j, f"the post ranks by list {listed}, which "
+                                   "does not rank the candidate", "the recruitment's notice (post-specific merit list)"))
+    return out
 
 
 def horizontal_labels(r: Reading) -> list[Violation]:

@@ -8,6 +8,7 @@ import numpy as np
 from ..data.routes import Route
 from .allocation import Violation
 from .horizontal import homes, horizontal, trait_masks
+from ..data.lists import ABSENT
 from .reading import OPEN_MERIT, Reading
 
 
@@ -44,6 +45,10 @@ def _post(r: Reading, j: int) -> list[Violation]:
     out = []
     here = np.flatnonzero(at & r.compartment_route)
     applied, ranks = r.applicants(j)   # (those who ranked the post: a ninth of JoSAA's candidates)
+    place, listed = r.place(j)         # (the post's merit list: the candidates' own order unless it has one)
+    if listed:
+        keep = place[applied] < ABSENT  # (one absent from the post's list may not hold it)
+        applied, ranks = applied[keep], ranks[keep]
     for code in r.precedence:
         cap = seats.cap(post, code)
         rows = here[r.seat[here] == code]
@@ -60,10 +65,11 @@ def _post(r: Reading, j: int) -> list[Violation]:
         by_merit = np.argsort(holders, kind="stable")[seats.exchangeable.get((post, code), 0):]
         masks = trait_masks(policy, r.problem, seats, post, code, holders[by_merit], at_post, home, merit_seat)
         if not masks and len(holders):
-            worst = holders.max()
-            for i in wants[wants < worst].tolist():
-                out.append(r.violation("justified envy", i, j, f"rank {i + 1} passed over for rank {worst + 1} "
-                                       f"({ids[worst]}) on a {code} vacancy",
+            worst = holders[np.argmax(place[holders])]
+            where = f" of list {listed}" if listed else ""
+            for i in wants[place[wants] < place[worst]].tolist():
+                out.append(r.violation("justified envy", i, j, f"rank {place[i] + 1}{where} passed over for rank "
+                                       f"{place[worst] + 1} ({ids[worst]}) on a {code} vacancy",
                                        r.cite("open_merit", OPEN_MERIT) if code == policy.open else "merit within the category"))
         if masks:
             want = np.zeros(r.problem.n, dtype=bool)

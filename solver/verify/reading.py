@@ -195,6 +195,15 @@ class Reading:
         who = cand_row[rows].astype(np.int64)
         return who, rows - self.problem.ranking.bounds[0][who]
 
+    def place(self, j: int) -> tuple[np.ndarray, str]:
+        """Each candidate's place in the merit list that ranks post j (0 the best; `solver.data.lists.ABSENT`
+        where not on it), and the list's name ("" for the candidates' own merit: their order)."""
+        p = self.problem
+        k = p.post_lists[j]
+        if not k:
+            return np.arange(p.n), ""
+        return p.lists.position[k], p.lists.names[k]
+
     def applied(self, j: int) -> np.ndarray:
         """Who ranked post j (a mask over candidates)."""
         return self.problem.ranking.ranked_by_post[j]

@@ -3,7 +3,9 @@
 Without preferences every candidate ranks posts alike, so filling pools one after another in the global
 order (phase, post, precedence) is serial dictatorship down the merit list, vectorised with numpy. With
 preferences, each phase runs serial dictatorship candidate by candidate (merit-cum-preference), which with
-one merit list for every pool is the unique stable assignment.
+one merit list for every pool is the unique stable assignment. With several merit lists (a post ranking its
+applicants by a list of its own: `solver.data.lists`) every phase runs deferred acceptance, each pool choosing by
+its post's list: the candidate-optimal stable assignment; with one list, the same code gives what it always gave.
 Horizontal minimums (Anil Kumar Gupta 1995; Rajesh Kumar Daria 2007): fill the compartment on merit,
 count beneficiaries, and only on a shortfall replace the lowest non-beneficiaries with the best remaining
 beneficiaries; never remove anyone for an excess.
@@ -58,6 +60,7 @@ def _deferred_acceptance(pools: Pools, members: list[int], assign: np.ndarray, f
     for k in members:
         cap[k] = pools.pools[k].capacity(filled)
     who = ci[start]                      # candidates, in merit order
+    key = _keys(pools, who)
     ptr = start.copy()                   # next pair each candidate will propose
     held = np.full(len(who), -1)         # pool each candidate holds (-1 none)
     horizontal = np.zeros(len(pools), dtype=bool)
@@ -69,7 +72,7 @@ def _deferred_acceptance(pools: Pools, members: list[int], assign: np.ndarray, f
     count = np.zeros(len(pools), dtype=np.int64)
     worst = np.full(len(pools), -1, dtype=np.int64)
     while True:
-        free = _skip_full(pi, np.flatnonzero((held < 0) & (ptr < end)), ptr, end, horizontal, count, cap, worst)
+        free = _skip_full(pi, np.flatnonzero((held < 0) & (ptr < end)), ptr, end, horizontal, count, cap, worst, key)
         if not len(free):
             break
         asked = pi[ptr[free]]
@@ -80,7 +83,8 @@ def _deferred_acceptance(pools: Pools, members: list[int], assign: np.ndarray, f
         holding = np.flatnonzero((held >= 0) & touched[np.maximum(held, 0)])
         cand = np.r_[holding, free]
         pool = np.r_[held[holding], asked]
-        order = np.argsort(pool * len(who) + cand)   # by pool, then merit (smaller index = better)
+        # by pool, then the pool's merit (smaller = better)
+        order = np.lexsort((key(pool, cand), pool)) if pools.several_lists else np.argsort(pool * len(who) + cand)
         cand, pool = cand[order], pool[order]
         first = np.r_[0, np.flatnonzero(pool[1:] != pool[:-1]) + 1]
         size = np.diff(np.r_[first, len(pool)])
@@ -105,7 +109,17 @@ def _deferred_acceptance(pools: Pools, members: list[int], assign: np.ndarray, f
     filled += np.bincount(held[got], minlength=len(filled))
 
 
-def _skip_full(pi, free, ptr, end, horizontal, count, cap, worst, ahead: int = 8) -> np.ndarray:
+def _keys(pools: Pools, who: np.ndarray):
+    """key(pool, cand): the place of `who[cand]` in the merit list that orders `pool` (smaller is better). With
+    one list the place in `who` itself (candidates in merit order): the order every pool shares."""
+    if not pools.several_lists:
+        return lambda pool, cand: cand
+    lists = np.array([p.merit_list for p in pools.pools], dtype=np.int64)
+    position = pools.lists.position
+    return lambda pool, cand: position[lists[pool], who[cand]]
+
+
+def _skip_full(pi, free, ptr, end, horizontal, count, cap, worst, key, ahead: int = 8) -> np.ndarray:
     """Move each of `free` (positions in `who`, ascending) past the pools on her list that would turn her away
     unasked: full, without minimums, their worst holder better than she. Returns those left with a pool to
     propose to, ascending. Reads `ahead` pairs of every list at a time (one pair at a time, JoSAA's unplaced
@@ -115,7 +129,9 @@ def _skip_full(pi, free, ptr, end, horizontal, count, cap, worst, ahead: int = 8
     while len(free):
         at = ptr[free][:, None] + step
         k = pi[np.minimum(at, last)]
-        skip = (at < end[free][:, None]) & ~horizontal[k] & (count[k] >= cap[k]) & (worst[k] < free[:, None])
+        # (the pool's worst holder better than she on its list; -1: it holds nobody and has no room)
+        better = (worst[k] < 0) | (key(k, np.maximum(worst[k], 0)) < key(k, np.broadcast_to(free[:, None], k.shape)))
+        skip = (at < end[free][:, None]) & ~horizontal[k] & (count[k] >= cap[k]) & better
         passed = skip.all(axis=1)
         ptr[free] += np.where(passed, ahead, np.argmin(skip, axis=1))
         done.append(free[~passed])

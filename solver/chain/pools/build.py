@@ -52,7 +52,7 @@ def build_pools(policy: Policy, problem: Problem, seats: SeatTable) -> Pools:
         fallback_pools(b, seats, j, phase0, used_by)
         probation_pools(b, seats, j, phase0, used_by)
         dereserved_pool(b, seats, j, phase0, carried, used_by)
-    return Pools(tuple(b.pools), problem.ranking, problem.preferences is None)
+    return Pools(tuple(b.pools), problem.ranking, problem.preferences is None, lists=problem.lists)
 
 
 class _Builder:
@@ -83,8 +83,12 @@ class _Builder:
             inc=None) -> Pool:
         each = self.policy.horizontal.multi_trait_counts_each and len(mins or {}) > 1
         ranked = self.ranked_by_post[post] if self.ranked_by_post is not None else None
+        merit_list = self.problem.post_lists[post]
+        if merit_list:        # (one absent from the post's list may not hold it)
+            elig = elig & self.problem.lists.on(merit_list)
+        place = self.problem.lists.position[merit_list] if merit_list else None
         p = Pool(len(self.pools), post, route, phase, prec, tuple(sources), elig, base, tuple(minus), mins or {},
-                 ben or {}, carried, inc or {}, each, ranked=ranked)
+                 ben or {}, carried, inc or {}, each, ranked=ranked, merit_list=merit_list, place=place)
         self.pools.append(p)
         return p
 

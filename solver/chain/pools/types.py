@@ -37,6 +37,13 @@ class Pool:
     serves: str = ""                  # the trait whose minimum the pool's seats are held for (service allocation)
     # who ranked the post (a row of `Ranking.ranked_by_post`); None: `admits` is the eligible set as it stands
     ranked: np.ndarray | None = None
+    merit_list: int = 0               # the list that orders the pool's applicants (`Pools.lists`; 0: own merit)
+    # each candidate's place in that list (`solver.data.lists`); None: the candidates' own order (their index)
+    place: np.ndarray | None = None
+
+    def in_order(self, who: np.ndarray) -> np.ndarray:
+        """`who` (candidate indices) in the order of the pool's merit list."""
+        return who if self.place is None else who[np.argsort(self.place[who], kind="stable")]
 
     def __post_init__(self):
         freeze_dicts(self)
@@ -80,6 +87,12 @@ class Pools:
     common_order: bool      # every candidate ranks posts the same way (no preferences file)
     selection: "object | None" = None  # solver.chain.selection.Selection when a recommendation list came first
     shared: tuple[Shared, ...] = ()
+    lists: "object | None" = None      # solver.data.lists.MeritLists where some post ranks by a list of its own
+
+    @cached_property
+    def several_lists(self) -> bool:
+        """Some pool orders its applicants by a list other than the candidates' own merit."""
+        return self.lists is not None and any(p.merit_list for p in self.pools)
 
     def __iter__(self):
         return iter(self.pools)
@@ -94,8 +107,9 @@ class Pools:
 
     @property
     def merit_only(self) -> bool:
-        """Every candidate orders pools alike and no bound is shared: pools can be filled one by one."""
-        return self.common_order and not self.shared
+        """Every candidate orders pools alike, no bound is shared and one merit list orders every pool: pools
+        can be filled one by one."""
+        return self.common_order and not self.shared and not self.several_lists
 
     @cached_property
     def minimums_with_preferences(self) -> bool:

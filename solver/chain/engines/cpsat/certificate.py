@@ -59,13 +59,22 @@ def certificate_pools(pools: Pools, held: np.ndarray) -> Pools:
     keep = holds.copy()
     minimums = np.array([bool(p.minimums) for p in pools.pools])
     keep |= wanted & minimums[pi]
-    # the best candidate who wanted each pool without minimums: the first of its pairs by (pool, merit)
+    # the best candidate who wanted each pool without minimums: the first of its pairs by (pool, merit), merit
+    # being the pool's own list where it has one
     w = np.flatnonzero(wanted & ~minimums[pi])
     if len(w):
-        order = w[np.lexsort((ci[w], pi[w]))]
+        order = w[np.lexsort((_places(pools, ci[w], pi[w]), pi[w]))]
         first = order[np.r_[True, pi[order][1:] != pi[order][:-1]]]
         keep[first] = True
     return _restricted(pools, len(held), ci, pi, keep)
+
+
+def _places(pools: Pools, ci: np.ndarray, pi: np.ndarray) -> np.ndarray:
+    """Each pair's candidate's place in its pool's merit list (the candidate index under one list)."""
+    if not pools.several_lists:
+        return ci
+    lists = np.array([p.merit_list for p in pools.pools], dtype=np.int64)
+    return pools.lists.position[lists[pi], ci]
 
 
 def dominance_pools(pools: Pools, held: np.ndarray) -> Pools:

@@ -57,7 +57,7 @@ class Chains:
     depth nobody is admitted, and a pool whose chain was cut is necessarily full."""
 
     def __init__(self, model: cp_model.CpModel, pool: Pool, depth: int, names: Names, rules: "Rules | None" = None):
-        self.elig = np.flatnonzero(pool.eligible)
+        self.elig = pool.in_order(np.flatnonzero(pool.eligible))   # (its merit list's order)
         sig = signatures(pool, self.elig)
         self.sigs = sorted(set(sig.tolist())) if pool.minimums else [0]
         self.full_groups = [self.elig[sig == s] for s in self.sigs]
