@@ -121,8 +121,8 @@ def fill_cmd(
 def slide_cmd(
     result: Path = typer.Option(..., "--result", help="the output folder of the first tentative allocation "
                                 "(`aarakshan solve`)"),
-    responses: Path = typer.Option(..., "--responses", help="candidate_id,response: fix, float or absent (a placed "
-                                   "candidate not listed did not report)"),
+    responses: Path = typer.Option(..., "--responses", help="candidate_id,response: fix (freeze), float, slide or "
+                                   "absent (withdraw) (a placed candidate not listed did not report)"),
     out: Path = typer.Option(..., "--out", help="output folder: allocation.csv (after the round), unfilled.csv, "
                              "slide.csv, summary.json"),
     engine: str = typer.Option("greedy", "--engine", help="cpsat | greedy | both"),
@@ -141,7 +141,8 @@ def slide_cmd(
         fail(e)
     f = done.rounds
     left = sum(r[4] for r in done.unfilled)
-    say(f"{f['fixed']} fixed, {f['floated']} floated ({f['moved_up']} moved up), {f['absent']} absent; "
+    slid = f", {f['slid']} slid" if f["slid"] else ""
+    say(f"{f['fixed']} fixed, {f['floated']} floated{slid} ({f['moved_up']} moved up), {f['absent']} absent; "
                     f"{f['newcomers_placed']} placed anew; {left} seats left for the next cycle; written to {out}/",
                     highlight=False)
 

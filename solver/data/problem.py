@@ -10,6 +10,7 @@ import numpy as np
 from .frozen import freeze_dicts
 from .ranking import Ranking
 from .lists import MeritLists
+from .seat_pools import SeatPool
 
 TRAITS = ("women", "pwbd", "ex_serviceman")
 
@@ -55,6 +56,9 @@ class Candidates:
     # in that order; '' none); `relaxed` is whether one of them bars the open list at the final stage under the
     # policy read with (`migration.bars_open`). None: nobody named a kind (a true/false column).
     relaxations: np.ndarray | None = None
+    # Each candidate's home state (`home_state`; '' none), which a quota by home state reads
+    # (`solver.data.seat_pools`). None: nobody gave one.
+    home_state: np.ndarray | None = None
 
     def relaxed_at(self, bars) -> np.ndarray:
         """Whether each availed a relaxation of a kind in `bars` (a stage's `migration.bars_open`); a plain true
@@ -117,6 +121,10 @@ class VacancyRow:
     feeder_class: str = ""
     # The merit list that ranks the post's applicants (`solver.data.lists`); empty: the candidates' own merit.
     merit_list: str = ""
+    # The post's seat pool (`solver.data.seat_pools`: program, quota, gender pool, trait); None: the post is its
+    # own program. `supernumerary`: the row's seats are over the notified number (JoSAA's female-only seats).
+    pool: SeatPool | None = None
+    supernumerary: bool = False
 
     def __post_init__(self):
         freeze_dicts(self)
@@ -171,6 +179,12 @@ class Problem:
         if self.lists is None:
             return (0,) * len(self.posts)
         return tuple(self.lists.index(named.get(post, "")) for post in self.posts)
+
+    @cached_property
+    def post_pools(self) -> tuple[SeatPool | None, ...]:
+        """Per post, its seat pool (`solver.data.seat_pools`); None for a post that is its own program."""
+        pool = {row.post: row.pool for row in self.vacancy_rows}
+        return tuple(pool.get(post) for post in self.posts)
 
     @property
     def ranked(self) -> np.ndarray:

@@ -2,8 +2,10 @@
 `Policy.slide` says what was read and what is a reading).
 
 Each candidate the first round placed answers at identity verification: `fix` (he keeps his post, and is
-considered for nothing else), `float` (he may move, but only to a post he prefers to his own) or nothing
-(`absent`, or missing from the responses file: he did not report and is dropped). The round re-allocates every
+considered for nothing else), `float` (he may move, but only to a post he prefers to his own), `slide` (as
+float, but only to a post of his own institute: JoSAA's slide, `institute` in vacancies.csv, a program its own
+institute where none is given) or nothing (`absent`, or missing from the responses file: he did not report and
+is dropped). JoSAA's `freeze` and `withdraw` are `fix` and `absent`. The round re-allocates every
 seat of the first round but the fixed ones - those the absentees freed and those the floaters hold - among the
 floaters (each offered the posts he ranks above his own, and his own) and, where `slide.newcomers`, the
 candidates the first round left without a post, on merit and preference under the first round's own rules
@@ -24,7 +26,9 @@ from .later import later_round, round_policy
 from ..policy import Policy
 from ..data.problem import Problem
 
-RESPONSES = ("fix", "float", "absent")
+RESPONSES = ("fix", "float", "absent", "freeze", "slide", "withdraw")
+# JoSAA's words for SSC's (the Business Rules' freeze and withdraw): the same answer.
+SAME_AS = {"freeze": "fix", "withdraw": "absent"}
 SLIDE_COLUMNS = ["candidate_id", "response", "first_post", "first_seat", "post", "seat_category", "outcome"]
 
 
@@ -44,7 +48,8 @@ def slide(policy: Policy, problem: Problem, allocation: list[dict], responses: d
     ----------
     policy, problem : the recruitment's own.
     allocation : the first round's allocation.csv, as dicts.
-    responses : candidate id -> "fix", "float" or "absent" (a placed candidate not in it is absent).
+    responses : candidate id -> "fix" (or "freeze"), "float", "slide" or "absent" (or "withdraw"); a placed
+        candidate not in it is absent.
     """
     if policy.migration.selection_list:
         raise Unsupported("a sliding round under a policy with a recommendation list (migration.selection_list) is "
@@ -53,16 +58,18 @@ def slide(policy: Policy, problem: Problem, allocation: list[dict], responses: d
     ids = problem.candidates.ids
     index = {cid: i for i, cid in enumerate(ids)}
     first = {r["candidate_id"]: r for r in allocation}
-    answer = {cid: responses.get(cid, "absent") for cid in first}
+    said = {cid: responses.get(cid, "absent") for cid in first}
+    answer = {cid: SAME_AS.get(a, a) for cid, a in said.items()}
     newcomers = [i for i in range(problem.n) if ids[i] not in first] if policy.slide.newcomers else []
     rows, status, differences, fixed, solves = _rounds(round_policy(policy), problem, first, answer, newcomers,
                                                        (engine, time_limit, workers))
     kept = [[cid, r["post"], r["seat_category"], r.get("counted_as", ""), r.get("horizontal", ""),
              r.get("route", ""), index[cid] + 1] for cid, r in first.items() if cid in fixed]
     final = sorted(kept + rows, key=lambda r: r[-1])
-    moves = _moves(problem, first, answer, final)
+    moves = _moves(problem, first, said, final)
     fix = sum(a == "fix" for a in answer.values())
     figures = {"fixed": fix, "floated": sum(a == "float" for a in answer.values()),
+               "slid": sum(a == "slide" for a in answer.values()),
                "absent": sum(a == "absent" for a in answer.values()), "kept_by_floaters": len(fixed) - fix,
                "solves": solves, "status": status,
                **({"engine_differences": differences} if str(engine) == "both" else {}),
@@ -78,7 +85,7 @@ def _rounds(single: Policy, problem: Problem, first: dict, answer: dict, newcome
     ids = problem.candidates.ids
     index = {cid: i for i, cid in enumerate(ids)}
     fixed = {cid for cid, a in answer.items() if a == "fix"}
-    floating = sorted(index[cid] for cid, a in answer.items() if a == "float")
+    floating = sorted(index[cid] for cid, a in answer.items() if a in ("float", "slide"))
     solves = 0
     while True:
         counts, mins = _seats([r for cid, r in first.items() if cid not in fixed])
@@ -115,18 +122,29 @@ def _seats(rows: list[dict]) -> tuple[Counter, dict]:
 
 def _offered(problem: Problem, pool: np.ndarray, first: dict, answer: dict) -> list[np.ndarray]:
     """Each of the pool's lists in the round: a floater's up to his own post (without a preferences file, every
-    post in file order, so those before his), a newcomer's as given."""
+    post in file order, so those before his), a slider's the same at his own institute only, a newcomer's as
+    given."""
     every = np.arange(len(problem.posts), dtype=np.int32)
     posts = {p: j for j, p in enumerate(problem.posts)}
+    home = np.array(institutes(problem), dtype=object)
     out = []
     for i in pool.tolist():
         mine = problem.preferences[i] if problem.preferences is not None else every
         cid = problem.candidates.ids[i]
-        if answer.get(cid) == "float":
+        if answer.get(cid) in ("float", "slide"):
             own = np.flatnonzero(mine == posts[first[cid]["post"]])
             mine = mine[:own[0] + 1] if len(own) else mine   # (a floater on a post he did not rank keeps all)
+        if answer.get(cid) == "slide":
+            mine = mine[home[mine] == home[posts[first[cid]["post"]]]]
         out.append(mine)
     return out
+
+
+def institutes(problem: Problem) -> list[str]:
+    """Per post, the institute a slide stays within: its seat pool's `institute`, else its program (a post
+    without seat pools is its own program)."""
+    return [(p.institute or p.program) if p is not None else post
+            for post, p in zip(problem.posts, problem.post_pools)]
 
 
 def _moves(problem: Problem, first: dict, answer: dict, final: list[list]) -> list[list]:
@@ -136,13 +154,13 @@ def _moves(problem: Problem, first: dict, answer: dict, final: list[list]) -> li
         before, now = first.get(cid), after.get(cid)
         if before is None and now is None:
             continue
-        a = answer.get(cid, "")
+        a = answer.get(cid, "")      # (as answered: freeze and withdraw are fix and absent)
         if before is None:
             outcome = "new"
-        elif a == "absent":
+        elif SAME_AS.get(a, a) == "absent":
             outcome = "dropped"
         elif now[1] == before["post"]:
-            outcome = "kept" if a == "fix" else "stayed"
+            outcome = "kept" if SAME_AS.get(a, a) == "fix" else "stayed"
         else:
             outcome = "moved up"
         out.append([cid, a, before["post"] if before else "", before["seat_category"] if before else "",

@@ -14,15 +14,15 @@ from .background import Background
 from ..errors import InputError
 from ..policy import Policy
 from ..data.problem import Candidates, Problem, availed
-from ..data.sorting import sorted_by
 from .cells import _bools, _choice, _first_bad, _is_date, _numbers, _parsed, ordinals, unique_ids
 from .tables import Table, read_table, release_arrow_memory
+from .preferences import preferences_table, read_preferences
 from .vacancies import read_vacancies
 
 
 def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]:
     optional = ["rank", "score", "gender", "creamy_layer", "relaxed", "pwbd", "ex_serviceman",
-                "district", "block", "birth_date", "caste", "fit", "failed_test", "appointed", "name",
+                "district", "block", "birth_date", "caste", "fit", "failed_test", "appointed", "name", "home_state",
                 *policy.merit.stage_columns()]
     t = read_table(path, ["id", "category"], optional, warn)
     n = len(t)
@@ -61,6 +61,8 @@ def read_candidates(path, policy: Policy, warn=None) -> tuple[Candidates, Table]
         failed_test=_bools(t, "failed_test")[merit] if t.has("failed_test") else None,
         appointed=t["appointed"].astype(str).astype(object)[merit] if t.has("appointed") else None,
         relaxations=kinds[merit] if kinds is not None else None,
+        home_state=np.array([str(x).strip() for x in t["home_state"]], dtype=object)[merit]
+        if t.has("home_state") else None,
     )
     return c, t
 
@@ -247,94 +249,6 @@ def _tied(score: np.ndarray, keys: list[np.ndarray]) -> np.ndarray | None:
     return np.where(sizes[block] > 1, block, -1).astype(np.int64)
 
 
-def _lookup(t: Table, column: str, index: dict[str, int], what: str, hint: str = "") -> np.ndarray:
-    """`index[value]` for each cell of a dictionary-encoded `column` (int32); an error names the first unknown
-    cell. Matched on the distinct values (a dict: JoSAA's 177,000 values, against 19.4 million cells), then one
-    gather per row."""
-    enc = t.encoded[column]
-    found = np.fromiter((index.get(v, -1) for v in enc.values.tolist()), dtype=np.int32, count=len(enc.values))
-    out = enc.take(found)
-    if (found < 0).any() and (k := _first_bad(out < 0)) is not None:
-        raise t.error(k, column, f"unknown {what} {str(enc.value(k))!r}{hint}")
-    return out
-
-
-def _cell(t: Table, column: str, row: int) -> str:
-    return t.encoded[column].value(row)
-
-
-def _first_repeat(a: np.ndarray, b: np.ndarray) -> tuple[int, int] | None:
-    """First pair of rows (earlier, later in the file) with equal (a, b), or None."""
-    srt = sorted_by([a, b])   # (stable: equal pairs stay in file order)
-    same = (a[srt][1:] == a[srt][:-1]) & (b[srt][1:] == b[srt][:-1])
-    if not same.any():
-        return None
-    later = srt[1:][same]
-    k = int(later.min())
-    first = int(srt[:-1][same][np.argmin(later)])
-    return first, k
-
-
-def _who_ranked(cand: np.ndarray, post: np.ndarray, n: int, posts: int) -> np.ndarray | None:
-    """P x n bool, who ranked each post (`Ranking.ranked_by_post`), by a scatter where it is small enough
-    (JoSAA: 160 MB); None where it is not. Fewer marks than rows means some candidate ranks a post twice (the
-    sort in `_first_repeat` then names the lines)."""
-    if n * posts > 400_000_000:
-        return None
-    seen = np.zeros((posts, n), dtype=bool)
-    seen[post, cand] = True
-    return seen
-
-
-def preferences_table(path, warn=None) -> Table:
-    """preferences.csv as read, before its ids and posts are looked up (`read_preferences`)."""
-    return read_table(path, ["candidate_id", "order", "post"], [], warn, encode=("candidate_id", "post"),
-                      numbers=("order",))
-
-
-def read_preferences(path, ids_by_input: dict[str, int], posts: tuple[str, ...], n: int, warn=None,
-                     table: Table | None = None):
-    """preferences.csv: candidate_id, order (1 = most wanted), post; vectorised for tens of millions of rows.
-    Returns each candidate's posts in order, and the `Ranking` views the read made on the way: who ranked each
-    post (P x n, where small enough) and the ranked rows in merit order (where the file or the sort gave them).
-    `table`: the file already read (`preferences_table`)."""
-    t = table if table is not None else preferences_table(path, warn)
-    order = _numbers(t, "order", integer=True)
-    if len(order) and (order.min() < 1 or order.max() > 2**31 - 1):
-        k = _first_bad((order < 1) | (order > 2**31 - 1))
-        raise t.error(k, "order", f"order must be from 1 to {2**31 - 1}, got {t['order'][k]}")
-    order = order.astype(np.int64, copy=False)
-    cand = _lookup(t, "candidate_id", ids_by_input, "candidate")
-    post = _lookup(t, "post", {p: j for j, p in enumerate(posts)}, "post", " (not in vacancies.csv)")
-    # A file written candidate by candidate, each list in order, needs no sort (two checks, 0.2 s at JoSAA
-    # size, against two sorts of 19 million rows), and then no candidate gives an order twice. (Masks only: a
-    # difference of the orders is 155 MB.)
-    new = np.r_[True, cand[1:] != cand[:-1]] if len(cand) else np.zeros(0, bool)
-    starts = np.flatnonzero(new)
-    grouped = len(starts) == np.count_nonzero(np.bincount(cand, minlength=n)) and \
-        not (~new[1:] & (order[1:] <= order[:-1])).any()
-    if not grouped and (rep := _first_repeat(cand, order)) is not None:
-        raise t.error(rep[1], "order", f"order {order[rep[1]]} given twice for candidate "
-                      f"{str(_cell(t, 'candidate_id', rep[1]))!r} (also line {t.line[rep[0]]})")
-    seen = _who_ranked(cand, post, n, len(posts))
-    if (seen is None or np.count_nonzero(seen) < len(cand)) and (rep := _first_repeat(cand, post)) is not None:
-        raise t.error(rep[1], "post", f"post {str(posts[post[rep[1]]])!r} ranked twice by "
-                      f"{str(_cell(t, 'candidate_id', rep[1]))!r} (also line {t.line[rep[0]]})")
-    views = {"ranked_by_post": seen} if seen is not None else {}
-    if grouped:
-        lists = [post[:0]] * n
-        for s, e in zip(starts.tolist(), np.r_[starts[1:], len(cand)].tolist()):
-            lists[cand[s]] = post[s:e]
-        if (np.diff(cand[starts]) > 0).all():   # (candidates in merit order too: the rows as they stand)
-            views["rows"] = (cand, post)
-        return tuple(lists), views
-    srt = sorted_by([cand, order])
-    cand, ranked = cand[srt], post[srt]
-    bounds = np.searchsorted(cand, np.arange(n + 1))
-    views["rows"] = (cand, ranked)
-    return tuple(ranked[bounds[i]:bounds[i + 1]] for i in range(n)), views
-
-
 def _lists(ranks, cands, rows, vacancies):
     """The merit lists of a ranks file (`solver.io.ranks`), each post's `merit_list` one of them; None without
     a ranks file, where a post naming a list is refused."""
@@ -351,6 +265,27 @@ def _lists(ranks, cands, rows, vacancies):
             raise InputError(vacancies, r.line, "merit_list", f"list {r.merit_list!r} is not in {ranks} (its lists: "
                              f"{', '.join(lists.names[1:])})")
     return lists
+
+
+def programs_of(rows, posts: tuple[str, ...]) -> tuple[str, ...]:
+    """The programs a preferences file ranks: the posts themselves, or where rows name seat pools the programs
+    they split (`solver.data.seat_pools`), in file order."""
+    if not any(r.pool for r in rows):
+        return posts
+    return tuple(dict.fromkeys(r.pool.program for r in rows))
+
+
+def _in_pools(policy: Policy, cands: Candidates, posts, rows, prefs, views):
+    """Ranked programs as ranked seat pools (`solver.data.seat_pools.expand`); without a preferences file every
+    candidate ranks every program in file order. As read where no row names a pool."""
+    if not any(r.pool for r in rows):
+        return prefs, views
+    from ..data.seat_pools import expand
+    programs = programs_of(rows, posts)
+    pool = {r.post: r.pool for r in rows}
+    if prefs is None:
+        prefs = (np.arange(len(programs)),) * len(cands)
+    return expand(prefs, programs, tuple(pool[p] for p in posts), policy.seat_pools, cands), {}
 
 
 def input_sources(candidates, vacancies, preferences=None) -> dict[str, str]:
@@ -379,7 +314,9 @@ def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=N
             if warn:
                 warn(text)
         ids_by_merit = {cid: i for i, cid in enumerate(cands.ids)}
-        prefs, views = read_preferences(preferences, ids_by_merit, posts, len(cands), warn, table)
+        prefs, views = read_preferences(preferences, ids_by_merit, programs_of(rows, posts), len(cands), warn,
+                                        table)
+    prefs, views = _in_pools(policy, cands, posts, rows, prefs, views)
     _appointed_elsewhere(cands, posts, candidates, warn)
     lists = _lists(ranks, cands, rows, vacancies)
     sources = {**input_sources(candidates, vacancies, preferences), **({"ranks": str(ranks)} if ranks else {})}

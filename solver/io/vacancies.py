@@ -8,6 +8,7 @@ from ..errors import InputError
 from ..policy import Policy
 from ..data.problem import TRAITS, VacancyRow
 from .cells import FALSE, TRUE, _first_bad, _numbers
+from .seat_pools import COLUMNS, seat_pools
 from .tables import Table, _short, read_table
 
 
@@ -39,7 +40,7 @@ LAST_ROSTER_POINT = 1_000_000
 def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tuple[VacancyRow, ...]]:
     t = read_table(path, ["post", "category", "vacancies"], [*TRAITS, "cadre", "roster_start", "exempt",
                                                              "district", "direct_share", "post_class", "feeder_class",
-                                                             "merit_list"],
+                                                             "merit_list", *COLUMNS],
                    warn)
     if len(t) == 0:
         raise InputError(path, None, None, "no vacancy rows")
@@ -58,12 +59,13 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
     _one_per_post(t, "district", "a district-level cadre is a post of its own, with its own roster and register "
                   "(Bihar s.6(1); Maharashtra s.4(4)): name each district's cadre apart, e.g. Clerk-Patna")
     mins = {trait: np.maximum(_optional_counts(t, trait, least=0), 0) for trait in TRAITS if t.has(trait)}
+    pools, extra = seat_pools(t, policy)
     districts, classes = _spellings(policy)
     posts: list[str] = []
     rows: list[VacancyRow] = []
     seen: dict[tuple[str, str], int] = {}
     for k in range(len(t)):
-        post, cat = str(t["post"][k]), str(t["category"][k])
+        post, cat = pools[k].name if pools else str(t["post"][k]), str(t["category"][k])
         if exempt[k] and cat == "TOTAL":
             cat = policy.open   # exempt vacancies are outside the roster: a TOTAL of them is that many open ones
         _row_place(t, k, post, cat, allowed, bool(exempt[k]), seen)
@@ -78,7 +80,8 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
                                spelt(classes, t["post_class"][k]) if t.has("post_class") else "",
                                _district(t, k, districts) if t.has("district") else "",
                                spelt(classes, t["feeder_class"][k]) if t.has("feeder_class") else "",
-                               str(t["merit_list"][k]).strip() if t.has("merit_list") else ""))
+                               str(t["merit_list"][k]).strip() if t.has("merit_list") else "",
+                               pools[k] if pools else None, bool(extra[k])))
     return tuple(posts), tuple(rows)
 
 

@@ -12,6 +12,7 @@ from pydantic import ConfigDict, Field, model_validator
 from .base import Strict, _named
 from .provisions import (Authorities, CasteSchedules, Claims, District, Exemptions, OpenQuestion, Probation,
                          Promotion, RecruitmentYear, SurrenderRule)
+from .counselling import SeatPools
 from .stages import CadreRule, ReserveListRule, ShortlistRule, SlideRule
 
 
@@ -262,6 +263,7 @@ class Policy(Strict):
     reserve_list: ReserveListRule = ReserveListRule()
     slide: SlideRule = SlideRule()
     cadre: CadreRule = CadreRule()
+    seat_pools: SeatPools = SeatPools()
     exemptions: Exemptions = Exemptions()
 
     @model_validator(mode="after")

@@ -13,6 +13,7 @@ from ..chain.vacancy.seats import SeatTable
 from .allocation import Allocation, Violation
 from .capacity import capacity, dereservation_within_backlog, exchange_within_carried
 from .ceiling import ceiling
+from .seat_pools import pool_holders
 from .eligibility import (applied_for, counted_against, fitness, horizontal_labels, on_the_list, route_eligibility,
                           selected_once)
 from .later import after_own_category, fallback_order, merit_within_route, no_wasted_vacancies
@@ -21,7 +22,7 @@ from .reading import Reading
 from .seats import seats_as_given
 
 # Rules of any allocation row: who may hold what, by which route, counted against what, within capacity.
-ROW_RULES = (selected_once, applied_for, on_the_list, fitness, horizontal_labels, route_eligibility, counted_against, capacity,
+ROW_RULES = (selected_once, applied_for, on_the_list, pool_holders, fitness, horizontal_labels, route_eligibility, counted_against, capacity,
              exchange_within_carried, dereservation_within_backlog)
 # Rules of the order in which one cadre's vacancies are filled: merit within each compartment (open first),
 # then the later phases.

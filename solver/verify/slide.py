@@ -18,16 +18,24 @@ def check_slide(policy: Policy, problem: Problem, before: Allocation, responses:
     holds more than the first round gave it; each holder may hold his seat and ranked the post; nobody taking
     part is passed over for one below him in merit on a seat he may hold at a post open to him that he prefers
     to his own outcome (a trait's beneficiary on a seat that served the trait aside), nor such a seat left
-    empty. `responses`: id -> fix, float or absent (a placed candidate without one is absent)."""
+    empty. A slider is a floater offered only the posts of his own institute (JoSAA's slide: vacancies.csv
+    `institute`, a program its own institute where none is given). `responses`: id -> fix or freeze, float,
+    slide, absent or withdraw (a placed candidate without one is absent)."""
     c, out, source = problem.candidates, [], policy.slide.source
     ids = [str(x) for x in c.ids]
     index = {x: i for i, x in enumerate(ids)}
     was = {before.ids[r]: (int(before.post[r]), before.seat[r], before.horizontal[r]) for r in range(len(before.ids))}
     now = {after.ids[r]: (int(after.post[r]), after.seat[r], r) for r in range(len(after.ids))}
-    answer = {cid: responses.get(cid, "absent") for cid in was}
+    plain = {"freeze": "fix", "withdraw": "absent"}
+    answer = {cid: plain.get(responses.get(cid, "absent"), responses.get(cid, "absent")) for cid in was}
+    site = _institutes(problem)
     rank = problem.post_rank if problem.preferences is not None else \
         np.tile(np.arange(len(problem.posts)), (len(ids), 1))
     out += _responses_kept(problem, index, was, now, answer, rank, source)
+    out += [Broken(f"{cid} slid from {problem.posts[was[cid][0]]} to {problem.posts[now[cid][0]]}, at another "
+                   f"institute ({source}; JoSAA Business Rules: a slide is within the institute)", candidate=cid,
+                   post=problem.posts[now[cid][0]])
+            for cid, a in answer.items() if a == "slide" and cid in now and site[now[cid][0]] != site[was[cid][0]]]
     given, held = {}, {}
     for j, seat, _ in was.values():
         given[(j, seat)] = given.get((j, seat), 0) + 1
@@ -38,10 +46,16 @@ def check_slide(policy: Policy, problem: Problem, before: Allocation, responses:
         if k > given.get(key, 0):
             out.append(Broken(f"{k} hold the {key[1]} seats at {problem.posts[key[0]]}, where the first round had "
                        f"{given.get(key, 0)}", candidate=k, post=problem.posts[key[0]]))
-    takers = [cid for cid, a in answer.items() if a == "float"]
+    takers = [cid for cid, a in answer.items() if a in ("float", "slide")]
     if policy.slide.newcomers:
         takers += [x for x in ids if x not in was]
-    return out + _passed_over(policy, problem, index, was, now, answer, given, held, rank, takers, after)
+    return out + _passed_over(policy, problem, index, was, now, answer, given, held, rank, takers, after, site)
+
+
+def _institutes(problem: Problem) -> list[str]:
+    """Per post, its institute as vacancies.csv gives it (else its program; a post without pools is its own)."""
+    row = {r.post: r.pool for r in problem.vacancy_rows}
+    return [(row[p].institute or row[p].program) if row.get(p) is not None else p for p in problem.posts]
 
 
 def _responses_kept(problem, index, was, now, answer, rank, source) -> list[str]:
@@ -53,7 +67,7 @@ def _responses_kept(problem, index, was, now, answer, rank, source) -> list[str]
             out.append(Broken(f"{cid} fixed his {seat} seat at {problem.posts[j]}, yet does not hold it ({source})", candidate=cid, post=problem.posts[j]))
         elif a == "absent" and got is not None:
             out.append(Broken(f"{cid} did not report, yet holds a post after the round ({source})", candidate=cid))
-        elif a == "float" and (got is None or rank[i, got[0]] > rank[i, j]):
+        elif a in ("float", "slide") and (got is None or rank[i, got[0]] > rank[i, j]):
             out.append(Broken(f"{cid} floated from {problem.posts[j]} and is moved down or out ({source})", candidate=cid, post=problem.posts[j]))
     return out
 
@@ -73,7 +87,7 @@ def _holders(policy, problem, index, was, now, rank, after) -> list[str]:
     return out
 
 
-def _passed_over(policy, problem, index, was, now, answer, given, held, rank, takers, after) -> list[str]:
+def _passed_over(policy, problem, index, was, now, answer, given, held, rank, takers, after, site) -> list[str]:
     c, out = problem.candidates, []
     traits: dict[tuple[int, str], set] = {}
     for j, seat, labels in was.values():
@@ -89,8 +103,10 @@ def _passed_over(policy, problem, index, was, now, answer, given, held, rank, ta
             u = index[cid]
             if not may[u] or rank[u, j] >= len(problem.posts):
                 continue
-            if answer.get(cid) == "float" and rank[u, j] > rank[u, was[cid][0]]:
+            if answer.get(cid) in ("float", "slide") and rank[u, j] > rank[u, was[cid][0]]:
                 continue   # a floater is offered only posts he prefers to his own (and his own)
+            if answer.get(cid) == "slide" and site[j] != site[was[cid][0]]:
+                continue   # a slider, only those of his own institute
             mine = now.get(cid)
             if mine is not None and rank[u, mine[0]] <= rank[u, j]:
                 continue

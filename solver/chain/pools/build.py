@@ -10,6 +10,7 @@ from ..eligibility import homes, horizontal_fields, member_mask, open_mask, prob
 from ...policy import Policy
 from ...data.problem import Problem
 from ...data.routes import Phase
+from ...data.seat_pools import holders
 from ..vacancy import SeatTable
 from .types import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT, PROBATION, RESERVED, Pool, Pools
 
@@ -84,6 +85,8 @@ class _Builder:
         each = self.policy.horizontal.multi_trait_counts_each and len(mins or {}) > 1
         ranked = self.ranked_by_post[post] if self.ranked_by_post is not None else None
         merit_list = self.problem.post_lists[post]
+        if self.problem.post_pools[post] is not None:   # (its quota, gender pool and trait)
+            elig = elig & holders(self.policy.seat_pools, self.problem.candidates, self.problem.post_pools[post])
         if merit_list:        # (one absent from the post's list may not hold it)
             elig = elig & self.problem.lists.on(merit_list)
         place = self.problem.lists.position[merit_list] if merit_list else None

@@ -1,0 +1,95 @@
+"""A round of counselling after the first (JoSAA's freeze, float, slide and withdraw; RULES.md, "Counselling":
+"a candidate freezes, floats, slides (within the institute) or withdraws after each round"; the Business Rules'
+own text was not read): freeze keeps the seat, withdraw gives it up, float may move to any choice above the
+seat, slide only to one of the same institute, and nobody moves down. Worked by hand; both engines and verify."""
+from conftest import read_csv, write_csv
+from typer.testing import CliRunner
+
+from solver import load_policy
+from solver.chain.solve import solve
+from solver.cli import app
+from solver.exam.slide import slide
+from solver.io.readers import read_problem
+from solver.outcome.reports import write_outputs
+from solver.verify import read_allocation
+from solver.verify.slide import check_slide
+
+# Institute I1 has CSE and EE, institute I2 has ME; one OPEN seat each. Everyone ranks I2-ME, I1-CSE, I1-EE.
+CANDS = [["A", 1, "OPEN"], ["B", 2, "OPEN"], ["C", 3, "OPEN"], ["D", 4, "OPEN"]]
+VACS = [["I1-CSE", "OPEN", 1, "I1"], ["I1-EE", "OPEN", 1, "I1"], ["I2-ME", "OPEN", 1, "I2"]]
+PREFS = [[c, k + 1, p] for c in "ABCD" for k, p in enumerate(["I2-ME", "I1-CSE", "I1-EE"])]
+
+
+def first_round(tmp_path):
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category"], CANDS)
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "institute"], VACS)
+    write_csv(tmp_path / "p.csv", ["candidate_id", "order", "post"], PREFS)
+    pol = load_policy("josaa-2025")
+    prob = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv", tmp_path / "p.csv")
+    write_outputs(tmp_path / "out", solve(pol, prob, "greedy").result, {})
+    return pol, prob, read_csv(tmp_path / "out" / "allocation.csv")
+
+
+def test_round_one(tmp_path):
+    """A takes I2-ME, B I1-CSE, C I1-EE; D is left."""
+    _, _, alloc = first_round(tmp_path)
+    assert {r["candidate_id"]: r["post"] for r in alloc} == {"A": "I2-ME", "B": "I1-CSE", "C": "I1-EE"}
+
+
+def test_a_slider_stays_in_his_institute_and_a_floater_may_leave_it(tmp_path):
+    """A withdraws, freeing I2-ME; B freezes I1-CSE. C slides: I2-ME is of another institute, and I1-CSE (his
+    institute's, above his seat) is frozen, so C stays at I1-EE and D, the newcomer, takes I2-ME. Had C
+    floated, he would take I2-ME and D nothing (I1-EE is C's until he moves, then D's: D takes I1-EE)."""
+    pol, prob, alloc = first_round(tmp_path)
+    for engine in ("greedy", "cpsat"):
+        done = slide(pol, prob, alloc, {"A": "withdraw", "B": "freeze", "C": "slide"}, engine)
+        assert {r[0]: r[1] for r in done.rows} == {"B": "I1-CSE", "C": "I1-EE", "D": "I2-ME"}
+    assert {m[0]: (m[1], m[-1]) for m in done.moves} == {"A": ("withdraw", "dropped"), "B": ("freeze", "kept"),
+                                                         "C": ("slide", "stayed"), "D": ("", "new")}
+    assert done.rounds["slid"] == 1 and done.rounds["fixed"] == 1 and done.rounds["absent"] == 1
+    floated = slide(pol, prob, alloc, {"A": "withdraw", "B": "freeze", "C": "float"})
+    assert {r[0]: r[1] for r in floated.rows} == {"B": "I1-CSE", "C": "I2-ME", "D": "I1-EE"}
+
+
+def test_a_slider_moves_up_within_his_institute(tmp_path):
+    """B withdraws, freeing I1-CSE; C slides up to it (same institute); D takes I1-EE."""
+    pol, prob, alloc = first_round(tmp_path)
+    done = slide(pol, prob, alloc, {"A": "freeze", "B": "withdraw", "C": "slide"})
+    assert {r[0]: r[1] for r in done.rows} == {"A": "I2-ME", "C": "I1-CSE", "D": "I1-EE"}
+
+
+def test_verify_refuses_a_slide_to_another_institute(tmp_path):
+    """C slid to I2-ME, of another institute: refused, naming the rule; the lawful round is accepted."""
+    pol, prob, alloc = first_round(tmp_path)
+    before = read_allocation(tmp_path / "out" / "allocation.csv", prob, pol)
+    answers = {"A": "withdraw", "B": "freeze", "C": "slide"}
+    head = ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route"]
+    write_csv(tmp_path / "bad.csv", head, [["B", "I1-CSE", "OPEN", "OPEN", "", "open_merit"],
+                                           ["C", "I2-ME", "OPEN", "OPEN", "", "open_merit"],
+                                           ["D", "I1-EE", "OPEN", "OPEN", "", "open_merit"]])
+    found = check_slide(pol, prob, before, answers, read_allocation(tmp_path / "bad.csv", prob, pol))
+    assert any("at another institute" in str(f) and "a slide is within the institute" in str(f) for f in found)
+    done = slide(pol, prob, [dict(r) for r in alloc], answers)
+    write_csv(tmp_path / "good.csv", head, [r[:6] for r in done.rows])
+    assert check_slide(pol, prob, before, answers, read_allocation(tmp_path / "good.csv", prob, pol)) == []
+
+
+def test_the_command_line_takes_josaa_words(tmp_path):
+    first_round(tmp_path)
+    r = CliRunner().invoke(app, ["solve", "--policy", "josaa-2025", "--candidates", str(tmp_path / "c.csv"),
+                                 "--vacancies", str(tmp_path / "v.csv"), "--preferences", str(tmp_path / "p.csv"),
+                                 "--engine", "greedy", "--quiet", "--out", str(tmp_path / "out")])
+    assert r.exit_code == 0, r.output
+    write_csv(tmp_path / "r.csv", ["candidate_id", "response"], [["A", "withdraw"], ["B", "freeze"], ["C", "slide"]])
+    r = CliRunner().invoke(app, ["slide", "--result", str(tmp_path / "out"), "--responses", str(tmp_path / "r.csv"),
+                                 "--out", str(tmp_path / "r2")])
+    assert r.exit_code == 0, r.output
+    assert "1 slid" in r.output
+    assert {x["candidate_id"]: x["post"] for x in read_csv(tmp_path / "r2" / "allocation.csv")} == \
+        {"B": "I1-CSE", "C": "I1-EE", "D": "I2-ME"}
+    r = CliRunner().invoke(app, ["verify", "--stage", "slide", "--policy", "josaa-2025", "--candidates",
+                                 str(tmp_path / "c.csv"), "--vacancies", str(tmp_path / "v.csv"), "--preferences",
+                                 str(tmp_path / "p.csv"), "--allocation", str(tmp_path / "out" / "allocation.csv"),
+                                 "--responses", str(tmp_path / "r.csv"),
+                                 "--slide", str(tmp_path / "r2" / "allocation.csv")])
+    assert r.exit_code == 0, r.output
