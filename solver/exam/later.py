@@ -24,13 +24,15 @@ def later_round(policy: Policy, problem: Problem, pool: np.ndarray, counts: Coun
     """The candidates `pool` (merit positions, ascending) against `counts` vacancies per (post, category), with
     `mins` trait minimums per (post, category); `preferences`: the pool's own lists (default: theirs as given).
     Returns allocation.csv rows (ranks in the whole list), the engine's status, and the engines' differences."""
-    rows = [VacancyRow(p, s, k, dict(mins.get((p, s), {}))) for (p, s), k in sorted(counts.items())]
+    # (each post keeps its merit list and seat pool: a round of counselling ranks as the first did)
+    like = {r.post: {"merit_list": r.merit_list, "pool": r.pool} for r in problem.vacancy_rows}
+    rows = [VacancyRow(p, s, k, dict(mins.get((p, s), {})), **like.get(p, {})) for (p, s), k in sorted(counts.items())]
     used = {p for p, _ in counts}
-    rows += [VacancyRow(p, policy.open, 0) for p in problem.posts if p not in used]
+    rows += [VacancyRow(p, policy.open, 0, **like.get(p, {})) for p in problem.posts if p not in used]
     sub = problem.reordered(pool)
     order = {p: j for j, p in enumerate(problem.posts)}
     sub = Problem(sub.candidates, problem.posts, tuple(sorted(rows, key=lambda r: order[r.post])),
-                  sub.preferences if preferences is None else tuple(preferences), problem.sources)
+                  sub.preferences if preferences is None else tuple(preferences), problem.sources, sub.lists)
     sol = solve(policy, sub, engine, time_limit=time_limit, workers=workers)
     out = [[*row[:-1], int(pool[row[-1] - 1]) + 1] for row in sol.result.allocation_rows()]
     return out, sol.result.assignment.status, sol.differences

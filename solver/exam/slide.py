@@ -22,6 +22,7 @@ import numpy as np
 
 from ..errors import Unsupported
 from ..data.kinds import Engine
+from .conversions import seats_left
 from .later import later_round, round_policy
 from ..policy import Policy
 from ..data.problem import Problem
@@ -61,8 +62,10 @@ def slide(policy: Policy, problem: Problem, allocation: list[dict], responses: d
     said = {cid: responses.get(cid, "absent") for cid in first}
     answer = {cid: SAME_AS.get(a, a) for cid, a in said.items()}
     newcomers = [i for i in range(problem.n) if ids[i] not in first] if policy.slide.newcomers else []
+    extra = seats_left(policy, problem, [(r["post"], r["seat_category"]) for r in first.values()]) \
+        if policy.slide.unfilled_offered else Counter()
     rows, status, differences, fixed, solves = _rounds(round_policy(policy), problem, first, answer, newcomers,
-                                                       (engine, time_limit, workers))
+                                                       (engine, time_limit, workers), extra)
     kept = [[cid, r["post"], r["seat_category"], r.get("counted_as", ""), r.get("horizontal", ""),
              r.get("route", ""), index[cid] + 1] for cid, r in first.items() if cid in fixed]
     final = sorted(kept + rows, key=lambda r: r[-1])
@@ -75,12 +78,13 @@ def slide(policy: Policy, problem: Problem, allocation: list[dict], responses: d
                **({"engine_differences": differences} if str(engine) == "both" else {}),
                "moved_up": sum(m[-1] == "moved up" for m in moves),
                "newcomers_placed": sum(m[-1] == "new" for m in moves)}
-    return Slid(final, moves, _unfilled(first, fixed, rows), figures)
+    return Slid(final, moves, _unfilled(first, fixed, rows, extra), figures)
 
 
-def _rounds(single: Policy, problem: Problem, first: dict, answer: dict, newcomers: list[int], solving: tuple):
-    """Solve the round, and again while a floater would be left out or moved down: he keeps his own post
-    instead (no floater is moved down). Returns (rows, status, engine differences, those keeping their own
+def _rounds(single: Policy, problem: Problem, first: dict, answer: dict, newcomers: list[int], solving: tuple,
+            extra: Counter):
+    """Solve the round (the seats freed, and `extra`: those the last round left, converted), and again while a
+    floater would be left out or moved down: he keeps his own post instead (no floater is moved down). Returns (rows, status, engine differences, those keeping their own
     post, solves)."""
     ids = problem.candidates.ids
     index = {cid: i for i, cid in enumerate(ids)}
@@ -89,6 +93,7 @@ def _rounds(single: Policy, problem: Problem, first: dict, answer: dict, newcome
     solves = 0
     while True:
         counts, mins = _seats([r for cid, r in first.items() if cid not in fixed])
+        counts = counts + extra
         pool = np.array(sorted([i for i in floating if ids[i] not in fixed] + newcomers), dtype=np.int64)
         rows, status, differences = later_round(single, problem, pool, counts, mins, *solving,
                                                 _offered(problem, pool, first, answer)) \
@@ -168,8 +173,8 @@ def _moves(problem: Problem, first: dict, answer: dict, final: list[list]) -> li
     return out
 
 
-def _unfilled(first: dict, fixed: set, rows: list[list]) -> list[list]:
-    total = Counter((r["post"], r["seat_category"]) for cid, r in first.items() if cid not in fixed)
+def _unfilled(first: dict, fixed: set, rows: list[list], extra: Counter) -> list[list]:
+    total = Counter((r["post"], r["seat_category"]) for cid, r in first.items() if cid not in fixed) + extra
     filled = Counter((r[1], r[2]) for r in rows)
     return [[p, s, k, filled[(p, s)], k - filled[(p, s)], "reported again" if k > filled[(p, s)] else ""]
             for (p, s), k in sorted(total.items())]

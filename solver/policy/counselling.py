@@ -26,6 +26,23 @@ class Quota(Strict):
     source: str = ""
 
 
+class Conversion(Strict):
+    """Seats a round left unfilled, made others' for the next round: a category's (`category` -> `to`, e.g.
+    OBC-NCL -> OPEN at the same pool), or those held for a trait (`trait`: to the same program's pool without
+    it, same quota, gender pool and category: PwD seats to non-PwD ones)."""
+
+    category: str = ""
+    to: str = ""
+    trait: str = ""
+    source: str = ""
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> "Conversion":
+        if bool(self.category) != bool(self.to) or bool(self.category) == bool(self.trait):
+            raise ValueError("a seat_pools conversion gives either category and to, or trait")
+        return self
+
+
 class SeatPools(Strict):
     """The order of a choice's pools (`order`: dimensions, the outermost first; within a dimension, quotas in the
     order `quotas` lists them, `neutral` before `female`, seats for no trait before those for one), and who may
@@ -41,6 +58,9 @@ class SeatPools(Strict):
 
     order: list[Literal["quota", "gender_pool", "trait"]] = Field(default_factory=lambda: list(DIMENSIONS))
     quotas: dict[str, Quota] = Field(default_factory=lambda: {"AI": Quota(holders="all")})
+    # Made between rounds, in this order, where the sliding round offers the seats a round left
+    # (`slide.unfilled_offered`).
+    conversions: list[Conversion] = []
     source: str = ("JoSAA Business Rules, \"Division of seats into program-sections\" and \"Sequence in which seat "
                    "categories are considered for seat allocation\" (the headings were read, not the sections' "
                    "text: the order is as the issue and RULES.md summarise it, a female candidate tried for "

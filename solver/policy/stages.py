@@ -71,6 +71,10 @@ class SlideRule(Strict):
     as yes); false: only the floaters move, and the posts they leave stay vacant."""
 
     newcomers: bool = True
+    # Whether the round also offers the seats the round before it left unfilled (after `seat_pools.conversions`):
+    # a round of counselling offers the whole seat matrix; SSC's round re-allocates the seats the absentees
+    # and floaters freed, and what the first round left is reported again for the next cycle.
+    unfilled_offered: bool = False
     source: str = ("SSC notice of 3 March 2026, sliding mechanism (read from press summaries; the notice's text was "
                    "not read)")
 

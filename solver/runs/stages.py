@@ -64,11 +64,8 @@ def previous(folder: str | Path, needs: tuple[str, ...] = ("allocation.csv",), w
             raise InputError(path, None, None, f"changed since the run in {folder} read it (its SHA-256 differs "
                              "from summary.json's)")
     pol = load_policy(summary)
-    if "ranks" in paths:
-        from ..errors import Unsupported
-        raise Unsupported(f"the run in {folder} ranks posts by several merit lists: filling its vacancies and "
-                          "sliding rounds after it are not built yet for several lists")
-    problem = read_problem(pol, paths["candidates"], paths["vacancies"], paths.get("preferences"), warn=warn)
+    problem = read_problem(pol, paths["candidates"], paths["vacancies"], paths.get("preferences"), warn=warn,
+                           ranks=paths.get("ranks"))
     files = {p.name: sha256(p) for p in sorted(folder.iterdir()) if p.is_file()}
     return Previous(folder, pol, problem, paths, files)
 
@@ -123,6 +120,11 @@ def run_fill(result: str | Path, declined: str | Path, out: str | Path | None, e
 
     engine = Engine.parse(engine)
     prev = previous(result, ("allocation.csv", "reserve_list.csv"), warn)
+    if prev.problem.lists is not None:
+        from ..errors import Unsupported
+        raise Unsupported(f"the run in {prev.folder} ranks posts by several merit lists: filling its vacancies "
+                          "from the reserve list is not built for several lists (the reserve list is drawn on "
+                          "one merit)")
     allocation = read_rows(prev.folder / "allocation.csv", ["candidate_id", "post", "seat_category"], ["horizontal"])
     listed = read_rows(prev.folder / "reserve_list.csv", ["candidate_id", "category", "list"])
     reserve = {r["candidate_id"]: r["list"] for r in listed}

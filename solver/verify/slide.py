@@ -36,7 +36,7 @@ def check_slide(policy: Policy, problem: Problem, before: Allocation, responses:
                    f"institute ({source}; JoSAA Business Rules: a slide is within the institute)", candidate=cid,
                    post=problem.posts[now[cid][0]])
             for cid, a in answer.items() if a == "slide" and cid in now and site[now[cid][0]] != site[was[cid][0]]]
-    given, held = {}, {}
+    given, held = _offered_seats(policy, problem, was) if policy.slide.unfilled_offered else {}, {}
     for j, seat, _ in was.values():
         given[(j, seat)] = given.get((j, seat), 0) + 1
     for cid, (j, seat, r) in now.items():
@@ -50,6 +50,34 @@ def check_slide(policy: Policy, problem: Problem, before: Allocation, responses:
     if policy.slide.newcomers:
         takers += [x for x in ids if x not in was]
     return out + _passed_over(policy, problem, index, was, now, answer, given, held, rank, takers, after, site)
+
+
+def _offered_seats(policy: Policy, problem: Problem, was: dict) -> dict:
+    """(post index, category) -> seats the last round left unfilled, as the policy's conversions make them over
+    in turn (a category's to another at the same post; a trait's to the program's pool without it), read from
+    the seat matrix and the last round's holders. A post or category over its rows took a converted seat."""
+    index = {p: j for j, p in enumerate(problem.posts)}
+    short: dict = {}
+    for r in problem.vacancy_rows:
+        short[(index[r.post], r.category)] = short.get((index[r.post], r.category), 0) + r.vacancies
+    for j, seat, _ in was.values():
+        short[(j, seat)] = short.get((j, seat), 0) - 1
+    pool = {index[r.post]: r.pool for r in problem.vacancy_rows if r.pool is not None}
+    bare = {(p.program, p.quota, p.gender_pool): j for j, p in pool.items() if not p.trait}
+    for rule in policy.seat_pools.conversions:
+        for (j, seat), k in sorted(short.items()):
+            if k <= 0:
+                continue
+            if rule.category == seat:
+                target = (j, rule.to)
+            elif rule.trait and j in pool and pool[j].trait == rule.trait and \
+                    (pool[j].program, pool[j].quota, pool[j].gender_pool) in bare:
+                target = (bare[(pool[j].program, pool[j].quota, pool[j].gender_pool)], seat)
+            else:
+                continue
+            short[target] = short.get(target, 0) + k
+            short[(j, seat)] = 0
+    return {key: k for key, k in short.items() if k > 0}
 
 
 def _institutes(problem: Problem) -> list[str]:

@@ -93,3 +93,35 @@ def test_the_command_line_takes_josaa_words(tmp_path):
                                  "--responses", str(tmp_path / "r.csv"),
                                  "--slide", str(tmp_path / "r2" / "allocation.csv")])
     assert r.exit_code == 0, r.output
+
+
+def test_seats_left_unfilled_are_converted_for_the_next_round(tmp_path):
+    """P: one OPEN seat, one OBC-NCL seat, one OPEN seat for PwD. No OBC-NCL or PwD candidate: round 1 fills only
+    OPEN (A). Between rounds the OBC-NCL seat becomes OPEN, and the PwD seat P's own OPEN seat (josaa-2025's
+    conversions). A freezes; round 2 gives the two seats to B and C, the best left; D stays out. verify derives
+    the two seats itself: the same round with D in C's place is refused (C passed over), and a third newcomer
+    beyond the converted seats is refused too."""
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category"], CANDS)
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "trait"],
+              [["P", "OPEN", 1, ""], ["P", "OBC-NCL", 1, ""], ["P", "OPEN", 1, "pwbd"]])
+    pol = load_policy("josaa-2025")
+    prob = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv")
+    write_outputs(tmp_path / "out", solve(pol, prob, "greedy").result, {})
+    alloc = read_csv(tmp_path / "out" / "allocation.csv")
+    assert [(r["candidate_id"], r["post"]) for r in alloc] == [("A", "P")]
+    for engine in ("greedy", "cpsat"):
+        done = slide(pol, prob, alloc, {"A": "freeze"}, engine)
+        assert {r[0]: (r[1], r[2]) for r in done.rows} == {"A": ("P", "OPEN"), "B": ("P", "OPEN"), "C": ("P", "OPEN")}
+    assert [r for r in done.unfilled if r[0] == "P"] == [["P", "OPEN", 2, 2, 0, ""]]
+    before = read_allocation(tmp_path / "out" / "allocation.csv", prob, pol)
+    head = ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route"]
+    write_csv(tmp_path / "good.csv", head, [r[:6] for r in done.rows])
+    assert check_slide(pol, prob, before, {"A": "freeze"}, read_allocation(tmp_path / "good.csv", prob, pol)) == []
+    rows = [["A", "P", "OPEN", "OPEN", "", "open_merit"], ["B", "P", "OPEN", "OPEN", "", "open_merit"],
+            ["D", "P", "OPEN", "OPEN", "", "open_merit"]]
+    write_csv(tmp_path / "bad.csv", head, rows)
+    found = check_slide(pol, prob, before, {"A": "freeze"}, read_allocation(tmp_path / "bad.csv", prob, pol))
+    assert any("C (merit position 3) is passed over for D" in str(f) for f in found)
+    write_csv(tmp_path / "bad2.csv", head, rows[:2] + [["C", "P", "OPEN", "OPEN", "", "open_merit"]] + rows[2:])
+    found = check_slide(pol, prob, before, {"A": "freeze"}, read_allocation(tmp_path / "bad2.csv", prob, pol))
+    assert any("4 hold the OPEN seats at P" in str(f) for f in found)
