@@ -148,4 +148,5 @@ def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
     solve(policy=policy, candidates=inputs / "candidates.csv", vacancies=inputs / "vacancies.csv",
           out=out, preferences=prefs if prefs.exists() else None, engine=engine, register=None, year=None,
           replace=False, time_limit=None, workers=1, independent=False, set_=[], round_="main",
-          recruitment="direct", quiet=False, json_=False, report=False, shortlist=None, reserve=False)
+          recruitment="direct", quiet=False, json_=False, report=False, shortlist=None, reserve=False,
+          ranks=None)
