@@ -124,7 +124,9 @@ def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
          policy: str = typer.Option("bihar-1991", "--policy", help="the bundled policy whose example to write"),
          inputs_only: bool = typer.Option(False, "--inputs-only", help="write the example's inputs, do not solve"),
          pipeline: bool = typer.Option(False, "--pipeline", help="write a whole combined exam's files instead "
-                                       "(upsc-cse: prelims, mains, final, preferences, declines, responses)")):
+                                       "(upsc-cse: prelims, mains, final, preferences, declines, responses)"),
+         counselling: bool = typer.Option(False, "--counselling", help="a JoSAA-shaped counselling instead "
+                                          "(josaa-2025: two merit lists, every seat pool, six rounds)")):
     """Solve a bundled example end to end (Bihar 1991, 5,000 candidates, 400 vacancies at one post, by default);
     the inputs are written to OUT/input/, the outputs to OUT/."""
     from ..runs.examples import EXAMPLES, write_example, write_pipeline
@@ -138,6 +140,9 @@ def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
                   f"final.csv ({made.interview_called:,} called), vacancies.csv, preferences.csv, declined.csv, "
                   "responses.csv (docs/pipeline.md runs it stage by stage)")
         return
+    if counselling:
+        _counselling(out, engine, con)
+        return
     if policy not in EXAMPLES:
         usage(f"--policy: no example for {policy!r}; there are examples for {', '.join(EXAMPLES)}")
     inputs = write_example(policy, out / "input")
@@ -150,3 +155,35 @@ def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
           replace=False, time_limit=None, workers=1, independent=False, set_=[], round_="main",
           recruitment="direct", quiet=False, json_=False, report=False, shortlist=None, reserve=False,
           ranks=None)
+
+
+def _counselling(out: Path, engine: str, con: Console) -> None:
+    """`demo --counselling`: the example's inputs in OUT/input/, round 1 solved in OUT/round-1/, rounds 2 to 6
+    each on responses drawn after the round before (OUT/input/responses-K.csv) in OUT/round-K/."""
+    from ..io.staging import write_csv
+    from ..runs.counselling import responses, write_counselling
+    from ..runs.stages import read_rows, run_slide
+
+    made = write_counselling(out / "input")
+    inputs = made.folder
+    con.print(f"a counselling written to {inputs}/: {made.candidates:,} candidates, {made.seats:,} seats "
+              "(josaa-2025; docs/counselling.md runs it round by round)")
+    solve(policy="josaa-2025", candidates=inputs / "candidates.csv", vacancies=inputs / "vacancies.csv",
+          out=out / "round-1", preferences=inputs / "preferences.csv", engine=engine, register=None, year=None,
+          replace=False, time_limit=None, workers=1, independent=False, set_=[], round_="main",
+          recruitment="direct", quiet=True, json_=False, report=False, shortlist=None, reserve=False,
+          ranks=inputs / "ranks.csv")
+    held = len(read_rows(out / "round-1" / "allocation.csv", ["candidate_id"]))
+    con.print(f"round 1: {held:,} hold seats (OUT/round-1/)")
+    for k in range(2, 7):
+        before = read_rows(out / f"round-{k - 1}" / "allocation.csv", ["candidate_id", "post", "seat_category"])
+        answers = inputs / f"responses-{k}.csv"
+        write_csv(answers, ["candidate_id", "response"], responses(before, k))
+        try:
+            _, done = run_slide(out / f"round-{k - 1}", answers, out / f"round-{k}", engine)
+        except AarakshanError as e:
+            fail(e)
+        f = done.rounds
+        con.print(f"round {k}: {f['fixed']} froze, {f['floated']} floated, {f['slid']} slid, {f['absent']} "
+                  f"withdrew; {f['moved_up']} moved up, {f['newcomers_placed']} placed anew; {len(done.rows):,} "
+                  f"hold seats (OUT/round-{k}/)")

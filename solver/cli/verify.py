@@ -35,6 +35,8 @@ def verify(
     fill: Optional[Path] = typer.Option(None, "--fill", help="the fill's allocation.csv (its new appointments)"),
     responses: Optional[Path] = typer.Option(None, "--responses", help="the sliding round's responses.csv"),
     slid: Optional[Path] = typer.Option(None, "--slide", help="the allocation.csv after the sliding round"),
+    withdrawn: Optional[Path] = typer.Option(None, "--withdrawn", help="with --stage slide: the withdrawn.csv of "
+                                             "the round before (who left the counselling earlier)"),
     cadres: Optional[Path] = typer.Option(None, "--cadres", help="the cadres.csv to check (--stage cadre: "
                                           "--candidates is officers.csv, --vacancies cadre_vacancies.csv, "
                                           "--preferences cadre_preferences.csv, with --year)"),
@@ -51,7 +53,8 @@ def verify(
     if stage == "shortlist":
         return _verify_shortlist(policy, candidates, vacancies, shortlist, ratio, set_)
     if stage == "slide":
-        return _verify_slide(policy, candidates, vacancies, preferences, allocation, responses, slid, set_)
+        return _verify_slide(policy, candidates, vacancies, preferences, allocation, responses, slid, set_, ranks,
+                             withdrawn)
     if stage in ("reserve", "fill"):
         return _verify_reserve(stage, policy, candidates, vacancies, preferences, allocation, reserve_list, declined,
                                fill, set_)
@@ -150,10 +153,11 @@ def _verify_reserve(stage, policy, candidates, vacancies, preferences, allocatio
     _report_violations([[stage, *_about(text), text, pol.reserve_list.source] for text in broken], clean)
 
 
-def _verify_slide(policy, candidates, vacancies, preferences, allocation, responses, slid, set_) -> None:
+def _verify_slide(policy, candidates, vacancies, preferences, allocation, responses, slid, set_, ranks=None,
+                  withdrawn=None) -> None:
     """`verify --stage slide`: the sliding round's rules (`solver.verify.slide`)."""
     from ..io.readers import read_problem
-    from ..runs.stages import read_responses
+    from ..runs.stages import read_responses, read_withdrawn
     from ..verify import read_allocation
     from ..verify.slide import check_slide
 
@@ -161,10 +165,11 @@ def _verify_slide(policy, candidates, vacancies, preferences, allocation, respon
         usage("--stage slide takes --allocation (the first round's), --responses and --slide (the round's)")
     pol = load(policy, set_, "direct")
     try:
-        problem = read_problem(pol, candidates, vacancies, preferences, warn=warn)
+        problem = read_problem(pol, candidates, vacancies, preferences, warn=warn, ranks=ranks)
         before = read_allocation(allocation, problem, pol)
         answers = read_responses(responses, [{"candidate_id": x} for x in before.ids], warn)
-        broken = check_slide(pol, problem, before, answers, read_allocation(slid, problem, pol))
+        gone = read_withdrawn(withdrawn) if withdrawn is not None else frozenset()
+        broken = check_slide(pol, problem, before, answers, read_allocation(slid, problem, pol), gone)
     except AarakshanError as e:
         fail(e)
     _report_violations([["slide", *_about(text), text, pol.slide.source] for text in broken],

@@ -39,10 +39,12 @@ class Slid:
     moves: list[list]         # slide.csv rows: every candidate of either round, what became of him
     unfilled: list[list]      # unfilled.csv rows: the round's seats per post and category, filled and left
     rounds: dict              # figures: fixed, floated, absent, moved up, newcomers placed, solves
+    gone: list[str]           # withdrawn.csv: who has left (this round's absent and those before), in merit order
 
 
 def slide(policy: Policy, problem: Problem, allocation: list[dict], responses: dict[str, str],
-          engine: Engine | str = Engine.GREEDY, time_limit: float | None = None, workers: int = 1) -> Slid:
+          engine: Engine | str = Engine.GREEDY, time_limit: float | None = None, workers: int = 1,
+          gone=frozenset()) -> Slid:
     """The sliding round (see the module's text).
 
     Parameters
@@ -51,6 +53,7 @@ def slide(policy: Policy, problem: Problem, allocation: list[dict], responses: d
     allocation : the first round's allocation.csv, as dicts.
     responses : candidate id -> "fix" (or "freeze"), "float", "slide" or "absent" (or "withdraw"); a placed
         candidate not in it is absent.
+    gone : ids of those who left in an earlier round (the previous round's withdrawn.csv): no newcomers.
     """
     if policy.migration.selection_list:
         raise Unsupported("a sliding round under a policy with a recommendation list (migration.selection_list) is "
@@ -61,7 +64,8 @@ def slide(policy: Policy, problem: Problem, allocation: list[dict], responses: d
     first = {r["candidate_id"]: r for r in allocation}
     said = {cid: responses.get(cid, "absent") for cid in first}
     answer = {cid: SAME_AS.get(a, a) for cid, a in said.items()}
-    newcomers = [i for i in range(problem.n) if ids[i] not in first] if policy.slide.newcomers else []
+    newcomers = [i for i in range(problem.n) if ids[i] not in first and ids[i] not in gone] \
+        if policy.slide.newcomers else []
     extra = seats_left(policy, problem, [(r["post"], r["seat_category"]) for r in first.values()]) \
         if policy.slide.unfilled_offered else Counter()
     rows, status, differences, fixed, solves = _rounds(round_policy(policy), problem, first, answer, newcomers,
@@ -78,7 +82,8 @@ def slide(policy: Policy, problem: Problem, allocation: list[dict], responses: d
                **({"engine_differences": differences} if str(engine) == "both" else {}),
                "moved_up": sum(m[-1] == "moved up" for m in moves),
                "newcomers_placed": sum(m[-1] == "new" for m in moves)}
-    return Slid(final, moves, _unfilled(first, fixed, rows, extra), figures)
+    left = set(gone) | {cid for cid, a in answer.items() if a == "absent"}
+    return Slid(final, moves, _unfilled(first, fixed, rows, extra), figures, [x for x in ids if x in left])
 
 
 def _rounds(single: Policy, problem: Problem, first: dict, answer: dict, newcomers: list[int], solving: tuple,

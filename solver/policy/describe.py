@@ -124,7 +124,24 @@ def _other_tables(p: Policy) -> list[str]:
     extra = [(name, getattr(t, "source", "") or getattr(t, "stages_source", "")) for name, t in tables
              if t is not None and (name not in staged or t != type(t)())]
     extra = [(name, source) for name, source in extra if source]
-    return ["", "## Other tables", ""] + [f"- {name}: {source}" for name, source in extra] if extra else []
+    return (["", "## Other tables", ""] + [f"- {name}: {source}" for name, source in extra] if extra else []) + \
+        _seat_pools(p)
+
+
+def _seat_pools(p: Policy) -> list[str]:
+    """The seat pools' order, quotas and conversions, where the model sets them (`solver.policy.counselling`)."""
+    sp = p.seat_pools
+    if sp == type(sp)():
+        return []
+    out = ["", "## Seat pools", "", f"{sp.source}.", "",
+           f"A choice's pools are tried by {', then '.join(x.replace('_', ' ') for x in sp.order)}; within a "
+           "pool, open seats before the candidate's own category's.", "", "| quota | held by | source |",
+           "|---|---|---|"] + [f"| {code} | {q.holders} | {q.source} |" for code, q in sp.quotas.items()]
+    if sp.conversions:
+        out += ["", "Between rounds, in this order:", ""] + \
+            [f"- {f'{c.category} to {c.to}' if c.category else f'seats for {c.trait} to the same seats without it'}: "
+             f"{c.source}" for c in sp.conversions]
+    return out
 
 
 if __name__ == "__main__":

@@ -149,7 +149,7 @@ def run_fill(result: str | Path, declined: str | Path, out: str | Path | None, e
     return prev, done
 
 
-SLIDE_FILES = ("allocation.csv", "unfilled.csv", "slide.csv", "summary.json")
+SLIDE_FILES = ("allocation.csv", "unfilled.csv", "slide.csv", "withdrawn.csv", "summary.json")
 
 
 def read_responses(path: Path, allocation: list[dict], warn=lambda _: None) -> dict[str, str]:
@@ -163,6 +163,12 @@ def read_responses(path: Path, allocation: list[dict], warn=lambda _: None) -> d
         warn(f"{path}: {len(missing)} candidates placed in the first round have no response: taken as absent (did "
              "not report)")
     return out
+
+
+def read_withdrawn(path: Path) -> frozenset:
+    """Who left the counselling in an earlier round (a round's withdrawn.csv; none where the file is not there:
+    the round after a first allocation)."""
+    return frozenset(r["candidate_id"] for r in read_rows(path, ["candidate_id"])) if path.is_file() else frozenset()
 
 
 def run_slide(result: str | Path, responses: str | Path, out: str | Path | None,
@@ -181,7 +187,8 @@ def run_slide(result: str | Path, responses: str | Path, out: str | Path | None,
     allocation = read_rows(prev.folder / "allocation.csv", ["candidate_id", "post", "seat_category"],
                            ["counted_as", "horizontal", "route"])
     answers = read_responses(Path(responses), allocation, warn)
-    done = slide(prev.policy, prev.problem, allocation, answers, engine, time_limit, workers)
+    done = slide(prev.policy, prev.problem, allocation, answers, engine, time_limit, workers,
+                 read_withdrawn(prev.folder / "withdrawn.csv"))
     if out is not None:
         sources = {**prev.inputs, "responses": str(responses)}
         doc = {"stage": "slide", "engine": str(engine), **done.rounds,
@@ -192,6 +199,7 @@ def run_slide(result: str | Path, responses: str | Path, out: str | Path | None,
             write_csv(tmp / "allocation.csv", ALLOCATION_COLUMNS, done.rows)
             write_csv(tmp / "unfilled.csv", UNFILLED_COLUMNS, done.unfilled)
             write_csv(tmp / "slide.csv", SLIDE_COLUMNS, done.moves)
+            write_csv(tmp / "withdrawn.csv", ["candidate_id"], [[x] for x in done.gone])
             write_json(tmp / "summary.json", doc)
         stage(out, write, SLIDE_FILES, reads=[prev.folder, responses, *prev.inputs.values()]).publish()
     return prev, done

@@ -7,12 +7,13 @@ import numpy as np
 
 from ..policy import Policy
 from ..data.problem import Problem
+from ..data.lists import ABSENT
 from .allocation import Allocation, Broken, may_hold
 from .stages import _held_as
 
 
 def check_slide(policy: Policy, problem: Problem, before: Allocation, responses: dict[str, str],
-                after: Allocation) -> list[str]:
+                after: Allocation, gone=frozenset()) -> list[str]:
     """One who fixed keeps his post and seat; one absent (or without a response) is gone; a floater holds his own
     post or one he ranks above it; a newcomer takes part only where `slide.newcomers`; no post and category
     holds more than the first round gave it; each holder may hold his seat and ranked the post; nobody taking
@@ -20,7 +21,8 @@ def check_slide(policy: Policy, problem: Problem, before: Allocation, responses:
     to his own outcome (a trait's beneficiary on a seat that served the trait aside), nor such a seat left
     empty. A slider is a floater offered only the posts of his own institute (JoSAA's slide: vacancies.csv
     `institute`, a program its own institute where none is given). `responses`: id -> fix or freeze, float,
-    slide, absent or withdraw (a placed candidate without one is absent)."""
+    slide, absent or withdraw (a placed candidate without one is absent). `gone`: ids of those who left in an
+    earlier round, who take no part and hold nothing."""
     c, out, source = problem.candidates, [], policy.slide.source
     ids = [str(x) for x in c.ids]
     index = {x: i for i, x in enumerate(ids)}
@@ -48,7 +50,9 @@ def check_slide(policy: Policy, problem: Problem, before: Allocation, responses:
                        f"{given.get(key, 0)}", candidate=k, post=problem.posts[key[0]]))
     takers = [cid for cid, a in answer.items() if a in ("float", "slide")]
     if policy.slide.newcomers:
-        takers += [x for x in ids if x not in was]
+        takers += [x for x in ids if x not in was and x not in gone]
+    out += [Broken(f"{cid} left the counselling in an earlier round, yet holds {problem.posts[j]} ({source})",
+                   candidate=cid, post=problem.posts[j]) for cid, (j, _, _) in now.items() if cid in gone]
     return out + _passed_over(policy, problem, index, was, now, answer, given, held, rank, takers, after, site)
 
 
@@ -122,14 +126,17 @@ def _passed_over(policy, problem, index, was, now, answer, given, held, rank, ta
         traits.setdefault((j, seat), set()).update(t for t in labels.split(";") if t)
     holders: dict[tuple[int, str], list[int]] = {}
     for cid, (j, seat, r) in now.items():
-        if answer.get(cid) != "fix":
+        # (one who fixed keeps his seat, and so does a floater left where he was: nobody is moved down or out)
+        if answer.get(cid) != "fix" and not (cid in was and was[cid][:2] == (j, seat)):
             holders.setdefault((j, seat), []).append(r)
     for (j, seat), k in given.items():
         may = may_hold(policy, problem, seat)
         served = traits.get((j, seat), set())
+        # (each post's own merit list orders its applicants: the candidates' own merit, or a list of its own)
+        place = problem.lists.position[problem.post_lists[j]] if problem.post_lists[j] else np.arange(problem.n)
         for cid in takers:
             u = index[cid]
-            if not may[u] or rank[u, j] >= len(problem.posts):
+            if not may[u] or rank[u, j] >= len(problem.posts) or place[u] >= ABSENT:
                 continue
             if answer.get(cid) in ("float", "slide") and rank[u, j] > rank[u, was[cid][0]]:
                 continue   # a floater is offered only posts he prefers to his own (and his own)
@@ -138,12 +145,14 @@ def _passed_over(policy, problem, index, was, now, answer, given, held, rank, ta
             mine = now.get(cid)
             if mine is not None and rank[u, mine[0]] <= rank[u, j]:
                 continue
-            below = [r for r in holders.get((j, seat), []) if after.cand[r] > u and
+            below = [r for r in holders.get((j, seat), []) if place[after.cand[r]] > place[u] and
                      not any(not c.trait(t)[u] for t in set(after.horizontal[r].split(";")) & served)]
             if below:
                 r = below[0]
-                out.append(Broken(f"{cid} (merit position {u + 1}) is passed over for {after.ids[r]} (merit position "
-                           f"{after.cand[r] + 1}) on the {seat} seat at {problem.posts[j]}", candidate=cid, post=problem.posts[j]))
+                on = f" on list {problem.lists.names[problem.post_lists[j]]}" if problem.post_lists[j] else ""
+                out.append(Broken(f"{cid} (merit position {place[u] + 1}{on}) is passed over for {after.ids[r]} (merit "
+                                  f"position {place[after.cand[r]] + 1}) on the {seat} seat at {problem.posts[j]}",
+                                  candidate=cid, post=problem.posts[j]))
             elif held.get((j, seat), 0) < k:
                 out.append(Broken(f"a {seat} seat at {problem.posts[j]} is left empty while {cid} could take it",
                                   candidate=cid, post=problem.posts[j]))

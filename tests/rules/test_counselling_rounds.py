@@ -125,3 +125,32 @@ def test_seats_left_unfilled_are_converted_for_the_next_round(tmp_path):
     write_csv(tmp_path / "bad2.csv", head, rows[:2] + [["C", "P", "OPEN", "OPEN", "", "open_merit"]] + rows[2:])
     found = check_slide(pol, prob, before, {"A": "freeze"}, read_allocation(tmp_path / "bad2.csv", prob, pol))
     assert any("4 hold the OPEN seats at P" in str(f) for f in found)
+
+
+def test_one_who_withdrew_takes_no_part_in_later_rounds(tmp_path):
+    """Round 2: A withdraws (I2-ME freed), B and C freeze; D takes I2-ME. Round 3: D withdraws; A, gone since
+    round 2, is not a newcomer though he is unplaced and ranks I2-ME first: the seat stays empty. withdrawn.csv
+    carries A (and then D) from round to round; verify, given it, refuses A placed in round 3."""
+    first_round(tmp_path)
+    base = ["--policy", "josaa-2025", "--candidates", str(tmp_path / "c.csv"), "--vacancies", str(tmp_path / "v.csv"),
+            "--preferences", str(tmp_path / "p.csv")]
+    r = CliRunner().invoke(app, ["solve", *base, "--engine", "greedy", "--quiet", "--out", str(tmp_path / "r1")])
+    assert r.exit_code == 0, r.output
+    write_csv(tmp_path / "a2.csv", ["candidate_id", "response"], [["A", "withdraw"], ["B", "freeze"], ["C", "freeze"]])
+    write_csv(tmp_path / "a3.csv", ["candidate_id", "response"], [["B", "freeze"], ["C", "freeze"], ["D", "withdraw"]])
+    for k, answers in ((2, "a2.csv"), (3, "a3.csv")):
+        r = CliRunner().invoke(app, ["slide", "--result", str(tmp_path / f"r{k - 1}"), "--responses",
+                                     str(tmp_path / answers), "--out", str(tmp_path / f"r{k}")])
+        assert r.exit_code == 0, r.output
+    assert {x["candidate_id"]: x["post"] for x in read_csv(tmp_path / "r2" / "allocation.csv")}["D"] == "I2-ME"
+    assert {x["candidate_id"] for x in read_csv(tmp_path / "r3" / "allocation.csv")} == {"B", "C"}
+    assert [x["candidate_id"] for x in read_csv(tmp_path / "r3" / "withdrawn.csv")] == ["A", "D"]
+    check = ["verify", "--stage", "slide", *base, "--allocation", str(tmp_path / "r2" / "allocation.csv"),
+             "--responses", str(tmp_path / "a3.csv"), "--withdrawn", str(tmp_path / "r2" / "withdrawn.csv")]
+    r = CliRunner().invoke(app, [*check, "--slide", str(tmp_path / "r3" / "allocation.csv")])
+    assert r.exit_code == 0, r.output
+    write_csv(tmp_path / "bad.csv", ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route"],
+              [["A", "I2-ME", "OPEN", "OPEN", "", "open_merit"], ["B", "I1-CSE", "OPEN", "OPEN", "", "open_merit"],
+               ["C", "I1-EE", "OPEN", "OPEN", "", "open_merit"]])
+    r = CliRunner().invoke(app, [*check, "--slide", str(tmp_path / "bad.csv")])
+    assert r.exit_code == 1 and "left the counselling in an earlier round" in r.output
