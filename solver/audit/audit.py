@@ -10,8 +10,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from ..chain.reductions import DIRECT, Answer, StageData
-from ..chain.engines.cpsat.conflict import core as named_core, run, shrunk
-from ..chain.engines.assignment import Assignment
+from ..chain.engines.cpsat.conflict import core as named_core, shrunk
 from ..chain.engines.cpsat.model import Names, Rules
 from ..chain.engines.greedy import solve_greedy
 from ..errors import PolicyConflict, Unsupported
@@ -19,19 +18,13 @@ from ..policy import Policy
 from ..chain.pools import Pools
 from ..data.problem import Problem
 from ..outcome.result import Result
-from .lawful import differs, lawful_model, relaxable, solution
+from .lawful import lawful_model, relaxable, solution
 from .questions import Question
 from .readings import OpenOption, combinations, sources
-from .houses import alternatives, extend, houses, truncated
+from .houses import extend, houses, truncated
 from .ties import model_bytes, solved_in, tie_orders, too_large
+from .unique import outcome, uniqueness, with_pools
 
-TIE = "merit tie settled only by id"
-TIE_ABOVE = "a merit tie above, settled only by id, moves the seats left to her"
-SEVERAL = "horizontal minimums with preferences: several stable allocations (the official one is candidate-optimal)"
-SRC_TIE = "SPEC.md merit.tie_breaks; an id is not a rule of law"
-# Alternatives of tie blocks completed and compared for the contested set at exam size.
-ALTERNATIVES_SHOWN = 50
-SRC_SEVERAL = "Rajesh Kumar Daria 2007; Gale and Shapley 1962"
 
 
 @dataclass
@@ -62,21 +55,11 @@ class AuditResult:
 def official(policy: Policy, problem: Problem, state=None) -> Result:
     """The allocation the procedure gives (the greedy: with one merit list it is the model's solution), for
     the year after the register's `state` where one is given."""
-    if any(problem.post_lists):
-        raise Unsupported("audit of several merit lists (is the stable allocation unique; could X hold P in some "
-                          "stable allocation) is not built yet")
     if policy.migration.selection_list:
         raise Unsupported("audit of a recommendation list (migration.selection_list) is not built yet: its two "
                           "stages are two models, and a question about one candidate spans both")
     data, inverse = DIRECT(StageData(policy, problem, state))
     return DIRECT.invert(Answer(solve_greedy(data.pools, problem.n), "greedy"), inverse)
-
-
-def outcome(result: Result, i: int) -> str:
-    """What candidate i got: "P01 OBC" (post and seat category) or "not selected"."""
-    if not result.selected[i]:
-        return "not selected"
-    return f"{result.problem.posts[result.pools.pools[result.assignment.pool[i]].post]} {result.seat_category[i]}"
 
 
 def audit(policy: Policy, problem: Problem, questions: list[Question], readings: list[OpenOption] = (),
@@ -114,7 +97,9 @@ def audit(policy: Policy, problem: Problem, questions: list[Question], readings:
             out.status[f"reading {name}"] = f"refused: {e}"
             continue
         read.append(Reading(name, sets, pol, result, *sources(policy, list(readings), sets)))
-    unique, rows, out.status["unique"] = _uniqueness(base.result, time_limit, workers, prove, state)
+    unique, rows, out.status["unique"], lattice = uniqueness(base.result, official, time_limit, workers, prove, state)
+    if lattice is not None:
+        out.alternatives["institution-optimal"] = lattice
     out.unique = unique
     out.contested = rows + _between_readings(base, read[1:])
     out.timings["unique"] = round(time.perf_counter() - t0, 3)
@@ -129,92 +114,6 @@ def audit(policy: Policy, problem: Problem, questions: list[Question], readings:
             out.asked[name] = q.text
     out.timings["total"] = round(time.perf_counter() - t0, 3)
     return out
-
-
-def _uniqueness(res: Result, time_limit, workers, prove: bool = False, state=None) \
-        -> tuple[bool | None, list[list[str]], str]:
-    """CP-SAT: is there a lawful allocation in which someone fares otherwise? Repeated, each time for someone
-    not yet contested, until none is left: the contested set, exactly (for outcomes as pools held)."""
-    problem = res.problem
-    ties = problem.candidates.tie_blocks()
-    if ties.max(initial=-1) < 0 and not res.pools.minimums_with_preferences and not prove:
-        # One strict merit list for every pool: the stable assignment is unique (serial dictatorship; the
-        # model's solution, which the property tests check on thousands of instances). CP-SAT's proof of it
-        # takes minutes at 3,000 candidates and 24 posts, and adds nothing.
-        return True, [], "theorem"
-    if not res.pools.minimums_with_preferences and not prove and too_large(res.pools):
-        h = houses(res.pools, ties)
-        if h is not None:
-            return _uniqueness_by_blocks(res, h, ties)
-        # (ties left to ids at a size the model cannot take: every tie block reversed, by the procedure)
-        alt = solved_in(tie_orders(ties)[0], official, res, state)
-        moved = np.flatnonzero(alt.assignment.pool != res.assignment.pool).tolist()
-        size = f"the model of every lawful allocation would take about {model_bytes(res.pools) / 2**30:.1f} GiB"
-        if moved:
-            return False, _rows(res, {i: outcome(alt, i) for i in moved}, ties), \
-                f"ties: contested found by reversing every tie block, at least these ({size}; prove_unique=True builds it)"
-        return None, [], f"not proven: reversing every tie block changes nothing, and {size}"
-    model = lawful_model(res.pools, problem, Rules(ties=ties))
-    offi = res.assignment.pool
-    contested: dict[int, str] = {}
-    while True:
-        lits = differs(model, offi, set(range(problem.n)) - set(contested))
-        if not lits:
-            break
-        ask = model.m.new_bool_var(f"differs[{len(contested)}]")
-        model.m.add_bool_or(lits).only_enforce_if(ask)
-        status, solver = run(model, [ask], time_limit, workers)
-        if status == "time_limit":
-            return None, _rows(res, contested, ties), "time_limit"
-        if status == "infeasible":
-            break
-        alt = Result(res.policy, problem, res.seats, res.pools, solution(model, solver, problem.n), "cpsat")
-        for i in np.flatnonzero(alt.assignment.pool != offi).tolist():
-            if i not in contested:
-                contested[i] = outcome(alt, i)
-    return not contested, _rows(res, contested, ties), "optimal"
-
-
-def _uniqueness_by_blocks(res: Result, h, ties: np.ndarray) -> tuple[bool | None, list[list[str]], str]:
-    """A house allocation too large for the model: unique exactly when no tie block has another resolution
-    given the official seats above it (`houses.alternatives`); each one found, completed by serial
-    dictatorship below, is a lawful allocation, and whom it moves is contested (at least those)."""
-    offi = res.assignment.pool
-    found, undecided = alternatives(h, offi)
-    size = f"the model of every lawful allocation would take about {model_bytes(res.pools) / 2**30:.1f} GiB"
-    contested: dict[int, str] = {}
-    for block, local in found[:ALTERNATIVES_SHOWN]:
-        pool = offi.copy()
-        pool[block.start:block.stop] = local
-        alt = _with_pools(res, extend(h, pool, block.stop))
-        for i in np.flatnonzero(alt.assignment.pool != offi).tolist():
-            contested.setdefault(i, outcome(alt, i))
-    where = ", ".join(f"ranks {b.start + 1}-{b.stop}" for b in sorted({b for b, _ in found}, key=lambda b: b.start)[:5])
-    if found:
-        return False, _rows(res, contested, ties), \
-            f"ties, decided tie block by tie block: another lawful resolution of the block at {where}" + \
-            (" and others" if len({b for b, _ in found}) > 5 else "") + \
-            f"; contested: those these alternatives move, at least these ({size}; not built)"
-    if undecided:
-        return None, [], f"not proven: {len(undecided)} tie blocks passed the search's limit ({size}; not built)"
-    return True, [], f"ties, decided tie block by tie block: no block has another lawful resolution ({size}; not built)"
-
-
-def _with_pools(res: Result, pool: np.ndarray) -> Result:
-    return Result(res.policy, res.problem, res.seats, res.pools,
-                  Assignment(pool, np.zeros(len(pool), dtype=bool), "audit"), "audit")
-
-
-def _rows(res: Result, contested: dict[int, str], ties: np.ndarray) -> list[list[str]]:
-    rows = []
-    for i in sorted(contested):
-        tied = ties[i] >= 0
-        rule, source = (TIE, SRC_TIE) if tied else (SEVERAL, SRC_SEVERAL) if res.pools.minimums_with_preferences else \
-            (TIE_ABOVE, SRC_TIE) if (ties[:i] >= 0).any() else \
-            ("unexplained (please report: the model admits another allocation)", "")
-        rows.append([res.problem.candidates.ids[i], "tie" if tied else "alternative", outcome(res, i), contested[i],
-                     rule, source])
-    return rows
 
 
 def _between_readings(base: Reading, others: list[Reading]) -> list[list[str]]:
@@ -258,7 +157,8 @@ def settled_by_structure(res: Result) -> bool:
     """Whether the reading's official allocation is its only lawful one: one strict merit list (no tie an id
     alone settles) and no horizontal minimums meeting preferences, the stable allocation is unique (serial
     dictatorship: the candidates choose in merit order), so a question is answered by that allocation alone."""
-    return res.problem.candidates.tie_blocks().max(initial=-1) < 0 and not res.pools.minimums_with_preferences
+    return res.problem.candidates.tie_blocks().max(initial=-1) < 0 and not res.pools.minimums_with_preferences \
+        and not res.pools.several_lists
 
 
 def _ask_one(q: Question, res: Result, base: Result, time_limit, workers, model: bool = False,
@@ -291,7 +191,7 @@ def _ask_one(q: Question, res: Result, base: Result, time_limit, workers, model:
         return "time_limit", None, None
     if status == "feasible":
         got = solution(model, solver, problem.n)
-        alt = _with_pools(res, extend(h, got.pool, kept)) if h is not None else \
+        alt = with_pools(res, extend(h, got.pool, kept)) if h is not None else \
             Result(res.policy, problem, res.seats, res.pools, got, "cpsat")
         return "yes", _yes_detail(q, base, alt), alt
     core, minimal = shrunk(model, rules, core, time_limit, workers)

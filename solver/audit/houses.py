@@ -42,8 +42,9 @@ class Houses:
 
 def houses(pools: Pools, ties: np.ndarray) -> Houses | None:
     """The recruitment as a house allocation, or None where it is not one (several phases, a capacity that
-    follows another pool's fill, horizontal minimums, a shared bound, a recommendation list)."""
-    if pools.shared or pools.selection is not None or len({p.phase for p in pools}) > 1 or \
+    follows another pool's fill, horizontal minimums, a shared bound, a recommendation list, several merit
+    lists)."""
+    if pools.shared or pools.selection is not None or pools.several_lists or len({p.phase for p in pools}) > 1 or \
             any(p.minus or p.minimums or p.serves for p in pools):
         return None
     n = len(ties)

@@ -20,6 +20,8 @@ def audit(
     out: Path = typer.Option(..., "--out", help="output folder: audit.json, contested.csv, answers.csv, "
                              "alternatives/"),
     preferences: Optional[Path] = typer.Option(None, "--preferences"),
+    ranks: Optional[Path] = typer.Option(None, "--ranks", help="ranks.csv: the merit lists posts rank by (each "
+                                         "stable allocation is lawful: the institution-optimal one is written)"),
     ask: list[str] = typer.Option([], "--ask", help="ID (could any lawful allocation select ID?), ID@POST (at "
                                   "POST?) or '!ID' (leave ID out?); repeatable"),
     reading: list[str] = typer.Option([], "--reading", help="KEY=V1,V2: an option the law leaves open, every "
@@ -65,7 +67,7 @@ def audit(
     pol = load(policy, set_, recruitment)
     kind = pol.recruitment   # (the readings are loaded for the same recruitment)
     try:
-        problem = read_problem(pol, candidates, vacancies, preferences, warn=warn)
+        problem = read_problem(pol, candidates, vacancies, preferences, warn=warn, ranks=ranks)
         readings = open_options(pol, parse_readings(reading), declared, problem)
         _say_unsolved(pol.open_questions if declared else (), readings)
         for o in readings:

@@ -203,3 +203,69 @@ def test_cp_sat_states_stability_by_each_list_and_agrees(tmp_path_factory, m, in
     pol, prob = inputs(folder, ranks=ranks or [[cands[0][0], "second", 1]], vacs=vacs, prefs=prefs, cands=cands)
     greedy = solve(pol, prob, engine="greedy").result.allocation_rows()
     assert solve(pol, prob, engine="cpsat", hint=not independent).result.allocation_rows() == greedy
+
+
+def crossing(folder):
+    """X ranks by the candidates' own merit (A, then B), Y by list `second` (B, then A); one open seat each. A
+    wants Y then X, B wants X then Y. Each gets the first choice in deferred acceptance (A Y, B X); with the
+    posts proposing each gets its list's first (X A, Y B). Both are stable: in the first nobody wants to move,
+    in the second each would rather have the other post, whose holder is above them on its list. So there are
+    exactly two stable allocations, and A and B are both contested."""
+    return inputs(folder, cands=[["A", 100, "UR"], ["B", 90, "UR"]], ranks=[["B", "second", 1], ["A", "second", 2]],
+                  vacs=[["X", "UR", 1, ""], ["Y", "UR", 1, "second"]], prefs={"A": ["Y", "X"], "B": ["X", "Y"]})
+
+
+def test_two_lists_that_cross_have_two_stable_allocations_and_audit_names_both(tmp_path):
+    from solver.audit import audit, parse
+    pol, prob = crossing(tmp_path)
+    assert held(solve(pol, prob, engine="both").result) == {"A": "Y", "B": "X"}
+    out = audit(pol, prob, [parse(q, prob) for q in ("A@X", "B@Y", "!A")], [], lambda sets: load_policy("central-dopt"))
+    assert out.unique is False and out.status["unique"] == "lattice"
+    assert {r[0]: (r[2], r[3]) for r in out.contested} == {"A": ("Y UR", "X UR"), "B": ("X UR", "Y UR")}
+    assert held(out.alternatives["institution-optimal"]) == {"A": "X", "B": "Y"}
+    answers = {a["question"]: a["answer"] for a in out.answers}
+    # every stable allocation places the same candidates (Roth 1986): A is never left out
+    assert answers == {"A@X": "yes", "B@Y": "yes", "!A": "no"}
+
+
+def test_one_stable_allocation_when_the_lists_agree_where_it_matters(tmp_path):
+    """The same market but A first on both lists: X and Y both want A; deferred acceptance gives A Y and B X,
+    and so does the posts' proposing (Y proposes to A, who takes Y over X's offer; X then gets B)."""
+    from solver.audit import audit
+    pol, prob = inputs(tmp_path, cands=[["A", 100, "UR"], ["B", 90, "UR"]],
+                       ranks=[["A", "second", 1], ["B", "second", 2]], vacs=[["X", "UR", 1, ""], ["Y", "UR", 1, "second"]],
+                       prefs={"A": ["Y", "X"], "B": ["X", "Y"]})
+    out = audit(pol, prob, [], [], lambda sets: load_policy("central-dopt"))
+    assert out.unique is True and out.contested == [] and "institution-optimal" not in out.alternatives
+
+
+def test_audit_on_the_command_line_writes_the_institution_optimal_allocation(tmp_path):
+    crossing(tmp_path)
+    r = CliRunner().invoke(app, ["audit", "--policy", "central-dopt", "--candidates", str(tmp_path / "c.csv"),
+                                 "--vacancies", str(tmp_path / "v.csv"), "--preferences", str(tmp_path / "p.csv"),
+                                 "--ranks", str(tmp_path / "r.csv"), "--ask", "A@X", "--out", str(tmp_path / "au")])
+    assert r.exit_code == 0, r.output
+    alt = read_csv(tmp_path / "au" / "alternatives" / "institution-optimal" / "allocation.csv")
+    assert {x["candidate_id"]: x["post"] for x in alt} == {"A": "X", "B": "Y"}
+    assert {x["candidate_id"] for x in read_csv(tmp_path / "au" / "contested.csv")} == {"A", "B"}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(m=market())
+def test_the_lattice_answer_is_the_models(tmp_path_factory, m):
+    """The contested set the two extreme stable allocations give is the one CP-SAT's model of every lawful
+    allocation finds, one contested candidate at a time (`prove`); the institution-optimal allocation passes
+    verify."""
+    from solver.audit import audit
+    cands, vacs, ranks, prefs = m
+    folder = tmp_path_factory.mktemp("lattice")
+    pol, prob = inputs(folder, ranks=ranks or [[cands[0][0], "second", 1]], vacs=vacs, prefs=prefs, cands=cands)
+    fast = audit(pol, prob, [], [], lambda sets: load_policy("central-dopt"))
+    proved = audit(pol, prob, [], [], lambda sets: load_policy("central-dopt"), prove=True)
+    assert fast.unique == proved.unique
+    assert {r[0] for r in fast.contested} == {r[0] for r in proved.contested}
+    if "institution-optimal" in fast.alternatives:
+        rows = fast.alternatives["institution-optimal"].allocation_rows()
+        write_csv(folder / "a.csv", ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route"],
+                  [r[:6] for r in rows])
+        assert verify(pol, prob, read_allocation(folder / "a.csv", prob, pol)) == []
