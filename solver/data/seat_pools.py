@@ -41,29 +41,51 @@ class SeatPool:
         return self.program if not parts else f"{self.program} [{', '.join(parts)}]"
 
 
+class Holders:
+    """Who may hold a pool's seats by its quota, gender pool and trait (the categories inside it are the pools'
+    business): a bool mask over candidates per distinct (quota, state, gender pool, trait), made once and shared
+    by every pool of that kind (JoSAA: 27,000 pools, a few hundred kinds). `rules`: the policy's `seat_pools`;
+    `candidates`: `Candidates`, with `home_state` where a quota turns on it."""
+
+    def __init__(self, rules, candidates):
+        self.rules, self.c = rules, candidates
+        home = candidates.home_state if candidates.home_state is not None else \
+            np.full(len(candidates), "", dtype=object)
+        self.states, self.home = np.unique(home.astype(str), return_inverse=True)
+        self.masks: dict[tuple, np.ndarray] = {}
+
+    def key(self, pool: SeatPool) -> tuple:
+        who = self.rules.quotas[pool.quota].holders
+        return who, pool.state if who != "all" else "", pool.gender_pool, pool.trait
+
+    def __call__(self, pool: SeatPool) -> np.ndarray:
+        k = self.key(pool)
+        if k not in self.masks:
+            who, state, gender, trait = k
+            ok = np.ones(len(self.c), dtype=bool)
+            if gender == "female":
+                ok &= self.c.female
+            if trait:
+                ok &= self.c.trait(trait)
+            if who != "all":
+                at = np.searchsorted(self.states, state)
+                same = self.home == at if at < len(self.states) and self.states[at] == state else \
+                    np.zeros(len(self.c), dtype=bool)
+                ok &= same if who == "home" else ~same
+            self.masks[k] = ok
+        return self.masks[k]
+
+
 def holders(rules, candidates, pool: SeatPool) -> np.ndarray:
-    """bool over candidates: who may hold the pool's seats by its quota, gender pool and trait (the categories
-    inside it are the pools' business). `rules`: the policy's `seat_pools`; `candidates`: `Candidates` with
-    `home_state` where a quota turns on it."""
-    n = len(candidates)
-    ok = np.ones(n, dtype=bool)
-    if pool.gender_pool == "female":
-        ok &= candidates.female
-    if pool.trait:
-        ok &= candidates.trait(pool.trait)
-    who = rules.quotas[pool.quota].holders
-    if who != "all":
-        home = candidates.home_state if candidates.home_state is not None else np.full(n, "", dtype=object)
-        same = home == pool.state
-        ok &= same if who == "home" else ~same
-    return ok
+    """bool over candidates: who may hold the pool's seats by its quota, gender pool and trait (`Holders`)."""
+    return Holders(rules, candidates)(pool)
 
 
 def expand(prefs: tuple[np.ndarray, ...], programs: tuple[str, ...], pools: tuple[SeatPool, ...], rules,
            candidates) -> tuple[np.ndarray, ...]:
     """Each candidate's ranked programs (indices into `programs`) as ranked posts (indices into `pools`): a
-    program's place taken by the pools of it the candidate may hold (`holders`), in the policy's order
-    (`rules.rank`). Vectorised over the pairs: one membership matrix per distinct pool."""
+    program's place taken by the pools of it the candidate may hold (`Holders`), in the policy's order
+    (`rules.rank`). Vectorised over the pairs: one membership row per kind of pool."""
     n = len(candidates)
     key = [rules.rank(p.quota, p.gender_pool, p.trait) for p in pools]
     of = {name: [] for name in programs}
@@ -73,13 +95,17 @@ def expand(prefs: tuple[np.ndarray, ...], programs: tuple[str, ...], pools: tupl
     table = np.full((len(programs), width), -1, dtype=np.int64)
     for j, name in enumerate(programs):
         table[j, :len(of[name])] = of[name]
-    may = np.stack([holders(rules, candidates, p) for p in pools]) if pools else np.zeros((0, n), bool)
+    who_may = Holders(rules, candidates)
+    kinds = {k: i for i, k in enumerate(dict.fromkeys(who_may.key(p) for p in pools))}
+    kind = np.array([kinds[who_may.key(p)] for p in pools], dtype=np.int64)
+    may = np.stack([who_may(p) for p in {who_may.key(p): p for p in pools}.values()]) if pools else \
+        np.zeros((0, n), bool)
     sizes = np.fromiter((len(p) for p in prefs), dtype=np.int64, count=n)
     who = np.repeat(np.arange(n), sizes)
     chosen = np.concatenate(prefs).astype(np.int64) if len(who) else np.zeros(0, np.int64)
     posts = table[chosen]                                   # pairs x width, -1 past a program's pools
     keep = posts >= 0
-    keep[keep] = may[posts[keep], np.broadcast_to(who[:, None], posts.shape)[keep]]
+    keep[keep] = may[kind[posts[keep]], np.broadcast_to(who[:, None], posts.shape)[keep]]
     flat, owner = posts[keep], np.broadcast_to(who[:, None], posts.shape)[keep]
     bounds = np.searchsorted(owner, np.arange(n + 1))
     return tuple(flat[bounds[i]:bounds[i + 1]] for i in range(n))

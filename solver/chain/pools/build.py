@@ -10,7 +10,7 @@ from ..eligibility import homes, horizontal_fields, member_mask, open_mask, prob
 from ...policy import Policy
 from ...data.problem import Problem
 from ...data.routes import Phase
-from ...data.seat_pools import holders
+from ...data.seat_pools import Holders
 from ..vacancy import SeatTable
 from .types import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT, PROBATION, RESERVED, Pool, Pools
 
@@ -71,6 +71,7 @@ class _Builder:
         # 4,635 pools, against one transpose). None without preferences: everyone ranks every post.
         self.ranked_by_post = problem.ranking.ranked_by_post if problem.preferences is not None else None
         self.unions: dict[tuple[str, ...], np.ndarray] = {}
+        self.holders = Holders(policy.seat_pools, problem.candidates)
 
     def union(self, codes) -> np.ndarray:
         """Members of any of `codes`, one mask for every post (the pools share it)."""
@@ -86,7 +87,7 @@ class _Builder:
         ranked = self.ranked_by_post[post] if self.ranked_by_post is not None else None
         merit_list = self.problem.post_lists[post]
         if self.problem.post_pools[post] is not None:   # (its quota, gender pool and trait)
-            elig = elig & holders(self.policy.seat_pools, self.problem.candidates, self.problem.post_pools[post])
+            elig = elig & self.holders(self.problem.post_pools[post])
         if merit_list:        # (one absent from the post's list may not hold it)
             elig = elig & self.problem.lists.on(merit_list)
         place = self.problem.lists.position[merit_list] if merit_list else None
