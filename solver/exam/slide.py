@@ -74,16 +74,19 @@ def slide(policy: Policy, problem: Problem, allocation: list[dict], responses: d
              r.get("route", ""), index[cid] + 1] for cid, r in first.items() if cid in fixed]
     final = sorted(kept + rows, key=lambda r: r[-1])
     moves = _moves(problem, first, said, final)
-    fix = sum(a == "fix" for a in answer.values())
-    figures = {"fixed": fix, "floated": sum(a == "float" for a in answer.values()),
-               "slid": sum(a == "slide" for a in answer.values()),
-               "absent": sum(a == "absent" for a in answer.values()), "kept_by_floaters": len(fixed) - fix,
-               "solves": solves, "status": status,
-               **({"engine_differences": differences} if str(engine) == "both" else {}),
-               "moved_up": sum(m[-1] == "moved up" for m in moves),
-               "newcomers_placed": sum(m[-1] == "new" for m in moves)}
+    figures = _figures(answer, moves, len(fixed), solves, status,
+                       {"engine_differences": differences} if str(engine) == "both" else {})
     left = set(gone) | {cid for cid, a in answer.items() if a == "absent"}
     return Slid(final, moves, _unfilled(first, fixed, rows, extra), figures, [x for x in ids if x in left])
+
+
+def _figures(answer: dict, moves: list[list], kept: int, solves: int, status: str, extra: dict) -> dict:
+    """summary.json's figures of the round."""
+    said = Counter(answer.values())
+    outcomes = Counter(m[-1] for m in moves)
+    return {"fixed": said["fix"], "floated": said["float"], "slid": said["slide"], "absent": said["absent"],
+            "kept_by_floaters": kept - said["fix"], "solves": solves, "status": status, **extra,
+            "moved_up": outcomes["moved up"], "newcomers_placed": outcomes["new"]}
 
 
 def _rounds(single: Policy, problem: Problem, first: dict, answer: dict, newcomers: list[int], solving: tuple,

@@ -61,7 +61,7 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
     mins = {trait: np.maximum(_optional_counts(t, trait, least=0), 0) for trait in TRAITS if t.has(trait)}
     pools, extra = seat_pools(t, policy)
     districts, classes = _spellings(policy)
-    posts: list[str] = []
+    posts: dict[str, None] = {}       # (in file order; a dict: 40,000 rows of 5,000 seat pools)
     rows: list[VacancyRow] = []
     seen: dict[tuple[str, str], int] = {}
     for k in range(len(t)):
@@ -71,18 +71,22 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
         _row_place(t, k, post, cat, allowed, bool(exempt[k]), seen)
         m = {tr: int(mins[tr][k]) for tr in mins if mins[tr][k] > 0}
         _row_fields(t, k, policy, cat, m, int(vac[k]), exempt[k], {"cadre": cadre, "roster_start": roster_start})
-        if post not in posts:
-            posts.append(post)
+        posts.setdefault(post)
         rows.append(VacancyRow(post, cat, int(vac[k]), m, int(t.line[k]),
                                int(cadre[k]) if cadre[k] > 0 else None,
                                int(roster_start[k]) if roster_start[k] > 0 else None, str(exempt[k]),
                                None if np.isnan(direct[k]) else float(direct[k]),
-                               spelt(classes, t["post_class"][k]) if t.has("post_class") else "",
-                               _district(t, k, districts) if t.has("district") else "",
-                               spelt(classes, t["feeder_class"][k]) if t.has("feeder_class") else "",
-                               str(t["merit_list"][k]).strip() if t.has("merit_list") else "",
+                               *_named_cells(t, k, classes, districts),
                                pools[k] if pools else None, bool(extra[k])))
     return tuple(posts), tuple(rows)
+
+
+def _named_cells(t: Table, k: int, classes: dict, districts: dict) -> tuple[str, str, str, str]:
+    """Row k's post class, district, feeder class and merit list ("" where the column is absent)."""
+    return (spelt(classes, t["post_class"][k]) if t.has("post_class") else "",
+            _district(t, k, districts) if t.has("district") else "",
+            spelt(classes, t["feeder_class"][k]) if t.has("feeder_class") else "",
+            str(t["merit_list"][k]).strip() if t.has("merit_list") else "")
 
 
 def _folded(text) -> str:

@@ -68,6 +68,33 @@ class _Standing:
     """What every reason reads: each pool's capacity, fill, worst holder (`last`), worst holder on merit
     (`last_merit`), the end of its natural merit top (`tops`), and each candidate's list of pools."""
 
+    def _last_on_lists(self, placed: np.ndarray) -> None:
+        """A pool ranked by a list of its own: its worst holder on that list (one sort of the holders by pool)."""
+        pools, a = self.pools, self.a
+        listed = placed[np.array([pools[int(k)].merit_list for k in a.pool[placed]], dtype=np.int64) > 0] \
+            if len(placed) else placed
+        by_pool = listed[np.argsort(a.pool[listed], kind="stable")]
+        cuts = np.flatnonzero(np.diff(a.pool[by_pool])) + 1
+        for held in np.split(by_pool, cuts) if len(by_pool) else []:
+            k = int(a.pool[held[0]])
+            self.last[k] = self.last_merit[k] = held[np.argmax(self.lists.position[pools[k].merit_list, held])]
+
+    def _full_before(self, pi: np.ndarray, start: np.ndarray, at_held: np.ndarray) -> np.ndarray:
+        """Positions in the preference lists of the full pools each candidate preferred to what she got, at most
+        four each, walking every list at once from the top."""
+        full = np.array([bool(c and self.last[k] >= 0 and self.filled[k] >= c) for k, c in enumerate(self.caps)],
+                        dtype=bool)
+        found, count = [], np.zeros(len(start), dtype=np.int64)
+        todo, at = np.flatnonzero(at_held > start), start.copy()
+        while len(todo):
+            j = at[todo]
+            hit = full[pi[j]]
+            found.append(j[hit])
+            count[todo[hit]] += 1
+            at[todo] += 1
+            todo = todo[(at[todo] < at_held[todo]) & (count[todo] < 4)]
+        return np.sort(np.concatenate(found)) if found else np.zeros(0, np.int64)
+
     def __init__(self, result: Result):
         pools, a = result.pools.pools, result.assignment
         self.result, self.pools, self.a = result, pools, a
@@ -81,10 +108,8 @@ class _Standing:
         on_merit = placed[~a.adjusted[placed]]
         np.maximum.at(self.last_merit, a.pool[on_merit], on_merit)
         self.lists = result.problem.lists if result.pools.several_lists else None
-        if self.lists is not None:     # a pool ranked by a list of its own: its worst holder on that list
-            for k in {int(a.pool[i]) for i in placed.tolist() if pools[int(a.pool[i])].merit_list}:
-                held = placed[a.pool[placed] == k]
-                self.last[k] = self.last_merit[k] = held[np.argmax(self.lists.position[pools[k].merit_list, held])]
+        if self.lists is not None:
+            self._last_on_lists(placed)
         self.caps = [p.capacity(self.filled) for p in pools]
         self.tops = {k: (int(t[-1]) if len(t) else -1) for k, t in natural_tops(result.pools, a.pool).items()}
         ci, pi = result.pools.preference_lists()
@@ -96,18 +121,7 @@ class _Standing:
         # names. Found by walking every list at once from the top, four found or the held pair reached (a pool
         # before it is full but for a minimum's choices, so the walk is short; a mask over JoSAA's 31 million
         # pairs and its running counts made the run's peak).
-        full = np.array([bool(c and self.last[k] >= 0 and self.filled[k] >= c) for k, c in enumerate(self.caps)],
-                        dtype=bool)
-        found, count = [], np.zeros(len(start), dtype=np.int64)
-        todo, at = np.flatnonzero(at_held > start), start.copy()
-        while len(todo):
-            j = at[todo]
-            hit = full[pi[j]]
-            found.append(j[hit])
-            count[todo[hit]] += 1
-            at[todo] += 1
-            todo = todo[(at[todo] < at_held[todo]) & (count[todo] < 4)]
-        idx = np.sort(np.concatenate(found)) if found else np.zeros(0, np.int64)
+        idx = self._full_before(pi, start, at_held)
         self.missed_pool = pi[idx]
         # The rank in her list of each post named: the missed ones, and the one she holds.
         self.post_of = np.array([p.post for p in pools], dtype=np.int64)

@@ -31,29 +31,32 @@ def check_slide(policy: Policy, problem: Problem, before: Allocation, responses:
     plain = {"freeze": "fix", "withdraw": "absent"}
     answer = {cid: plain.get(responses.get(cid, "absent"), responses.get(cid, "absent")) for cid in was}
     site = _institutes(problem)
-    rank = problem.post_rank if problem.preferences is not None else \
-        np.tile(np.arange(len(problem.posts)), (len(ids), 1))
+    rank = _Ranks(problem)
     out += _responses_kept(problem, index, was, now, answer, rank, source)
-    out += [Broken(f"{cid} slid from {problem.posts[was[cid][0]]} to {problem.posts[now[cid][0]]}, at another "
-                   f"institute ({source}; JoSAA Business Rules: a slide is within the institute)", candidate=cid,
-                   post=problem.posts[now[cid][0]])
-            for cid, a in answer.items() if a == "slide" and cid in now and site[now[cid][0]] != site[was[cid][0]]]
+    out += _moved_or_back(problem, was, now, answer, site, gone, source)
     given, held = _offered_seats(policy, problem, was) if policy.slide.unfilled_offered else {}, {}
     for j, seat, _ in was.values():
         given[(j, seat)] = given.get((j, seat), 0) + 1
     for cid, (j, seat, r) in now.items():
         held[(j, seat)] = held.get((j, seat), 0) + 1
     out += _holders(policy, problem, index, was, now, rank, after)
-    for key, k in held.items():
-        if k > given.get(key, 0):
-            out.append(Broken(f"{k} hold the {key[1]} seats at {problem.posts[key[0]]}, where the first round had "
-                       f"{given.get(key, 0)}", candidate=k, post=problem.posts[key[0]]))
+    out += [Broken(f"{k} hold the {key[1]} seats at {problem.posts[key[0]]}, where the first round had "
+                   f"{given.get(key, 0)}", candidate=k, post=problem.posts[key[0]])
+            for key, k in held.items() if k > given.get(key, 0)]
     takers = [cid for cid, a in answer.items() if a in ("float", "slide")]
     if policy.slide.newcomers:
         takers += [x for x in ids if x not in was and x not in gone]
-    out += [Broken(f"{cid} left the counselling in an earlier round, yet holds {problem.posts[j]} ({source})",
-                   candidate=cid, post=problem.posts[j]) for cid, (j, _, _) in now.items() if cid in gone]
     return out + _passed_over(policy, problem, index, was, now, answer, given, held, rank, takers, after, site)
+
+
+def _moved_or_back(problem, was, now, answer, site, gone, source) -> list:
+    """A slider moved to another institute; one who left in an earlier round holding a seat."""
+    out = [Broken(f"{cid} slid from {problem.posts[was[cid][0]]} to {problem.posts[now[cid][0]]}, at another "
+                  f"institute ({source}; JoSAA Business Rules: a slide is within the institute)", candidate=cid,
+                  post=problem.posts[now[cid][0]])
+           for cid, a in answer.items() if a == "slide" and cid in now and site[now[cid][0]] != site[was[cid][0]]]
+    return out + [Broken(f"{cid} left the counselling in an earlier round, yet holds {problem.posts[j]} ({source})",
+                         candidate=cid, post=problem.posts[j]) for cid, (j, _, _) in now.items() if cid in gone]
 
 
 def _offered_seats(policy: Policy, problem: Problem, was: dict) -> dict:
@@ -119,8 +122,57 @@ def _holders(policy, problem, index, was, now, rank, after) -> list[str]:
     return out
 
 
+def _seat_breach(problem, cid, u, mine, j, seat, holders, traits, place, after, k, held) -> list:
+    """Candidate u, who wanted post j and may hold its `seat` seats, passed over there for one below him on its
+    list (a trait's beneficiary on a seat that served the trait aside), or such a seat left empty."""
+    c, served = problem.candidates, traits.get((j, seat), set())
+    at = (lambda i: place[i]) if place is not None else (lambda i: i)
+    below = [r for r in holders.get((j, seat), []) if at(after.cand[r]) > mine and
+             not any(not c.trait(t)[u] for t in set(after.horizontal[r].split(";")) & served)]
+    if below:
+        r = below[0]
+        on = f" on list {problem.lists.names[problem.post_lists[j]]}" if problem.post_lists[j] else ""
+        return [Broken(f"{cid} (merit position {mine + 1}{on}) is passed over for {after.ids[r]} (merit position "
+                       f"{at(after.cand[r]) + 1}) on the {seat} seat at {problem.posts[j]}", candidate=cid,
+                       post=problem.posts[j])]
+    if held.get((j, seat), 0) < k:
+        return [Broken(f"a {seat} seat at {problem.posts[j]} is left empty while {cid} could take it", candidate=cid,
+                       post=problem.posts[j])]
+    return []
+
+
+class _Ranks:
+    """rank[i, j]: the place of post j in candidate i's list (`posts`, past every place, where he did not rank
+    it; the posts' file order without preferences), read per candidate: an n x P matrix of JoSAA's seat pools
+    is 950 million cells."""
+
+    def __init__(self, problem: Problem):
+        self.prefs, self.posts, self.cache = problem.preferences, len(problem.posts), {}
+
+    def __getitem__(self, key) -> int:
+        i, j = key
+        if self.prefs is None:
+            return int(j)
+        if i not in self.cache:
+            self.cache[i] = {p: k for k, p in enumerate(self.prefs[i].tolist())}
+        return self.cache[i].get(int(j), self.posts)
+
+
+def _wants(cid, u, j, answer, rank, was, now, site) -> bool:
+    """Whether candidate u (id `cid`) was offered post j in the round and prefers it to what he holds after it: he
+    ranked it; a floater only above his own seat, a slider only at his own institute."""
+    if rank[u, j] >= rank.posts:
+        return False
+    if answer.get(cid) in ("float", "slide") and rank[u, j] > rank[u, was[cid][0]]:
+        return False   # a floater is offered only posts he prefers to his own (and his own)
+    if answer.get(cid) == "slide" and site[j] != site[was[cid][0]]:
+        return False   # a slider, only those of his own institute
+    mine = now.get(cid)
+    return mine is None or rank[u, mine[0]] > rank[u, j]
+
+
 def _passed_over(policy, problem, index, was, now, answer, given, held, rank, takers, after, site) -> list[str]:
-    c, out = problem.candidates, []
+    out = []
     traits: dict[tuple[int, str], set] = {}
     for j, seat, labels in was.values():
         traits.setdefault((j, seat), set()).update(t for t in labels.split(";") if t)
@@ -129,31 +181,23 @@ def _passed_over(policy, problem, index, was, now, answer, given, held, rank, ta
         # (one who fixed keeps his seat, and so does a floater left where he was: nobody is moved down or out)
         if answer.get(cid) != "fix" and not (cid in was and was[cid][:2] == (j, seat)):
             holders.setdefault((j, seat), []).append(r)
-    for (j, seat), k in given.items():
-        may = may_hold(policy, problem, seat)
-        served = traits.get((j, seat), set())
-        # (each post's own merit list orders its applicants: the candidates' own merit, or a list of its own)
-        place = problem.lists.position[problem.post_lists[j]] if problem.post_lists[j] else np.arange(problem.n)
-        for cid in takers:
-            u = index[cid]
-            if not may[u] or rank[u, j] >= len(problem.posts) or place[u] >= ABSENT:
+    seats_at: dict[int, list[str]] = {}
+    for j, seat in given:
+        seats_at.setdefault(j, []).append(seat)
+    may = {seat: may_hold(policy, problem, seat) for seat in {s for _, s in given}}
+    every = np.arange(len(problem.posts))
+    for cid in takers:     # (each down his own list: JoSAA's 170,000 takers by 40,000 seat rows is too many pairs)
+        u = index[cid]
+        for j in (problem.preferences[u] if problem.preferences is not None else every).tolist():
+            if not _wants(cid, u, j, answer, rank, was, now, site):
                 continue
-            if answer.get(cid) in ("float", "slide") and rank[u, j] > rank[u, was[cid][0]]:
-                continue   # a floater is offered only posts he prefers to his own (and his own)
-            if answer.get(cid) == "slide" and site[j] != site[was[cid][0]]:
-                continue   # a slider, only those of his own institute
-            mine = now.get(cid)
-            if mine is not None and rank[u, mine[0]] <= rank[u, j]:
+            # (each post's own merit list orders its applicants: the candidates' own merit, or a list of its own)
+            place = problem.lists.position[problem.post_lists[j]] if problem.post_lists[j] else None
+            mine = place[u] if place is not None else u
+            if mine >= ABSENT:
                 continue
-            below = [r for r in holders.get((j, seat), []) if place[after.cand[r]] > place[u] and
-                     not any(not c.trait(t)[u] for t in set(after.horizontal[r].split(";")) & served)]
-            if below:
-                r = below[0]
-                on = f" on list {problem.lists.names[problem.post_lists[j]]}" if problem.post_lists[j] else ""
-                out.append(Broken(f"{cid} (merit position {place[u] + 1}{on}) is passed over for {after.ids[r]} (merit "
-                                  f"position {place[after.cand[r]] + 1}) on the {seat} seat at {problem.posts[j]}",
-                                  candidate=cid, post=problem.posts[j]))
-            elif held.get((j, seat), 0) < k:
-                out.append(Broken(f"a {seat} seat at {problem.posts[j]} is left empty while {cid} could take it",
-                                  candidate=cid, post=problem.posts[j]))
+            for seat in seats_at.get(j, ()):
+                if may[seat][u]:
+                    out += _seat_breach(problem, cid, u, mine, j, seat, holders, traits, place, after,
+                                        given[(j, seat)], held)
     return out
