@@ -267,6 +267,24 @@ def _lists(ranks, cands, rows, vacancies):
     return lists
 
 
+def _policy_lists(policy: Policy, rows, ranks, vacancies, warn):
+    """Rows whose `merit_list` is empty take the policy's list for their post (`merit.post_lists`); without a
+    ranks file those posts rank by the candidates' own merit, and it is said."""
+    named = policy.merit.post_lists
+    if not named:
+        return rows
+    from dataclasses import replace
+    key = [r.pool.program if r.pool is not None else r.post for r in rows]
+    wanted = {k for r, k in zip(rows, key) if not r.merit_list and k in named}
+    if ranks is None:
+        if wanted and warn:
+            warn(f"{vacancies}: {', '.join(sorted(wanted))} rank by their own merit lists under {policy.name} "
+                 f"(merit.post_lists: {', '.join(sorted({named[k] for k in wanted}))}); without a ranks file they rank "
+                 "here by the candidates' own merit")
+        return rows
+    return tuple(replace(r, merit_list=named[k]) if k in wanted and not r.merit_list else r for r, k in zip(rows, key))
+
+
 def programs_of(rows, posts: tuple[str, ...]) -> tuple[str, ...]:
     """The programs a preferences file ranks: the posts themselves, or where rows name seat pools the programs
     they split (`solver.data.seat_pools`), in file order."""
@@ -307,6 +325,7 @@ def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=N
     pending = Background(preferences_table, preferences, said.append) if preferences is not None else None
     cands, _ = read_candidates(candidates, policy, warn)
     posts, rows = read_vacancies(vacancies, policy, warn)
+    rows = _policy_lists(policy, rows, ranks, vacancies, warn)
     prefs, views = None, {}
     if pending is not None:
         table = pending.result()

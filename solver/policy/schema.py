@@ -211,6 +211,10 @@ class Merit(Strict):
     # determining their final order of merit" (CSE Rules, Plan of Examination, as quoted on secondary pages).
     stages: list[str] = []
     stages_source: str = ""
+    # The list (of a ranks file) that ranks a post's applicants where vacancies.csv's `merit_list` is empty: post
+    # (or program) as vacancies.csv names it -> list. SSC CGL: JSO and Statistical Investigator on Tier-II Paper-II.
+    post_lists: dict[str, str] = {}
+    post_lists_source: str = ""
 
     @model_validator(mode="after")
     def _tie_breaks(self):

@@ -269,3 +269,23 @@ def test_the_lattice_answer_is_the_models(tmp_path_factory, m):
         write_csv(folder / "a.csv", ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route"],
                   [r[:6] for r in rows])
         assert verify(pol, prob, read_allocation(folder / "a.csv", prob, pol)) == []
+
+
+def test_ssc_cgl_ranks_jso_on_paper_two_by_its_model(tmp_path):
+    """ssc-cgl names the list that ranks JSO (merit.post_lists: Tier-II Paper-II, the SSC CGL notices as
+    summarised): a vacancies file without merit_list, and a ranks file with list tier2_paper2, rank JSO on it.
+    The answer is the hand-worked one of `test_each_post_chooses_by_its_own_list` (A AAO, D JSO). Without the
+    ranks file the run says the posts rank by the candidates' own merit instead."""
+    write_csv(tmp_path / "c.csv", ["id", "score", "category"], CANDS)
+    write_csv(tmp_path / "r.csv", ["candidate_id", "list", "rank"], [[c, "tier2_paper2", k] for c, _, k in PAPER2])
+    write_csv(tmp_path / "p.csv", ["candidate_id", "order", "post"],
+              [[cid, k + 1, post] for cid, posts in PREFS.items() for k, post in enumerate(posts)])
+    write_csv(tmp_path / "v0.csv", ["post", "category", "vacancies"], [v[:3] for v in VACS])
+    base = ["solve", "--policy", "ssc-cgl", "--candidates", str(tmp_path / "c.csv"), "--vacancies",
+            str(tmp_path / "v0.csv"), "--preferences", str(tmp_path / "p.csv"), "--engine", "greedy", "--quiet"]
+    r = CliRunner().invoke(app, [*base, "--ranks", str(tmp_path / "r.csv"), "--out", str(tmp_path / "o")])
+    assert r.exit_code == 0, r.output
+    assert {x["candidate_id"]: x["post"] for x in read_csv(tmp_path / "o" / "allocation.csv")} == {"A": "AAO", "D": "JSO"}
+    r = CliRunner().invoke(app, [*base, "--out", str(tmp_path / "o2")])
+    assert r.exit_code == 0 and "JSO rank by their own merit lists" in r.output.replace("\n", " ")
+    assert {x["candidate_id"]: x["post"] for x in read_csv(tmp_path / "o2" / "allocation.csv")} == {"A": "JSO", "B": "AAO"}
