@@ -21,7 +21,7 @@ from ..chain.pools import Pools
 def supported(pools: Pools) -> bool:
     """Whether the pools are a college admissions market the two-sided procedure applies to."""
     return not pools.shared and pools.selection is None and len({p.phase for p in pools}) <= 1 and \
-        not any(p.minus or p.minimums or p.serves for p in pools)
+        not pools.same_rank and not any(p.minus or p.minimums or p.serves for p in pools)
 
 
 def stable_allocation(pools: Pools, n: int, proposing: str = "candidates") -> np.ndarray:

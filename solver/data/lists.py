@@ -25,13 +25,27 @@ class MeritLists:
 
     names: tuple[str, ...]
     position: np.ndarray
+    # level[L, i]: the place of the first of those tied with candidate i on list L (the same rank: JoSAA's
+    # "Multiple student - same rank rule"); None where no list has a tie, every level its position.
+    level: np.ndarray | None = None
 
     @classmethod
-    def of(cls, n: int, lists: dict[str, np.ndarray]) -> "MeritLists":
+    def of(cls, n: int, lists: dict[str, np.ndarray], levels: dict[str, np.ndarray] | None = None) -> "MeritLists":
         rows = [np.arange(n, dtype=np.int64)] + [np.asarray(v, dtype=np.int64) for v in lists.values()]
         position = np.vstack(rows) if rows else np.zeros((1, n), np.int64)
         position.flags.writeable = False
-        return cls(("", *lists), position)
+        level = None
+        if levels and any((levels[k] != lists[k]).any() for k in levels):
+            level = position.copy()
+            for k, name in enumerate(lists, 1):
+                if name in levels:
+                    level[k] = levels[name]
+            level.flags.writeable = False
+        return cls(("", *lists), position, level)
+
+    def levels(self, k: int) -> np.ndarray:
+        """Each candidate's level on list k: equal for those of the same rank (their position without ties)."""
+        return self.position[k] if self.level is None else self.level[k]
 
     def index(self, name: str) -> int:
         return self.names.index(name)
@@ -45,4 +59,9 @@ class MeritLists:
         moved = self.position[:, order].copy()
         moved[0] = np.arange(len(order))
         moved.flags.writeable = False
-        return MeritLists(self.names, moved)
+        level = None
+        if self.level is not None:
+            level = self.level[:, order].copy()
+            level[0] = moved[0]
+            level.flags.writeable = False
+        return MeritLists(self.names, moved, level)

@@ -10,9 +10,11 @@ from .cells import _first_bad, _numbers
 from .tables import read_table
 
 
-def read_ranks(path, ids_by_merit: dict[str, int], n: int) -> MeritLists:
+def read_ranks(path, ids_by_merit: dict[str, int], n: int, same_rank: bool = False) -> MeritLists:
     """The lists of `path` over the `n` candidates (`ids_by_merit`: id -> place in the candidates' own merit
-    order, the order of `Problem.candidates`).
+    order, the order of `Problem.candidates`). `same_rank`: candidates of equal rank (or score) on a list are of
+    the same rank (the policy's `merit.same_rank = "supernumerary"`), kept as one level; otherwise an equal rank
+    is refused and equal scores are ordered by the candidates' own merit.
 
     Example
     -------
@@ -34,15 +36,17 @@ def read_ranks(path, ids_by_merit: dict[str, int], n: int) -> MeritLists:
     column = "rank" if t.has("rank") else "score"
     value = _numbers(t, column, integer=column == "rank")
     lists: dict[str, np.ndarray] = {}
+    levels: dict[str, np.ndarray] = {}
     for name in dict.fromkeys(names):
         rows = np.flatnonzero(np.array(names) == name)
-        lists[name] = _positions(t, rows, who, value, column, n, name)
-    return MeritLists.of(n, lists)
+        lists[name], levels[name] = _positions(t, rows, who, value, column, n, name, same_rank)
+    return MeritLists.of(n, lists, levels)
 
 
-def _positions(t, rows: np.ndarray, who: np.ndarray, value: np.ndarray, column: str, n: int, name: str) \
-        -> np.ndarray:
-    """One list's place of each candidate (by own merit position), ABSENT where not on it."""
+def _positions(t, rows: np.ndarray, who: np.ndarray, value: np.ndarray, column: str, n: int, name: str,
+               same_rank: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """One list's place of each candidate (by own merit position), ABSENT where not on it, and each one's level
+    (the place of the first of equal rank, where `same_rank`; else the place)."""
     seen = {}
     for r in rows.tolist():
         if who[r] in seen:
@@ -54,13 +58,20 @@ def _positions(t, rows: np.ndarray, who: np.ndarray, value: np.ndarray, column: 
             raise t.error(int(rows[k]), "rank", "a rank is a whole number from 1")
         ranks = value[rows]
         srt = np.argsort(ranks, kind="stable")
-        if len(dup := np.flatnonzero(ranks[srt][1:] == ranks[srt][:-1])):
+        if not same_rank and len(dup := np.flatnonzero(ranks[srt][1:] == ranks[srt][:-1])):
             a, b = sorted((int(rows[srt[dup[0]]]), int(rows[srt[dup[0] + 1]])))
             raise t.error(b, "rank", f"rank {int(ranks[srt[dup[0]]])} is given twice on list {name!r} (also line "
                                      f"{t.line[a]})")
         order = np.lexsort((who[rows], ranks))
+        key = ranks[order]
     else:
         order = np.lexsort((who[rows], -value[rows]))     # more first; equal scores in own merit order
+        key = -value[rows][order]
     out = np.full(n, ABSENT, dtype=np.int64)
     out[who[rows[order]]] = np.arange(len(rows))
-    return out
+    level = out
+    if same_rank and len(key):
+        first = np.r_[0, np.flatnonzero(key[1:] != key[:-1]) + 1]      # (each run of equal ranks' first place)
+        level = out.copy()
+        level[who[rows[order]]] = np.repeat(first, np.diff(np.r_[first, len(key)]))
+    return out, level

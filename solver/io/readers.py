@@ -249,7 +249,7 @@ def _tied(score: np.ndarray, keys: list[np.ndarray]) -> np.ndarray | None:
     return np.where(sizes[block] > 1, block, -1).astype(np.int64)
 
 
-def _lists(ranks, cands, rows, vacancies):
+def _lists(ranks, cands, rows, vacancies, same_rank: bool = False):
     """The merit lists of a ranks file (`solver.io.ranks`), each post's `merit_list` one of them; None without
     a ranks file, where a post naming a list is refused."""
     named = [r for r in rows if r.merit_list]
@@ -259,7 +259,7 @@ def _lists(ranks, cands, rows, vacancies):
                              f"{named[0].merit_list!r}: give the ranks file that holds it")
         return None
     from .ranks import read_ranks
-    lists = read_ranks(ranks, {cid: i for i, cid in enumerate(cands.ids)}, len(cands))
+    lists = read_ranks(ranks, {cid: i for i, cid in enumerate(cands.ids)}, len(cands), same_rank)
     for r in named:
         if r.merit_list not in lists.names:
             raise InputError(vacancies, r.line, "merit_list", f"list {r.merit_list!r} is not in {ranks} (its lists: "
@@ -337,7 +337,7 @@ def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=N
                                         table)
     prefs, views = _in_pools(policy, cands, posts, rows, prefs, views)
     _appointed_elsewhere(cands, posts, candidates, warn)
-    lists = _lists(ranks, cands, rows, vacancies)
+    lists = _lists(ranks, cands, rows, vacancies, policy.merit.same_rank == "supernumerary")
     sources = {**input_sources(candidates, vacancies, preferences), **({"ranks": str(ranks)} if ranks else {})}
     problem = Problem(cands, posts, rows, prefs, sources, lists)
     problem.ranking.seed(**views)   # (what the reader's checks made: no second copy of 19 million rows)

@@ -215,6 +215,11 @@ class Merit(Strict):
     # (or program) as vacancies.csv names it -> list. SSC CGL: JSO and Statistical Investigator on Tier-II Paper-II.
     post_lists: dict[str, str] = {}
     post_lists_source: str = ""
+    # Candidates of equal rank on a ranks file's list: refused as input ("refuse"), or of the same rank, every one
+    # of them tied at a pool's last seat admitted on a supernumerary seat ("supernumerary": JoSAA's "Multiple
+    # student - same rank rule", built in deferred acceptance).
+    same_rank: Literal["refuse", "supernumerary"] = "refuse"
+    same_rank_source: str = ""
 
     @model_validator(mode="after")
     def _tie_breaks(self):

@@ -2,6 +2,8 @@
 exchange and de-reservation may take under the Acts that limit them to the backlog."""
 from __future__ import annotations
 
+import numpy as np
+
 from .allocation import Violation
 from .reading import Reading
 
@@ -12,9 +14,20 @@ def capacity(r: Reading) -> list[Violation]:
     out = []
     for (j, seat), k in sorted(r.count.items()):
         cap = r.seats.cap(r.problem.posts[j], seat)
-        if k > cap:
+        if k > cap and not _same_rank(r, j, seat, cap):
             out.append(r.violation("over capacity", None, j, f"{k} appointees on {cap} {seat} vacancies", "vacancies.csv"))
     return out
+
+
+def _same_rank(r: Reading, j: int, seat: str, cap: int) -> bool:
+    """Holders past the capacity are all of the same rank on the post's list as the last within it: seats over
+    the number, as the same-rank rule makes them (JoSAA Business Rules, "Multiple student - same rank rule", as
+    summarised; the policy's `merit.same_rank`)."""
+    level = r.level(j)
+    if level is None or cap <= 0:
+        return False
+    held = np.sort(level[r.alloc.cand[(r.alloc.post == j) & (r.seat == seat)]])
+    return bool((held[cap - 1:] == held[cap - 1]).all())
 
 
 def exchange_within_carried(r: Reading) -> list[Violation]:

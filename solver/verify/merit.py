@@ -71,9 +71,23 @@ def _post(r: Reading, j: int) -> list[Violation]:
                 out.append(r.violation("justified envy", i, j, f"rank {place[i] + 1}{where} passed over for rank "
                                        f"{place[worst] + 1} ({ids[worst]}) on a {code} vacancy",
                                        r.cite("open_merit", OPEN_MERIT) if code == policy.open else "merit within the category"))
+            out += _same_rank_left(r, i_want=wants, j=j, worst=worst, code=code)
         if masks:
             want = np.zeros(r.problem.n, dtype=bool)
             want[wants] = True
             out.extend(horizontal(masks, post, code, holders[by_merit], r.route[rows][by_merit], want, ids,
                                   policy.horizontal.multi_trait_counts_each))
     return out
+
+
+def _same_rank_left(r: Reading, i_want: np.ndarray, j: int, worst: int, code: str) -> list[Violation]:
+    """One of the same rank as the last holder, who wanted the seat, left out: the same-rank rule admits every
+    one of them (JoSAA Business Rules, "Multiple student - same rank rule", as summarised; `merit.same_rank`)."""
+    level = r.level(j)
+    if level is None:
+        return []
+    place, listed = r.place(j)
+    return [r.violation("same rank left out", i, j, f"rank {place[i] + 1} of list {listed} is of the same rank as "
+                        f"{r.problem.candidates.ids[worst]}, who holds a {code} seat, and wanted it",
+                        "JoSAA Business Rules, \"Multiple student - same rank rule\" (as summarised)")
+            for i in i_want[(level[i_want] == level[worst]) & (place[i_want] > place[worst])].tolist()]

@@ -204,6 +204,15 @@ class Reading:
             return np.arange(p.n), ""
         return p.lists.position[k], p.lists.names[k]
 
+    def level(self, j: int) -> np.ndarray | None:
+        """Where the policy admits candidates of the same rank together (`merit.same_rank = "supernumerary"`) and
+        post j's list has ties: each candidate's level on it (equal for the same rank); None otherwise."""
+        p = self.problem
+        k = p.post_lists[j]
+        if not k or self.policy.merit.same_rank != "supernumerary" or p.lists.level is None:
+            return None
+        return p.lists.level[k]
+
     def applied(self, j: int) -> np.ndarray:
         """Who ranked post j (a mask over candidates)."""
         return self.problem.ranking.ranked_by_post[j]

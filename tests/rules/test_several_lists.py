@@ -289,3 +289,49 @@ def test_ssc_cgl_ranks_jso_on_paper_two_by_its_model(tmp_path):
     r = CliRunner().invoke(app, [*base, "--out", str(tmp_path / "o2")])
     assert r.exit_code == 0 and "JSO rank by their own merit lists" in r.output.replace("\n", " ")
     assert {x["candidate_id"]: x["post"] for x in read_csv(tmp_path / "o2" / "allocation.csv")} == {"A": "JSO", "B": "AAO"}
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(m=market(), data=st.data())
+def test_the_same_rank_rule_on_random_ties(tmp_path_factory, m, data):
+    """Ranks on the second list drawn with repeats, the same-rank rule on (merit.same_rank = "supernumerary"):
+    read off the definition here, nobody wants a seat (of a compartment he may hold) that is short or held by one
+    of a rank at or below his on the post's list, and past a compartment's capacity only those of the last
+    rank within it hold seats; `verify` finds nothing."""
+    cands, vacs, ranks, prefs = m
+    ranks = [[c, "second", data.draw(st.integers(1, 3))] for c, _, _ in (ranks or [[cands[0][0], "second", 1]])]
+    folder = tmp_path_factory.mktemp("same")
+    write_csv(folder / "c.csv", ["id", "score", "category"], cands)
+    write_csv(folder / "v.csv", ["post", "category", "vacancies", "merit_list"], vacs)
+    write_csv(folder / "r.csv", ["candidate_id", "list", "rank"], ranks)
+    write_csv(folder / "p.csv", ["candidate_id", "order", "post"],
+              [[cid, k + 1, post] for cid, posts in prefs.items() for k, post in enumerate(posts)])
+    pol = load_policy("central-dopt", ["merit.same_rank=supernumerary"])
+    prob = read_problem(pol, folder / "c.csv", folder / "v.csv", folder / "p.csv", ranks=folder / "r.csv")
+    rows = solve(pol, prob, engine="greedy").result.allocation_rows()
+    got = {r[0]: (r[1], r[2]) for r in rows}
+    second = {r[0]: r[2] for r in ranks}
+    own = {c[0]: k for k, c in enumerate(cands)}
+    cat = {c[0]: c[2] for c in cands}
+
+    def level(post, cid):
+        return own[cid] if not next(v[3] for v in vacs if v[0] == post) else second.get(cid)
+
+    for post, code, cap, _ in vacs:
+        holders = sorted(level(post, h) for h, (p, s) in got.items() if p == post and s == code)
+        assert len(holders) <= cap or all(x == holders[cap - 1] for x in holders[cap - 1:]), (post, code, got)
+    for cid, wanted in prefs.items():
+        mine = got.get(cid, (None, None))[0]
+        for post in wanted:
+            if post == mine:
+                break
+            if level(post, cid) is None:
+                continue
+            for code in ("UR", cat[cid]) if cat[cid] != "UR" else ("UR",):
+                cap = next(v[2] for v in vacs if v[0] == post and v[1] == code)
+                holders = [h for h, (p, s) in got.items() if p == post and s == code]
+                assert len(holders) >= cap, (cid, post, code, got)
+                assert all(level(post, h) < level(post, cid) for h in holders), (cid, post, code, got)
+    write_csv(folder / "a.csv", ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route"],
+              [r[:6] for r in rows])
+    assert verify(pol, prob, read_allocation(folder / "a.csv", prob, pol)) == []

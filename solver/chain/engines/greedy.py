@@ -61,6 +61,7 @@ def _deferred_acceptance(pools: Pools, members: list[int], assign: np.ndarray, f
         cap[k] = pools.pools[k].capacity(filled)
     who = ci[start]                      # candidates, in merit order
     key = _keys(pools, who)
+    level = _keys(pools, who, levels=True) if pools.same_rank else None
     ptr = start.copy()                   # next pair each candidate will propose
     held = np.full(len(who), -1)         # pool each candidate holds (-1 none)
     horizontal = np.zeros(len(pools), dtype=bool)
@@ -72,7 +73,8 @@ def _deferred_acceptance(pools: Pools, members: list[int], assign: np.ndarray, f
     count = np.zeros(len(pools), dtype=np.int64)
     worst = np.full(len(pools), -1, dtype=np.int64)
     while True:
-        free = _skip_full(pi, np.flatnonzero((held < 0) & (ptr < end)), ptr, end, horizontal, count, cap, worst, key)
+        free = _skip_full(pi, np.flatnonzero((held < 0) & (ptr < end)), ptr, end, horizontal, count, cap, worst,
+                          level or key)   # (one of the same rank as the worst holder is not turned away)
         if not len(free):
             break
         asked = pi[ptr[free]]
@@ -90,12 +92,15 @@ def _deferred_acceptance(pools: Pools, members: list[int], assign: np.ndarray, f
         size = np.diff(np.r_[first, len(pool)])
         within = np.arange(len(pool)) - np.repeat(first, size)
         kept = within < cap[pool]
+        if level is not None:
+            kept |= _same_rank(level(pool, cand), first, size, cap[pool[first]])
         for g in np.flatnonzero(horizontal[pool[first]]).tolist():
             at = slice(first[g], first[g] + size[g])
             k = int(pool[first[g]])
             chosen, _ = choose(pools.pools[k], who[cand[at]], int(cap[k]))
             kept[at] = np.isin(who[cand[at]], chosen)
-        n_kept = np.minimum(cap[pool[first]], size)
+        n_kept = np.add.reduceat(kept.astype(np.int64), first) if level is not None else \
+            np.minimum(cap[pool[first]], size)
         count[pool[first]] = n_kept
         worst[pool[first]] = np.where(n_kept > 0, cand[first + np.maximum(n_kept, 1) - 1], -1)
         held[cand[kept]] = pool[kept]
@@ -109,14 +114,25 @@ def _deferred_acceptance(pools: Pools, members: list[int], assign: np.ndarray, f
     filled += np.bincount(held[got], minlength=len(filled))
 
 
-def _keys(pools: Pools, who: np.ndarray):
+def _keys(pools: Pools, who: np.ndarray, levels: bool = False):
     """key(pool, cand): the place of `who[cand]` in the merit list that orders `pool` (smaller is better). With
-    one list the place in `who` itself (candidates in merit order): the order every pool shares."""
+    one list the place in `who` itself (candidates in merit order): the order every pool shares. `levels`: the
+    place of the first of the same rank instead (`MeritLists.level`)."""
     if not pools.several_lists:
         return lambda pool, cand: cand
     lists = np.array([p.merit_list for p in pools.pools], dtype=np.int64)
-    position = pools.lists.position
+    position = pools.lists.level if levels else pools.lists.position
     return lambda pool, cand: position[lists[pool], who[cand]]
+
+
+def _same_rank(level: np.ndarray, first: np.ndarray, size: np.ndarray, cap: np.ndarray) -> np.ndarray:
+    """The same-rank rule (JoSAA Business Rules, "Multiple student - same rank rule", as summarised: where more
+    candidates of the same rank seek a program's last seats than there are seats, all of them are admitted on
+    supernumerary seats): over proposals grouped by pool and sorted by its list, those of the level of the last
+    one within capacity, in a group larger than its capacity."""
+    over = (size > cap) & (cap > 0)
+    boundary = level[first + np.clip(cap - 1, 0, np.maximum(size - 1, 0))]
+    return np.repeat(over, size) & (level == np.repeat(boundary, size))
 
 
 def _skip_full(pi, free, ptr, end, horizontal, count, cap, worst, key, ahead: int = 8) -> np.ndarray:

@@ -90,6 +90,11 @@ class Pools:
     lists: "object | None" = None      # solver.data.lists.MeritLists where some post ranks by a list of its own
 
     @cached_property
+    def same_rank(self) -> bool:
+        """Some list has candidates of the same rank (`MeritLists.level`): the same-rank rule applies."""
+        return self.several_lists and self.lists.level is not None
+
+    @cached_property
     def several_lists(self) -> bool:
         """Some pool orders its applicants by a list other than the candidates' own merit."""
         return self.lists is not None and any(p.merit_list for p in self.pools)
