@@ -41,23 +41,39 @@ def ceiling(r: Reading) -> list[Violation]:
     # is left to the roster's points (R.K. Sabharwal 1995), which verify.roster checks
     windowed = {row.post for row in r.problem.vacancy_rows if row.category == "TOTAL" and not row.exempt} \
         if policy.ceiling.roster_window == "roster_governs" else set()
+    # A seat pool's ceiling is its program's, all its pools together (JoSAA's seat matrix: a pool of one PwD seat
+    # may be all reserved): each pool is judged by its program's figures.
+    program = {row.post: row.pool.program for row in r.problem.vacancy_rows if row.pool is not None}
+    whole: dict[str, list[int]] = {}
+    for post, name in program.items():
+        whole.setdefault(name, [0, 0])
+        whole[name][0] += uses[post][0]
+        whole[name][1] += uses[post][1]
     for j, post in enumerate(r.problem.posts):
-        used, total = uses[post]
-        if post in windowed:
+        used, total = whole[program[post]] if post in program else uses[post]
+        if post in windowed or (post in program and post != min(p for p in program if program[p] == program[post])):
             continue
         if used > policy.ceiling.share * total + 1e-9:
-            out.append(r.violation("ceiling broken", None, j, f"{used} of {total} vacancies reserved", source))
+            where = f" (program {program[post]}, all its pools)" if post in program else ""
+            out.append(r.violation("ceiling broken", None, j, f"{used} of {total} vacancies reserved{where}", source))
     counted_in = sorted(x.code for x in policy.categories if x.in_ceiling)
     rows = np.asarray(list(r.rows), dtype=np.int64)
     counted = np.asarray(r.alloc.counted, dtype=str)
     mine = rows[np.isin(counted[rows], counted_in)] if len(rows) else rows
     per_post = np.bincount(np.asarray(r.alloc.post, dtype=np.int64)[mine], minlength=len(r.problem.posts))
     for j, post in enumerate(r.problem.posts):
-        if post in windowed:
-            continue
+        if post in windowed or post in program:
+            continue      # (a pool's appointments: its program's, below)
         k = int(per_post[j])
         _, total = uses[post]
         outside, _ = r.seats.outside_ceiling(post, policy)  # appointees on backlog vacancies (Art. 16(4B))
         if k > policy.ceiling.share * total + outside + 1e-9:
             out.append(r.violation("ceiling broken", None, j, f"{k} of {total} appointments count as reserved", source))
+    index = {p: j for j, p in enumerate(r.problem.posts)}
+    for name in dict.fromkeys(program.values()):
+        posts = [index[p] for p in program if program[p] == name]
+        k = int(per_post[posts].sum())
+        if k > policy.ceiling.share * whole[name][1] + 1e-9:
+            out.append(r.violation("ceiling broken", None, posts[0], f"{k} of {whole[name][1]} appointments of "
+                                   f"program {name} (all its pools) count as reserved", source))
     return out

@@ -3,6 +3,8 @@
 own text was not read): freeze keeps the seat, withdraw gives it up, float may move to any choice above the
 seat, slide only to one of the same institute, and nobody moves down. Worked by hand; both engines and verify."""
 from conftest import read_csv, write_csv
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from solver import load_policy
@@ -154,3 +156,65 @@ def test_one_who_withdrew_takes_no_part_in_later_rounds(tmp_path):
                ["C", "I1-EE", "OPEN", "OPEN", "", "open_merit"]])
     r = CliRunner().invoke(app, [*check, "--slide", str(tmp_path / "bad.csv")])
     assert r.exit_code == 1 and "left the counselling in an earlier round" in r.output
+
+
+@st.composite
+def counselling(draw):
+    """Up to 8 candidates (category, gender, home state), up to 4 programs at 2 institutes, each split by gender pool
+    and (at one institute) by home-state quota, random preferences, and a response for each placed."""
+    n = draw(st.integers(1, 8))
+    cands = [[f"C{i}", i + 1, draw(st.sampled_from(["OPEN", "OPEN", "OBC-NCL"])), draw(st.sampled_from("MF")),
+              draw(st.sampled_from(["KA", "MH"]))] for i in range(n)]
+    programs = [("I1-A", "I1"), ("I1-B", "I1"), ("I2-A", "I2"), ("I2-B", "I2")][:draw(st.integers(1, 4))]
+    vacs = []
+    for name, inst in programs:
+        quotas = [("AI", "")] if inst == "I1" else [("HS", "KA"), ("OS", "KA")]
+        for quota, state in quotas:
+            for gender in ("neutral", "female")[:draw(st.integers(1, 2))]:
+                obc = draw(st.integers(0, 1))     # (open at least half of each pool: within the 50% ceiling)
+                vacs += [[name, "OPEN", obc + draw(st.integers(0, 1)), quota, state, gender, inst],
+                         [name, "OBC-NCL", obc, quota, state, gender, inst]]
+    prefs = {c[0]: list(draw(st.permutations([p for p, _ in programs])))[:draw(st.integers(0, len(programs)))]
+             for c in cands}
+    answers = {c[0]: draw(st.sampled_from(["freeze", "float", "slide", "withdraw"])) for c in cands}
+    return cands, vacs, prefs, answers
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(m=counselling())
+def test_a_round_moves_nobody_down_keeps_slides_in_the_institute_and_verify_agrees(tmp_path_factory, m):
+    """Random seat pools and responses: after a round no floater or slider holds a post he ranks below his own,
+    a slider who moved is at his own institute, one who froze holds his seat, one who withdrew holds nothing,
+    and verify --stage slide finds nothing; both engines give the same round."""
+    cands, vacs, prefs, answers = m
+    folder = tmp_path_factory.mktemp("round")
+    write_csv(folder / "c.csv", ["id", "rank", "category", "gender", "home_state"], cands)
+    write_csv(folder / "v.csv", ["post", "category", "vacancies", "quota", "state", "gender_pool", "institute"], vacs)
+    write_csv(folder / "p.csv", ["candidate_id", "order", "post"],
+              [[cid, k + 1, post] for cid, posts in prefs.items() for k, post in enumerate(posts)])
+    pol = load_policy("josaa-2025")
+    prob = read_problem(pol, folder / "c.csv", folder / "v.csv", folder / "p.csv")
+    write_outputs(folder / "out", solve(pol, prob, "greedy").result, {})
+    alloc = read_csv(folder / "out" / "allocation.csv")
+    said = {r["candidate_id"]: answers[r["candidate_id"]] for r in alloc}
+    done = slide(pol, prob, [dict(r) for r in alloc], said)
+    assert [r[:3] for r in slide(pol, prob, [dict(r) for r in alloc], said, "cpsat").rows] == \
+        [r[:3] for r in done.rows]
+    now = {r[0]: (r[1], r[2]) for r in done.rows}
+    order = {cid: [prob.posts[j] for j in prob.preferences[i]] for i, cid in enumerate(prob.candidates.ids)}
+    site = {v[0]: v[6] for v in vacs}
+    for r in alloc:
+        cid, post = r["candidate_id"], r["post"]
+        a = said[cid]
+        if a == "freeze":
+            assert now[cid] == (post, r["seat_category"])
+        elif a == "withdraw":
+            assert cid not in now
+        else:
+            assert cid in now and order[cid].index(now[cid][0]) <= order[cid].index(post)
+            if a == "slide":
+                assert site[now[cid][0].partition(" [")[0]] == site[post.partition(" [")[0]]
+    write_csv(folder / "after.csv", ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route"],
+              [r[:6] for r in done.rows])
+    before = read_allocation(folder / "out" / "allocation.csv", prob, pol)
+    assert check_slide(pol, prob, before, said, read_allocation(folder / "after.csv", prob, pol)) == []

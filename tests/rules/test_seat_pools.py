@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from solver import load_policy, solve
 from solver.cli import app
-from solver.errors import InputError
+from solver.errors import InputError, PolicyConflict
 from solver.io.readers import read_problem
 from solver.verify import read_allocation
 from solver.verify.checks import verify
@@ -203,3 +203,19 @@ def test_the_same_rank_rule_admits_everyone_tied_at_the_last_seat(tmp_path):
     with pytest.raises(InputError, match="rank 1 is given twice"):
         read_problem(load_policy("josaa-2025", ["merit.same_rank=refuse"]), tmp_path / "c.csv", tmp_path / "v.csv",
                      ranks=tmp_path / "r.csv")
+
+
+def test_the_ceiling_is_a_share_of_the_program_not_of_each_pool(tmp_path):
+    """A program's PwD pool of one OBC-NCL seat is all reserved, yet the program (three OPEN seats, one OBC-NCL
+    seat for PwD) is a quarter reserved: within the 50% ceiling (Indra Sawhney 1992), solved and verified. Two
+    more OBC-NCL seats and one SC seat make it 4 of 6 reserved: refused, naming the program."""
+    cands = [["A", 1, "OBC-NCL", "M", "b", ""], ["B", 2, "OPEN", "M", "", ""]]
+    vacs = [["P", "OPEN", 3, "AI", "neutral", "", ""], ["P", "OBC-NCL", 1, "AI", "neutral", "pwbd", ""]]
+    pol, prob = inputs(tmp_path, cands, vacs)
+    result = solve(pol, prob, engine="greedy").result
+    assert held(result) == {"A": ("P", "OPEN"), "B": ("P", "OPEN")}
+    assert judged(pol, prob, tmp_path, [r[:6] for r in result.allocation_rows()]) == []
+    vacs += [["P", "OBC-NCL", 2, "AI", "neutral", "", ""], ["P", "SC", 1, "AI", "female", "", ""]]
+    pol, prob = inputs(tmp_path, cands, vacs)
+    with pytest.raises(PolicyConflict, match="program P: 4 of its 7 seats"):
+        solve(pol, prob, engine="greedy")

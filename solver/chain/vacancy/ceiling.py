@@ -50,14 +50,37 @@ def windowed(policy: Policy, post: str, split_by_roster) -> bool:
     return policy.ceiling.roster_window == "roster_governs" and post in split_by_roster
 
 
-def trim_to_ceiling(policy: Policy, table, seats: dict, enforce: bool, notes: list[str]) -> dict[tuple[str, str], int]:
+def programs_within(policy: Policy, uses: dict, programs: dict[str, str]) -> None:
+    """Seat pools (`solver.data.seat_pools`): the ceiling is a share of a program's seats, all its pools
+    together (a pool of one PwD seat may be all reserved); a program past it is refused, naming it."""
+    total: dict[str, list[int]] = {}
+    for post, program in programs.items():
+        used, seats = uses[post]
+        total.setdefault(program, [0, 0])
+        total[program][0] += used
+        total[program][1] += seats
+    for program, (used, seats) in total.items():
+        if used > policy.ceiling.share * seats + 1e-9:
+            source = policy.ceiling.source or "ceiling.share"
+            raise PolicyConflict(f"program {program}: {used} of its {seats} seats (all its seat pools) are reserved "
+                                 f"under the ceiling, more than {policy.ceiling.share:.0%} ({source}); lower the "
+                                 "reserved rows")
+
+
+def trim_to_ceiling(policy: Policy, table, seats: dict, enforce: bool, notes: list[str],
+                    programs: dict[str, str] | None = None) -> dict[tuple[str, str], int]:
     """A post whose reserved vacancies pass the ceiling: refused (`ceiling.excess = "refuse"`, PolicyConflict),
     or its excess carried forward and filled as open this year (Manipur s.5), taken from the largest current
     reserved row. `seats` is changed in place; returns the excess carried per (post, category). `enforce`
-    False (verify) leaves a broken ceiling for `verify` to report."""
+    False (verify) leaves a broken ceiling for `verify` to report. `programs`: post -> program for the posts
+    that are seat pools, whose ceiling is their program's (`programs_within`)."""
     carried: dict[tuple[str, str], int] = {}
     uses = table.ceiling_use(policy)
+    if programs and enforce:
+        programs_within(policy, uses, programs)
     for post in table.posts:
+        if programs and post in programs:
+            continue
         used, total = uses[post]
         limit = policy.ceiling.share * total
         if used <= limit + 1e-9 or not enforce or windowed(policy, post, table.roster_used):

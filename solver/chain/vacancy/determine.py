@@ -29,7 +29,8 @@ def determine_seats(policy: Policy, problem: Problem, enforce_ceiling: bool = Tr
     if state is not None:
         table = carry_in(policy, problem, table, state, notes)
         seats = dict(table.seats)
-    carried = trim_to_ceiling(policy, table, seats, enforce_ceiling, notes)
+    programs = {post: pool.program for post, pool in zip(problem.posts, problem.post_pools) if pool is not None}
+    carried = trim_to_ceiling(policy, table, seats, enforce_ceiling, notes, programs)
     minimums_from_shares(policy, seats, minimums, notes)
     cut_to_compartments(table, seats, minimums, notes)
     if policy.migration.selection_list:
