@@ -85,27 +85,44 @@ def expand(prefs: tuple[np.ndarray, ...], programs: tuple[str, ...], pools: tupl
            candidates) -> tuple[np.ndarray, ...]:
     """Each candidate's ranked programs (indices into `programs`) as ranked posts (indices into `pools`): a
     program's place taken by the pools of it the candidate may hold (`Holders`), in the policy's order
-    (`rules.rank`). Vectorised over the pairs: one membership row per kind of pool."""
+    (`rules.rank`). Vectorised over the pairs, by the candidates' signatures: the kinds of pool they may
+    hold."""
     n = len(candidates)
     key = [rules.rank(p.quota, p.gender_pool, p.trait) for p in pools]
     of = {name: [] for name in programs}
     for v in sorted(range(len(pools)), key=lambda v: (key[v], v)):
         of[pools[v].program].append(v)
     width = max(len(v) for v in of.values())
-    table = np.full((len(programs), width), -1, dtype=np.int64)
+    table = np.full((len(programs), width), -1, dtype=np.int32)
     for j, name in enumerate(programs):
         table[j, :len(of[name])] = of[name]
     who_may = Holders(rules, candidates)
     kinds = {k: i for i, k in enumerate(dict.fromkeys(who_may.key(p) for p in pools))}
-    kind = np.array([kinds[who_may.key(p)] for p in pools], dtype=np.int64)
+    kind = np.array([kinds[who_may.key(p)] for p in pools], dtype=np.int32)
     may = np.stack([who_may(p) for p in {who_may.key(p): p for p in pools}.values()]) if pools else \
         np.zeros((0, n), bool)
+    # Candidates alike in every pool kind they may hold share a signature (JoSAA: about 120, by home state,
+    # gender and PwD); per signature and program, the pools they may hold in order and how many.
+    packed = np.ascontiguousarray(np.packbits(may.T, axis=1))
+    # (each row one opaque value: a sort of bytes, where np.unique(axis=0) sorted column by column, 1.7 s)
+    rows = packed.view(np.dtype((np.void, packed.shape[1]))).reshape(-1)
+    first, sig = np.unique(rows, return_index=True, return_inverse=True)[1:]
+    sig_may = np.unpackbits(packed[first], axis=1, count=len(may))[:, kind].astype(bool)     # S x pools
+    open_ = sig_may[:, np.maximum(table, 0)] & (table >= 0)                               # S x programs x width
+    order = np.argsort(~open_, axis=2, kind="stable")
+    listed = np.where(np.take_along_axis(open_, order, axis=2), np.take_along_axis(
+        np.broadcast_to(table, open_.shape), order, axis=2), -1)
+    count = open_.sum(axis=2)
     sizes = np.fromiter((len(p) for p in prefs), dtype=np.int64, count=n)
-    who = np.repeat(np.arange(n), sizes)
-    chosen = np.concatenate(prefs).astype(np.int64) if len(who) else np.zeros(0, np.int64)
-    posts = table[chosen]                                   # pairs x width, -1 past a program's pools
-    keep = posts >= 0
-    keep[keep] = may[kind[posts[keep]], np.broadcast_to(who[:, None], posts.shape)[keep]]
-    flat, owner = posts[keep], np.broadcast_to(who[:, None], posts.shape)[keep]
+    who = np.repeat(np.arange(n, dtype=np.int32), sizes)
+    chosen = np.concatenate(prefs).astype(np.int32) if len(who) else np.zeros(0, np.int32)
+    s_of = sig.reshape(-1)[who]
+    k = count[s_of, chosen]                                   # pools each ranked program stands for
+    at = np.cumsum(k) - k
+    flat = np.empty(int(k.sum()), dtype=np.int32)
+    for c in range(listed.shape[2]):                          # (a pass per place: most programs stand for one)
+        have = k > c
+        flat[at[have] + c] = listed[s_of[have], chosen[have], c]
+    owner = np.repeat(who, k)
     bounds = np.searchsorted(owner, np.arange(n + 1))
     return tuple(flat[bounds[i]:bounds[i + 1]] for i in range(n))

@@ -72,6 +72,7 @@ class _Builder:
         self.ranked_by_post = problem.ranking.ranked_by_post if problem.preferences is not None else None
         self.unions: dict[tuple[str, ...], np.ndarray] = {}
         self.holders = Holders(policy.seat_pools, problem.candidates)
+        self.narrow: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 
     def union(self, codes) -> np.ndarray:
         """Members of any of `codes`, one mask for every post (the pools share it)."""
@@ -81,15 +82,26 @@ class _Builder:
                 np.zeros(self.problem.n, dtype=bool)
         return self.unions[key]
 
+    def narrowed(self, elig: np.ndarray, pool, merit_list: int) -> np.ndarray:
+        """`elig` less those a seat pool's quota, gender pool or trait bars, and those absent from the post's
+        merit list: one mask per distinct combination, shared by every pool of it (JoSAA's 27,000 pools at
+        172,782 candidates would be 4.7 GB of masks made one by one). `elig` is one of the builder's own masks."""
+        if pool is None and not merit_list:
+            return elig
+        key = (id(elig), self.holders.key(pool) if pool is not None else None, merit_list)
+        if key not in self.narrow:
+            out = elig & self.holders(pool) if pool is not None else elig
+            if merit_list:        # (one absent from the post's list may not hold it)
+                out = out & self.problem.lists.on(merit_list)
+            self.narrow[key] = (elig, out)      # (elig kept: its id stays its own while the key lives)
+        return self.narrow[key][1]
+
     def add(self, post, route, phase, prec, sources, elig, base, minus=(), mins=None, ben=None, carried=False,
             inc=None) -> Pool:
         each = self.policy.horizontal.multi_trait_counts_each and len(mins or {}) > 1
         ranked = self.ranked_by_post[post] if self.ranked_by_post is not None else None
         merit_list = self.problem.post_lists[post]
-        if self.problem.post_pools[post] is not None:   # (its quota, gender pool and trait)
-            elig = elig & self.holders(self.problem.post_pools[post])
-        if merit_list:        # (one absent from the post's list may not hold it)
-            elig = elig & self.problem.lists.on(merit_list)
+        elig = self.narrowed(elig, self.problem.post_pools[post], merit_list)
         place = self.problem.lists.position[merit_list] if merit_list else None
         p = Pool(len(self.pools), post, route, phase, prec, tuple(sources), elig, base, tuple(minus), mins or {},
                  ben or {}, carried, inc or {}, each, ranked=ranked, merit_list=merit_list, place=place)
