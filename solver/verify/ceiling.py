@@ -49,9 +49,12 @@ def ceiling(r: Reading) -> list[Violation]:
         whole.setdefault(name, [0, 0])
         whole[name][0] += uses[post][0]
         whole[name][1] += uses[post][1]
+    first = {}
+    for post, name in program.items():     # (a program's figures are judged once, at its first pool)
+        first.setdefault(name, post)
     for j, post in enumerate(r.problem.posts):
         used, total = whole[program[post]] if post in program else uses[post]
-        if post in windowed or (post in program and post != min(p for p in program if program[p] == program[post])):
+        if post in windowed or (post in program and post != first[program[post]]):
             continue
         if used > policy.ceiling.share * total + 1e-9:
             where = f" (program {program[post]}, all its pools)" if post in program else ""
@@ -70,8 +73,10 @@ def ceiling(r: Reading) -> list[Violation]:
         if k > policy.ceiling.share * total + outside + 1e-9:
             out.append(r.violation("ceiling broken", None, j, f"{k} of {total} appointments count as reserved", source))
     index = {p: j for j, p in enumerate(r.problem.posts)}
-    for name in dict.fromkeys(program.values()):
-        posts = [index[p] for p in program if program[p] == name]
+    pools_of: dict[str, list[int]] = {}
+    for p, name in program.items():
+        pools_of.setdefault(name, []).append(index[p])
+    for name, posts in pools_of.items():
         k = int(per_post[posts].sum())
         if k > policy.ceiling.share * whole[name][1] + 1e-9:
             out.append(r.violation("ceiling broken", None, posts[0], f"{k} of {whole[name][1]} appointments of "

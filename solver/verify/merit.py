@@ -52,6 +52,8 @@ def _post(r: Reading, j: int) -> list[Violation]:
     for code in r.precedence:
         cap = seats.cap(post, code)
         rows = here[r.seat[here] == code]
+        if cap <= 0 and not len(rows):
+            continue     # (no vacancy of the category at the post: none to waste or to be passed over for)
         holders = a.cand[rows]
         may = r.may[code][applied]
         wants = applied[may][prefers(r, code, applied[may], ranks[may])]   # (ascending merit)

@@ -201,8 +201,15 @@ class Reading:
         p = self.problem
         k = p.post_lists[j]
         if not k:
-            return np.arange(p.n), ""
+            return self._own_order, ""
         return p.lists.position[k], p.lists.names[k]
+
+    @cached_property
+    def _own_order(self) -> np.ndarray:
+        """The candidates' own merit as places (made once: a post asks for it per appointee)."""
+        out = np.arange(self.problem.n)
+        out.flags.writeable = False
+        return out
 
     def level(self, j: int) -> np.ndarray | None:
         """Where the policy admits candidates of the same rank together (`merit.same_rank = "supernumerary"`) and

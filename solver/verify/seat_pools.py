@@ -15,6 +15,7 @@ def pool_holders(r: Reading) -> list[Violation]:
     none), `all` anyone."""
     c, out = r.problem.candidates, []
     pool_of = {row.post: row.pool for row in r.problem.vacancy_rows if row.pool is not None}
+    traits = {t: c.trait(t) for t in {p.trait for p in pool_of.values() if p.trait}}    # (once per trait)
     for i, j in zip(r.alloc.cand.tolist(), r.alloc.post.tolist()):
         pool = pool_of.get(r.problem.posts[j])
         if pool is None:
@@ -24,7 +25,7 @@ def pool_holders(r: Reading) -> list[Violation]:
         why = []
         if pool.gender_pool == "female" and not c.female[i]:
             why.append("a female-only seat held by a candidate who is not a woman")
-        if pool.trait and not c.trait(pool.trait)[i]:
+        if pool.trait and not traits[pool.trait][i]:
             why.append(f"a seat for {pool.trait} held by a candidate without it")
         if rule == "home" and home != pool.state:
             why.append(f"a {pool.quota} seat of {pool.state} held by a candidate whose home state is "
