@@ -29,6 +29,7 @@ def sweep_cmd(
     candidates: Optional[Path] = typer.Option(None, "--candidates"),
     vacancies: Optional[Path] = typer.Option(None, "--vacancies"),
     preferences: Optional[Path] = typer.Option(None, "--preferences"),
+    ranks: Optional[Path] = typer.Option(None, "--ranks", help="ranks.csv: the merit lists posts rank by"),
     years: Optional[Path] = typer.Option(None, "--years", help="a folder of year folders (as simulate takes): "
                                          "each scenario runs every year against a register of its own"),
     baseline: Optional[str] = typer.Option(None, "--baseline", help="the scenario the others are compared "
@@ -54,7 +55,7 @@ def sweep_cmd(
     check_engine(engine, among=("greedy", "cpsat"))
     try:
         found, baseline = _scenarios(policy, grid_, scenarios, stack_, set_, recruitment, baseline)
-        inputs = _inputs(years, candidates, vacancies, preferences)
+        inputs = _inputs(years, candidates, vacancies, preferences, ranks)
         columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                    TextColumn("left:"), TimeRemainingColumn()]
         with progress_bar(*columns) as bar:
@@ -79,7 +80,7 @@ def sweep_cmd(
             reported.append(optional_report(tmp, f"Sweep: {len(found)} scenarios", heading,
                                             lambda: [*sweep_charts(result, baseline, bool(stack_)),
                                                      *provenance_table(doc)]))
-        stage(out, write_all, OUTPUTS, reads=[years, candidates, vacancies, preferences]).publish()
+        stage(out, write_all, OUTPUTS, reads=[years, candidates, vacancies, preferences, ranks]).publish()
     except AarakshanError as e:
         fail(e)
     if baseline is not None:
@@ -114,12 +115,12 @@ def _scenarios(policy, grid_, scenarios, stack_, set_, recruitment, baseline):
     return found, baseline
 
 
-def _inputs(years, candidates, vacancies, preferences):
+def _inputs(years, candidates, vacancies, preferences, ranks=None):
     """One recruitment's files, or a folder of years (no special rounds in a sweep)."""
     from ..runs import folder_inputs, year_folders
     from ..study.sweep import Inputs
     if years is not None:
-        if candidates or vacancies or preferences:
+        if candidates or vacancies or preferences or ranks:
             raise InputError("--years", None, None, "give --years or --candidates/--vacancies, not both")
         folders = year_folders(years)
         special = [d for d in folders if (d / "special").is_dir()]
@@ -129,7 +130,7 @@ def _inputs(years, candidates, vacancies, preferences):
         return [Inputs(int(d.name), *folder_inputs(d)) for d in folders]
     if candidates is None or vacancies is None:
         raise InputError("--candidates", None, None, "give --candidates and --vacancies, or --years")
-    return [Inputs(None, candidates, vacancies, preferences)]
+    return [Inputs(None, candidates, vacancies, preferences, ranks)]
 
 
 def _print_against(result, baseline: str, stacked: bool) -> None:

@@ -126,12 +126,15 @@ class Inputs:
     candidates: Path
     vacancies: Path
     preferences: Path | None = None
+    ranks: Path | None = None          # the merit lists posts rank by (`solver.io.ranks`)
 
 
 def _reading_key(policy) -> tuple:
-    """What the readers take from a policy: a scenario that changes none of it shares the problem read once."""
+    """What the readers take from a policy: a scenario that changes none of it shares the problem read once
+    (the seat pools' order and quotas and the lists' rules among it: they shape the ranked pools)."""
     return (tuple(policy.member_codes), tuple(policy.reserved_codes), tuple(policy.merit.tie_breaks),
-            policy.recruitment, policy.castes, policy.open)
+            policy.recruitment, policy.castes, policy.open, policy.seat_pools.model_dump_json(),
+            policy.merit.same_rank, tuple(sorted(policy.merit.post_lists.items())))
 
 
 @dataclass(frozen=True)
@@ -222,7 +225,8 @@ def _tasks(policy, scenarios: list[Scenario], inputs: list[Inputs], recruitment,
         key = _reading_key(pol)
         if key not in readings:
             readings[key] = len(problems)
-            problems.append([(x.year, read_problem(pol, x.candidates, x.vacancies, x.preferences)) for x in inputs])
+            problems.append([(x.year, read_problem(pol, x.candidates, x.vacancies, x.preferences,
+                                                          ranks=x.ranks)) for x in inputs])
         tasks.append(_Task(k, sc, pol, readings[key], held=held))
     return problems, tasks
 

@@ -219,3 +219,31 @@ def test_the_ceiling_is_a_share_of_the_program_not_of_each_pool(tmp_path):
     pol, prob = inputs(tmp_path, cands, vacs)
     with pytest.raises(PolicyConflict, match="program P: 4 of its 7 seats"):
         solve(pol, prob, engine="greedy")
+
+
+def test_the_order_of_pools_as_a_what_if_in_a_sweep(tmp_path):
+    """P: one gender-neutral seat, one gender-neutral seat for PwD, one female-only seat, all OPEN. A (man, 1), W
+    (woman with a disability, 2), V (woman, 3), X (man with a disability, 4). As josaa-2025 orders pools (quota,
+    gender pool, trait): A P; W is tried for P's PwD seat before the female-only one and takes it; V the
+    female-only seat; X nothing. With the trait outermost (trait, gender pool, quota): W takes the female-only
+    seat first, V has nothing, X the PwD seat. A sweep of the two orders says so: a PwD man gains, a woman
+    loses."""
+    cands = [["A", 1, "OPEN", "M", "", ""], ["W", 2, "OPEN", "F", "b", ""], ["V", 3, "OPEN", "F", "", ""],
+             ["X", 4, "OPEN", "M", "c", ""]]
+    vacs = [["P", "OPEN", 1, "AI", "neutral", "", ""], ["P", "OPEN", 1, "AI", "neutral", "pwbd", ""],
+            ["P", "OPEN", 1, "AI", "female", "", ""]]
+    pol, prob = inputs(tmp_path, cands, vacs)
+    assert {k: v[0] for k, v in held(solve(pol, prob, engine="greedy").result).items()} == \
+        {"A": "P", "W": "P [pwbd]", "V": "P [female]"}
+    other = load_policy("josaa-2025", ['seat_pools.order=["trait", "gender_pool", "quota"]'])
+    prob2 = read_problem(other, tmp_path / "c.csv", tmp_path / "v.csv")
+    assert {k: v[0] for k, v in held(solve(other, prob2, engine="greedy").result).items()} == \
+        {"A": "P", "W": "P [female]", "X": "P [pwbd]"}
+    (tmp_path / "s.toml").write_text('[scenarios.gender_first]\nset = []\n[scenarios.trait_first]\n'
+                                     'set = [\'seat_pools.order=["trait", "gender_pool", "quota"]\']\n')
+    r = CliRunner().invoke(app, ["sweep", "--policy", "josaa-2025", "--candidates", str(tmp_path / "c.csv"),
+                                 "--vacancies", str(tmp_path / "v.csv"), "--scenarios", str(tmp_path / "s.toml"),
+                                 "--baseline", "gender_first", "--out", str(tmp_path / "sw")])
+    assert r.exit_code == 0, r.output
+    moved = {(w["traits"], w["gains a post"], w["loses the post"]) for w in read_csv(tmp_path / "sw" / "winners.csv")}
+    assert ("pwbd", "1", "0") in moved and ("women", "0", "1") in moved

@@ -335,3 +335,17 @@ def test_the_same_rank_rule_on_random_ties(tmp_path_factory, m, data):
     write_csv(folder / "a.csv", ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route"],
               [r[:6] for r in rows])
     assert verify(pol, prob, read_allocation(folder / "a.csv", prob, pol)) == []
+
+
+def test_a_sweep_reads_the_lists(tmp_path):
+    """`sweep --ranks`: each scenario ranks JSO on Paper-II, as `solve --ranks` does (A AAO and D JSO, the
+    hand-worked answer above, in both scenarios of a grid that changes nothing they turn on)."""
+    inputs(tmp_path)
+    r = CliRunner().invoke(app, ["sweep", "--policy", "central-dopt", "--candidates", str(tmp_path / "c.csv"),
+                                 "--vacancies", str(tmp_path / "v.csv"), "--preferences", str(tmp_path / "p.csv"),
+                                 "--ranks", str(tmp_path / "r.csv"), "--grid", "ceiling.share=0.5,0.6",
+                                 "--out", str(tmp_path / "sw")])
+    assert r.exit_code == 0, r.output
+    rows = {(x["scenario"], x["post"]): x["last_rank"] for x in read_csv(tmp_path / "sw" / "results.csv")
+            if x["category"] == "UR"}
+    assert rows == {(s, p): "1" for s in ("ceiling.share=0.5", "ceiling.share=0.6") for p in ("AAO", "JSO")}
