@@ -95,6 +95,22 @@ def test_home_state_and_other_state_quotas(tmp_path):
     assert bad == {"M1", "K1"}
 
 
+def test_an_all_india_seat_before_a_home_state_seat_at_one_program(tmp_path):
+    """Program Q in Karnataka with one AI seat and one HS seat; josaa-2025 tries quotas in the order it lists
+    them (AI, HS, OS). K1 (Karnataka, 1) takes the AI seat, K2 (Karnataka, 2) the HS seat; M1 (Maharashtra, 3)
+    may hold only the AI seat, which K1 holds. With HS listed first K1 would take the HS seat and K2 the AI one."""
+    cands = [["K1", 1, "OPEN", "M", "", "KA"], ["K2", 2, "OPEN", "M", "", "KA"], ["M1", 3, "OPEN", "M", "", "MH"]]
+    vacs = [["Q", "OPEN", 1, "AI", "neutral", "", "KA"], ["Q", "OPEN", 1, "HS", "neutral", "", "KA"]]
+    pol, prob = inputs(tmp_path, cands, vacs)
+    for engine in ("greedy", "cpsat"):
+        assert held(solve(pol, prob, engine=engine).result) == {"K1": ("Q", "OPEN"), "K2": ("Q [HS]", "OPEN")}
+    assert [[prob.posts[j] for j in p] for p in prob.preferences] == [["Q", "Q [HS]"], ["Q", "Q [HS]"], ["Q"]]
+    hs_first = load_policy("josaa-2025", ['seat_pools.quotas={HS={holders="home"}, AI={holders="all"}, '
+                                          'OS={holders="other"}}'])
+    prob2 = read_problem(hs_first, tmp_path / "c.csv", tmp_path / "v.csv")
+    assert held(solve(hs_first, prob2, engine="greedy").result) == {"K1": ("Q [HS]", "OPEN"), "K2": ("Q", "OPEN")}
+
+
 def test_a_program_ranked_stands_for_its_pools_in_order(tmp_path):
     """A woman ranks R then P: her list reads R, R [female], P, P [female]; a man's R, P. She takes P's neutral
     seat only when R's two pools are full."""
@@ -168,6 +184,7 @@ def test_engines_agree_and_verify_accepts_on_random_seat_pools(tmp_path_factory,
     pol, prob = inputs(folder, cands, vacs, prefs)
     greedy = solve(pol, prob, engine="greedy").result.allocation_rows()
     assert solve(pol, prob, engine="cpsat").result.allocation_rows() == greedy
+    assert solve(pol, prob, engine="cpsat", hint=False).result.allocation_rows() == greedy   # (on its own)
     who = {c[0]: c for c in cands}
     for row in greedy:
         _, _, _, gender, pwbd, home = who[row[0]]
