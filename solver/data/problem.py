@@ -174,11 +174,29 @@ class Problem:
 
     @cached_property
     def post_lists(self) -> tuple[int, ...]:
-        """Per post, the index in `lists` of the list that ranks it (0: the candidates' own merit)."""
-        named = {row.post: row.merit_list for row in self.vacancy_rows}
+        """Per post, the index in `lists` of a list that ranks it (the first its rows name; 0: none, the
+        candidates' own merit for every category). `list_of` gives each category's."""
         if self.lists is None:
             return (0,) * len(self.posts)
+        named: dict[str, str] = {}
+        for row in self.vacancy_rows:
+            if row.merit_list:
+                named.setdefault(row.post, row.merit_list)
         return tuple(self.lists.index(named.get(post, "")) for post in self.posts)
+
+    @cached_property
+    def _row_lists(self) -> dict[tuple[str, str], int]:
+        """(post, category or TOTAL) -> the index of the list its row names (rows naming none left out)."""
+        if self.lists is None:
+            return {}
+        return {(row.post, row.category): self.lists.index(row.merit_list) for row in self.vacancy_rows
+                if row.merit_list}
+
+    def list_of(self, j: int, category: str) -> int:
+        """The list that ranks post j's `category` seats: its row's (a category's own rank list, as JoSAA's
+        category rank lists), else the post's TOTAL row's, else 0 (the candidates' own merit)."""
+        rows, post = self._row_lists, self.posts[j]
+        return rows.get((post, category), rows.get((post, "TOTAL"), 0)) if rows else 0
 
     @cached_property
     def post_pools(self) -> tuple[SeatPool | None, ...]:

@@ -55,7 +55,6 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
     direct = _direct_shares(t, policy)
     _one_per_post(t, "post_class", "a post has one class")
     _one_per_post(t, "feeder_class", "a post is filled from one grade")
-    _one_per_post(t, "merit_list", "one list ranks a post's applicants")
     _one_per_post(t, "district", "a district-level cadre is a post of its own, with its own roster and register "
                   "(Bihar s.6(1); Maharashtra s.4(4)): name each district's cadre apart, e.g. Clerk-Patna")
     mins = {trait: np.maximum(_optional_counts(t, trait, least=0), 0) for trait in TRAITS if t.has(trait)}

@@ -216,13 +216,13 @@ class Result:
         if lists is not None:      # a post ranked by a list of its own: its worst holder on that list
             for i in np.flatnonzero(self.selected):
                 key = (int(post_of[i]), self.seat_category[i])
-                k = self.problem.post_lists[key[0]]
+                k = self.problem.list_of(*key)
                 if k and lists.position[k, i] > lists.position[k, last[key]]:
                     last[key] = int(i)
         out = []
         for j, post in enumerate(self.problem.posts):
-            listed = self.problem.post_lists[j]
             for code in [self.policy.open, *self.policy.reserved_codes]:
+                listed = self.problem.list_of(j, code) if lists is not None else 0
                 k = count.get((j, code), 0)
                 if self.seats.cap(post, code) == 0 and not k:
                     continue

@@ -23,7 +23,7 @@ def _same_rank(r: Reading, j: int, seat: str, cap: int) -> bool:
     """Holders past the capacity are all of the same rank on the post's list as the last within it: seats over
     the number, as the same-rank rule makes them (JoSAA Business Rules, "Multiple student - same rank rule", as
     summarised; the policy's `merit.same_rank`)."""
-    level = r.level(j)
+    level = r.level(j, seat)
     if level is None or cap <= 0:
         return False
     held = np.sort(level[r.alloc.cand[(r.alloc.post == j) & (r.seat == seat)]])

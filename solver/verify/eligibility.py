@@ -38,8 +38,8 @@ def on_the_list(r: Reading) -> list[Violation]:
     rank has no place in the post's order of merit: the notice's post-specific merit list, e.g. SSC CGL's JSO
     on Tier-II Paper-II)."""
     out = []
-    for i, j in zip(r.alloc.cand.tolist(), r.alloc.post.tolist()):
-        place, listed = r.place(j)
+    for i, j, seat in zip(r.alloc.cand.tolist(), r.alloc.post.tolist(), r.alloc.seat):
+        place, listed = r.place(j, seat)
         if listed and place[i] >= ABSENT:
             out.append(r.violation("not on the post's merit list", i, j, f"the post ranks by list {listed}, which "
                                    "does not rank the candidate", "the recruitment's notice (post-specific merit list)"))

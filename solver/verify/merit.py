@@ -44,16 +44,18 @@ def _post(r: Reading, j: int) -> list[Violation]:
         merit_seat[a.cand[on_merit]] = r.seat[on_merit]
     out = []
     here = np.flatnonzero(at & r.compartment_route)
-    applied, ranks = r.applicants(j)   # (those who ranked the post: a ninth of JoSAA's candidates)
-    place, listed = r.place(j)         # (the post's merit list: the candidates' own order unless it has one)
-    if listed:
-        keep = place[applied] < ABSENT  # (one absent from the post's list may not hold it)
-        applied, ranks = applied[keep], ranks[keep]
+    everyone, ranked = r.applicants(j)   # (those who ranked the post: a ninth of JoSAA's candidates)
     for code in r.precedence:
         cap = seats.cap(post, code)
         rows = here[r.seat[here] == code]
         if cap <= 0 and not len(rows):
             continue     # (no vacancy of the category at the post: none to waste or to be passed over for)
+        # (the merit list of the post's code seats: the candidates' own order unless its row names one)
+        place, listed = r.place(j, code)
+        applied, ranks = everyone, ranked
+        if listed:
+            keep = place[applied] < ABSENT  # (one absent from the list may not hold its seats)
+            applied, ranks = applied[keep], ranks[keep]
         holders = a.cand[rows]
         may = r.may[code][applied]
         wants = applied[may][prefers(r, code, applied[may], ranks[may])]   # (ascending merit)
@@ -85,10 +87,10 @@ def _post(r: Reading, j: int) -> list[Violation]:
 def _same_rank_left(r: Reading, i_want: np.ndarray, j: int, worst: int, code: str) -> list[Violation]:
     """One of the same rank as the last holder, who wanted the seat, left out: the same-rank rule admits every
     one of them (JoSAA Business Rules, "Multiple student - same rank rule", as summarised; `merit.same_rank`)."""
-    level = r.level(j)
+    level = r.level(j, code)
     if level is None:
         return []
-    place, listed = r.place(j)
+    place, listed = r.place(j, code)
     return [r.violation("same rank left out", i, j, f"rank {place[i] + 1} of list {listed} is of the same rank as "
                         f"{r.problem.candidates.ids[worst]}, who holds a {code} seat, and wanted it",
                         "JoSAA Business Rules, \"Multiple student - same rank rule\" (as summarised)")

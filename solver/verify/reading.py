@@ -195,11 +195,12 @@ class Reading:
         who = cand_row[rows].astype(np.int64)
         return who, rows - self.problem.ranking.bounds[0][who]
 
-    def place(self, j: int) -> tuple[np.ndarray, str]:
-        """Each candidate's place in the merit list that ranks post j (0 the best; `solver.data.lists.ABSENT`
-        where not on it), and the list's name ("" for the candidates' own merit: their order)."""
+    def place(self, j: int, code: str) -> tuple[np.ndarray, str]:
+        """Each candidate's place in the merit list that ranks post j's `code` seats (0 the best;
+        `solver.data.lists.ABSENT` where not on it), and the list's name ("" for the candidates' own merit: their
+        order)."""
         p = self.problem
-        k = p.post_lists[j]
+        k = p.list_of(j, code)
         if not k:
             return self._own_order, ""
         return p.lists.position[k], p.lists.names[k]
@@ -211,11 +212,12 @@ class Reading:
         out.flags.writeable = False
         return out
 
-    def level(self, j: int) -> np.ndarray | None:
+    def level(self, j: int, code: str) -> np.ndarray | None:
         """Where the policy admits candidates of the same rank together (`merit.same_rank = "supernumerary"`) and
-        post j's list has ties: each candidate's level on it (equal for the same rank); None otherwise."""
+        the list of post j's `code` seats has ties: each candidate's level on it (equal for the same rank); None
+        otherwise."""
         p = self.problem
-        k = p.post_lists[j]
+        k = p.list_of(j, code)
         if not k or self.policy.merit.same_rank != "supernumerary" or p.lists.level is None:
             return None
         return p.lists.level[k]

@@ -131,7 +131,8 @@ def _seat_breach(problem, cid, u, mine, j, seat, holders, traits, place, after, 
              not any(not c.trait(t)[u] for t in set(after.horizontal[r].split(";")) & served)]
     if below:
         r = below[0]
-        on = f" on list {problem.lists.names[problem.post_lists[j]]}" if problem.post_lists[j] else ""
+        k = problem.list_of(j, seat)
+        on = f" on list {problem.lists.names[k]}" if k else ""
         return [Broken(f"{cid} (merit position {mine + 1}{on}) is passed over for {after.ids[r]} (merit position "
                        f"{at(after.cand[r]) + 1}) on the {seat} seat at {problem.posts[j]}", candidate=cid,
                        post=problem.posts[j])]
@@ -191,13 +192,12 @@ def _passed_over(policy, problem, index, was, now, answer, given, held, rank, ta
         for j in (problem.preferences[u] if problem.preferences is not None else every).tolist():
             if not _wants(cid, u, j, answer, rank, was, now, site):
                 continue
-            # (each post's own merit list orders its applicants: the candidates' own merit, or a list of its own)
-            place = problem.lists.position[problem.post_lists[j]] if problem.post_lists[j] else None
-            mine = place[u] if place is not None else u
-            if mine >= ABSENT:
-                continue
             for seat in seats_at.get(j, ()):
-                if may[seat][u]:
+                # (each seat's merit list orders its applicants: the candidates' own merit, or a list of its own)
+                k = problem.list_of(j, seat)
+                place = problem.lists.position[k] if k else None
+                mine = place[u] if place is not None else u
+                if may[seat][u] and mine < ABSENT:
                     out += _seat_breach(problem, cid, u, mine, j, seat, holders, traits, place, after,
                                         given[(j, seat)], held)
     return out

@@ -349,3 +349,41 @@ def test_a_sweep_reads_the_lists(tmp_path):
     rows = {(x["scenario"], x["post"]): x["last_rank"] for x in read_csv(tmp_path / "sw" / "results.csv")
             if x["category"] == "UR"}
     assert rows == {(s, p): "1" for s in ("ceiling.share=0.5", "ceiling.share=0.6") for p in ("AAO", "JSO")}
+
+
+def test_a_category_ranked_by_a_list_of_its_own(tmp_path):
+    """JoSAA's category rank lists (Business Rules, "Rank lists", as RULES.md summarises them: category ranks
+    within each list unless they are given): program X has an OPEN seat ranked on list adv (A 1, B 2) and an
+    OBC seat ranked on adv-obc (P 1, B 2), where P, on the category's list only, may hold the OBC seat and not
+    the OPEN one. Everyone wants X. The OPEN seat goes to A (1st on adv; P is not on it); the OBC seat to P, 1st
+    on adv-obc, though B is above him on adv. Were the OBC seat ranked on adv, P could not hold it and B would.
+    verify judges each seat by its own row's list: B on the OBC seat with P out is justified envy on adv-obc."""
+    cands = [["A", 100, "UR"], ["B", 90, "OBC"], ["P", 80, "OBC"]]
+    write_csv(tmp_path / "c.csv", ["id", "score", "category"], cands)
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "merit_list"],
+              [["X", "UR", 1, "adv"], ["X", "OBC", 1, "adv-obc"]])
+    write_csv(tmp_path / "r.csv", ["candidate_id", "list", "rank"],
+              [["A", "adv", 1], ["B", "adv", 2], ["P", "adv-obc", 1], ["B", "adv-obc", 2]])
+    pol = load_policy("central-dopt")
+    prob = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv", ranks=tmp_path / "r.csv")
+    for engine in ("greedy", "cpsat"):
+        rows = solve(pol, prob, engine=engine).result.allocation_rows()
+        assert {r[0]: (r[1], r[2]) for r in rows} == {"A": ("X", "UR"), "P": ("X", "OBC")}
+    write_csv(tmp_path / "a.csv", ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route"],
+              [r[:6] for r in rows])
+    assert verify(pol, prob, read_allocation(tmp_path / "a.csv", prob, pol)) == []
+    write_csv(tmp_path / "b.csv", ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route"],
+              [["A", "X", "UR", "UR", "", "open_merit"], ["B", "X", "OBC", "OBC", "", "reserved"]])
+    found = verify(pol, prob, read_allocation(tmp_path / "b.csv", prob, pol))
+    assert [(v.rule, v.candidate) for v in found] == [("justified envy", "P")] and "adv-obc" in found[0].detail
+    write_csv(tmp_path / "v2.csv", ["post", "category", "vacancies", "merit_list"],
+              [["X", "UR", 1, "adv"], ["X", "OBC", 1, "adv"]])
+    prob2 = read_problem(pol, tmp_path / "c.csv", tmp_path / "v2.csv", ranks=tmp_path / "r.csv")
+    assert {r[0]: r[2] for r in solve(pol, prob2, engine="greedy").result.allocation_rows()} == {"A": "UR", "B": "OBC"}
+    write_outputs_dir = tmp_path / "o"
+    r = CliRunner().invoke(app, ["solve", "--policy", "central-dopt", "--candidates", str(tmp_path / "c.csv"),
+                                 "--vacancies", str(tmp_path / "v.csv"), "--ranks", str(tmp_path / "r.csv"),
+                                 "--engine", "greedy", "--quiet", "--out", str(write_outputs_dir)])
+    assert r.exit_code == 0, r.output
+    cut = {(x["post"], x["category"]): x["last_rank"] for x in read_csv(write_outputs_dir / "cutoffs.csv")}
+    assert cut[("X", "UR")] == "1" and cut[("X", "OBC")] == "1"     # (each on its own list)

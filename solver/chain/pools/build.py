@@ -100,7 +100,7 @@ class _Builder:
             inc=None) -> Pool:
         each = self.policy.horizontal.multi_trait_counts_each and len(mins or {}) > 1
         ranked = self.ranked_by_post[post] if self.ranked_by_post is not None else None
-        merit_list = self.problem.post_lists[post]
+        merit_list = self.problem.list_of(post, sources[0])     # (its category's row's list, or the post's)
         elig = self.narrowed(elig, self.problem.post_pools[post], merit_list)
         place = self.problem.lists.position[merit_list] if merit_list else None
         p = Pool(len(self.pools), post, route, phase, prec, tuple(sources), elig, base, tuple(minus), mins or {},
