@@ -33,7 +33,8 @@ def _year_share(r: Reading) -> dict[str, tuple[int, int]]:
 def ceiling(r: Reading) -> list[Violation]:
     """Neither the reserved vacancies of a post's year nor the appointments counted against reserved
     categories exceed `ceiling.share` of its vacancies; carried vacancies whose backlog stands outside the
-    ceiling (`ceiling.backlog_excluded`) and exempt vacancies are not counted (Art. 16(4B))."""
+    ceiling (`ceiling.backlog_excluded`) and exempt vacancies are not counted (Art. 16(4B)). A seat pool's
+    ceiling is its program's (`_programs`)."""
     policy, out = r.policy, []
     source = policy.ceiling.source or "Art. 16(4B)"
     uses = _year_share(r)
@@ -41,44 +42,46 @@ def ceiling(r: Reading) -> list[Violation]:
     # is left to the roster's points (R.K. Sabharwal 1995), which verify.roster checks
     windowed = {row.post for row in r.problem.vacancy_rows if row.category == "TOTAL" and not row.exempt} \
         if policy.ceiling.roster_window == "roster_governs" else set()
-    # A seat pool's ceiling is its program's, all its pools together (JoSAA's seat matrix: a pool of one PwD seat
-    # may be all reserved): each pool is judged by its program's figures.
     program = {row.post: row.pool.program for row in r.problem.vacancy_rows if row.pool is not None}
-    whole: dict[str, list[int]] = {}
-    for post, name in program.items():
-        whole.setdefault(name, [0, 0])
-        whole[name][0] += uses[post][0]
-        whole[name][1] += uses[post][1]
-    first = {}
-    for post, name in program.items():     # (a program's figures are judged once, at its first pool)
-        first.setdefault(name, post)
-    for j, post in enumerate(r.problem.posts):
-        used, total = whole[program[post]] if post in program else uses[post]
-        if post in windowed or (post in program and post != first[program[post]]):
-            continue
-        if used > policy.ceiling.share * total + 1e-9:
-            where = f" (program {program[post]}, all its pools)" if post in program else ""
-            out.append(r.violation("ceiling broken", None, j, f"{used} of {total} vacancies reserved{where}", source))
-    counted_in = sorted(x.code for x in policy.categories if x.in_ceiling)
-    rows = np.asarray(list(r.rows), dtype=np.int64)
-    counted = np.asarray(r.alloc.counted, dtype=str)
-    mine = rows[np.isin(counted[rows], counted_in)] if len(rows) else rows
-    per_post = np.bincount(np.asarray(r.alloc.post, dtype=np.int64)[mine], minlength=len(r.problem.posts))
+    per_post = _reserved_appointments(r)
     for j, post in enumerate(r.problem.posts):
         if post in windowed or post in program:
-            continue      # (a pool's appointments: its program's, below)
+            continue      # (a pool's figures: its program's, below)
+        used, total = uses[post]
+        if used > policy.ceiling.share * total + 1e-9:
+            out.append(r.violation("ceiling broken", None, j, f"{used} of {total} vacancies reserved", source))
         k = int(per_post[j])
-        _, total = uses[post]
         outside, _ = r.seats.outside_ceiling(post, policy)  # appointees on backlog vacancies (Art. 16(4B))
         if k > policy.ceiling.share * total + outside + 1e-9:
             out.append(r.violation("ceiling broken", None, j, f"{k} of {total} appointments count as reserved", source))
+    return out + _programs(r, uses, program, per_post, source)
+
+
+def _reserved_appointments(r: Reading) -> np.ndarray:
+    """Per post, the appointments counted against a category within the ceiling."""
+    counted_in = sorted(x.code for x in r.policy.categories if x.in_ceiling)
+    rows = np.asarray(list(r.rows), dtype=np.int64)
+    counted = np.asarray(r.alloc.counted, dtype=str)
+    mine = rows[np.isin(counted[rows], counted_in)] if len(rows) else rows
+    return np.bincount(np.asarray(r.alloc.post, dtype=np.int64)[mine], minlength=len(r.problem.posts))
+
+
+def _programs(r: Reading, uses: dict, program: dict[str, str], per_post: np.ndarray, source: str) -> list[Violation]:
+    """Seat pools: the ceiling is a share of a program's seats, all its pools together (JoSAA's seat matrix: a
+    pool of one PwD seat may be all reserved), for its vacancies and its appointments alike."""
     index = {p: j for j, p in enumerate(r.problem.posts)}
     pools_of: dict[str, list[int]] = {}
-    for p, name in program.items():
-        pools_of.setdefault(name, []).append(index[p])
+    for post, name in program.items():
+        pools_of.setdefault(name, []).append(index[post])
+    out, share = [], r.policy.ceiling.share
     for name, posts in pools_of.items():
+        used = sum(uses[r.problem.posts[j]][0] for j in posts)
+        total = sum(uses[r.problem.posts[j]][1] for j in posts)
         k = int(per_post[posts].sum())
-        if k > policy.ceiling.share * whole[name][1] + 1e-9:
-            out.append(r.violation("ceiling broken", None, posts[0], f"{k} of {whole[name][1]} appointments of "
-                                   f"program {name} (all its pools) count as reserved", source))
+        if used > share * total + 1e-9:
+            out.append(r.violation("ceiling broken", None, posts[0], f"{used} of {total} vacancies reserved (program "
+                                   f"{name}, all its pools)", source))
+        if k > share * total + 1e-9:
+            out.append(r.violation("ceiling broken", None, posts[0], f"{k} of {total} appointments of program {name} "
+                                   "(all its pools) count as reserved", source))
     return out
