@@ -76,11 +76,6 @@ class Holders:
         return self.masks[k]
 
 
-def holders(rules, candidates, pool: SeatPool) -> np.ndarray:
-    """bool over candidates: who may hold the pool's seats by its quota, gender pool and trait (`Holders`)."""
-    return Holders(rules, candidates)(pool)
-
-
 def expand(prefs: tuple[np.ndarray, ...], programs: tuple[str, ...], pools: tuple[SeatPool, ...], rules,
            candidates) -> tuple[np.ndarray, ...]:
     """Each candidate's ranked programs (indices into `programs`) as ranked posts (indices into `pools`): a

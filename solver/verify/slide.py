@@ -122,13 +122,13 @@ def _holders(policy, problem, index, was, now, rank, after) -> list[str]:
     return out
 
 
-def _seat_breach(problem, cid, u, mine, j, seat, holders, traits, place, after, k, held) -> list:
+def _seat_breach(problem, cid, u, mine, j, seat, holders, traits, masks, place, after, k, held) -> list:
     """Candidate u, who wanted post j and may hold its `seat` seats, passed over there for one below him on its
     list (a trait's beneficiary on a seat that served the trait aside), or such a seat left empty."""
-    c, served = problem.candidates, traits.get((j, seat), set())
+    served = traits.get((j, seat), set())
     at = (lambda i: place[i]) if place is not None else (lambda i: i)
     below = [r for r in holders.get((j, seat), []) if at(after.cand[r]) > mine and
-             not any(not c.trait(t)[u] for t in set(after.horizontal[r].split(";")) & served)]
+             not any(not masks[t][u] for t in set(after.horizontal[r].split(";")) & served)]
     if below:
         r = below[0]
         k = problem.list_of(j, seat)
@@ -172,11 +172,17 @@ def _wants(cid, u, j, answer, rank, was, now, site) -> bool:
     return mine is None or rank[u, mine[0]] > rank[u, j]
 
 
-def _passed_over(policy, problem, index, was, now, answer, given, held, rank, takers, after, site) -> list[str]:
-    out = []
+def _served(problem: Problem, was: dict) -> tuple[dict, dict]:
+    """The traits each (post, seat) served in the round before, and who counts for each (made once per trait)."""
     traits: dict[tuple[int, str], set] = {}
     for j, seat, labels in was.values():
         traits.setdefault((j, seat), set()).update(t for t in labels.split(";") if t)
+    return traits, {t: problem.candidates.trait(t) for labels in traits.values() for t in labels}
+
+
+def _passed_over(policy, problem, index, was, now, answer, given, held, rank, takers, after, site) -> list[str]:
+    out = []
+    traits, masks = _served(problem, was)
     holders: dict[tuple[int, str], list[int]] = {}
     for cid, (j, seat, r) in now.items():
         # (one who fixed keeps his seat, and so does a floater left where he was: nobody is moved down or out)
@@ -198,6 +204,6 @@ def _passed_over(policy, problem, index, was, now, answer, given, held, rank, ta
                 place = problem.lists.position[k] if k else None
                 mine = place[u] if place is not None else u
                 if may[seat][u] and mine < ABSENT:
-                    out += _seat_breach(problem, cid, u, mine, j, seat, holders, traits, place, after,
+                    out += _seat_breach(problem, cid, u, mine, j, seat, holders, traits, masks, place, after,
                                         given[(j, seat)], held)
     return out
