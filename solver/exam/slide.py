@@ -92,10 +92,11 @@ def _figures(answer: dict, moves: list[list], kept: int, solves: int, status: st
 def _rounds(single: Policy, problem: Problem, first: dict, answer: dict, newcomers: list[int], solving: tuple,
             extra: Counter):
     """Solve the round (the seats freed, and `extra`: those the last round left, converted), and again while a
-    floater would be left out or moved down: he keeps his own post instead (no floater is moved down). Returns (rows, status, engine differences, those keeping their own
-    post, solves)."""
+    floater would be left out or moved down: he keeps his own post instead (no floater is moved down). Returns
+    (rows, status, engine differences, those keeping their own post, solves)."""
     ids = problem.candidates.ids
     index = {cid: i for i, cid in enumerate(ids)}
+    where = {p: j for j, p in enumerate(problem.posts)}
     fixed = {cid for cid, a in answer.items() if a == "fix"}
     floating = sorted(index[cid] for cid, a in answer.items() if a in ("float", "slide"))
     solves = 0
@@ -111,17 +112,22 @@ def _rounds(single: Policy, problem: Problem, first: dict, answer: dict, newcome
         # Left out, or given a post below his own (as a policy that allocates the recommended to unranked posts
         # may): he keeps his own instead.
         lost = [ids[i] for i in floating if ids[i] not in fixed and
-                (ids[i] not in got or _below(problem, i, got[ids[i]], first[ids[i]]["post"]))]
+                (ids[i] not in got or _below(problem, i, got[ids[i]], first[ids[i]]["post"], where))]
         if not lost:
             return rows, status, differences, fixed, solves
         fixed |= set(lost)
 
 
-def _below(problem: Problem, i: int, post: str, own: str) -> bool:
-    """Whether candidate i ranks `post` below `own` (or not at all); in file order without preferences."""
-    order = problem.preferences[i].tolist() if problem.preferences is not None else list(range(len(problem.posts)))
-    j, k = problem.posts.index(post), problem.posts.index(own)
-    return j != k and (j not in order or (k in order and order.index(j) > order.index(k)))
+def _below(problem: Problem, i: int, post: str, own: str, index: dict[str, int]) -> bool:
+    """Whether candidate i ranks `post` below `own` (or not at all); in file order without preferences. `index`:
+    post -> its index (a dict: JoSAA's 5,500 seat pools searched per floater took 0.6 s)."""
+    j, k = index[post], index[own]
+    if j == k:
+        return False
+    if problem.preferences is None:
+        return j > k
+    order = {p: n for n, p in enumerate(problem.preferences[i].tolist())}
+    return j not in order or (k in order and order[j] > order[k])
 
 
 def _seats(rows: list[dict]) -> tuple[Counter, dict]:
