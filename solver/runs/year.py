@@ -15,6 +15,7 @@ from ..io.readers import input_sources, read_problem
 from ..data.kinds import Engine
 from ..policy import Policy
 from ..data.problem import Problem
+from ..errors import Unsupported
 from ..outcome.reports import InputDigests, diff_rows, provenance, stage_outputs
 from ..chain.solve import Solution, solve
 
@@ -107,6 +108,12 @@ def solve_round(options: RunOptions, problem: Problem, rnd: Round, progress: Say
     from ..register.special import special_round
 
     pol, reg = options.policy, rnd.register
+    if reg is not None and any(pool is not None for pool in problem.post_pools):
+        raise Unsupported(
+            "a register carries a recruitment's unfilled reserved vacancies forward to the next year (backlog and "
+            "carry-forward, by post and category); these vacancies are seat pools of counselling (quota, gender "
+            "pool or trait columns), admissions with no carry-forward between years: solve them without a "
+            "register, round by round")
     if rnd.special:
         pol, problem, state = special_round(pol, problem, rnd.year, reg.backlog(rnd.year, rnd.replace))
     else:

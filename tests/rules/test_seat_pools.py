@@ -152,6 +152,15 @@ def test_the_command_line(tmp_path):
     r = CliRunner().invoke(app, ["verify", *base, "--allocation", str(tmp_path / "o" / "allocation.csv")])
     assert r.exit_code == 0, r.output
 
+    # A register carries recruitment vacancies forward (backlog); seat pools are admissions: refused, and no
+    # register is left behind (SPEC.md's exit 3)
+    reg = tmp_path / "reg.sqlite"
+    r = CliRunner().invoke(app, ["solve", *base, "--register", str(reg), "--year", "2025", "--quiet",
+                                 "--out", str(tmp_path / "r")])
+    assert r.exit_code == 3, r.output
+    assert "seat pools of counselling" in r.output and "without a register" in r.output
+    assert not reg.exists() and not (tmp_path / "r").exists()
+
 
 @st.composite
 def market(draw):
