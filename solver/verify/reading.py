@@ -216,11 +216,7 @@ class Reading:
         """Where the policy admits candidates of the same rank together (`merit.same_rank = "supernumerary"`) and
         the list of post j's `code` seats has ties: each candidate's level on it (equal for the same rank); None
         otherwise."""
-        p = self.problem
-        k = p.list_of(j, code)
-        if not k or self.policy.merit.same_rank != "supernumerary" or p.lists.level is None:
-            return None
-        return p.lists.level[k]
+        return same_rank_level(self.policy, self.problem, j, code)
 
     def applied(self, j: int) -> np.ndarray:
         """Who ranked post j (a mask over candidates)."""
@@ -230,3 +226,13 @@ class Reading:
     def compartment_route(self) -> np.ndarray:
         """Per allocation row, whether its route fills a compartment's own vacancies (`COMPARTMENT_ROUTES`)."""
         return np.isin(self.route, COMPARTMENT_ROUTES)
+
+
+def same_rank_level(policy: Policy, problem: Problem, j: int, code: str) -> np.ndarray | None:
+    """Each candidate's level on the list of post j's `code` seats (equal for the same rank), where the policy
+    admits candidates of the same rank together (`merit.same_rank = "supernumerary"`) and that list has ties;
+    None otherwise."""
+    k = problem.list_of(j, code)
+    if not k or policy.merit.same_rank != "supernumerary" or problem.lists.level is None:
+        return None
+    return problem.lists.level[k]

@@ -9,6 +9,7 @@ from ..policy import Policy
 from ..data.problem import Problem
 from ..data.lists import ABSENT
 from .allocation import Allocation, Broken, may_hold
+from .reading import same_rank_level
 from .stages import _held_as
 
 
@@ -42,7 +43,8 @@ def check_slide(policy: Policy, problem: Problem, before: Allocation, responses:
     out += _holders(policy, problem, index, was, now, rank, after)
     out += [Broken(f"{k} hold the {key[1]} seats at {problem.posts[key[0]]}, where the first round had "
                    f"{given.get(key, 0)}", candidate=k, post=problem.posts[key[0]])
-            for key, k in held.items() if k > given.get(key, 0)]
+            for key, k in held.items() if k > given.get(key, 0) and not _tied_past(policy, problem, key, now,
+                                                                                   index, given.get(key, 0))]
     takers = [cid for cid, a in answer.items() if a in ("float", "slide")]
     if policy.slide.newcomers:
         takers += [x for x in ids if x not in was and x not in gone]
@@ -87,6 +89,18 @@ def _offered_seats(policy: Policy, problem: Problem, was: dict) -> dict:
     return {key: k for key, k in short.items() if k > 0}
 
 
+def _tied_past(policy: Policy, problem: Problem, key: tuple[int, str], now: dict, index: dict, given: int) -> bool:
+    """The holders of post j's `seat` seats past the `given` are all of the same rank on its list as the last
+    within them: seats over the number, as the same-rank rule makes them (JoSAA Business Rules, "Multiple
+    student - same rank rule", as summarised; `merit.same_rank`)."""
+    j, seat = key
+    level = same_rank_level(policy, problem, j, seat)
+    if level is None or given <= 0:
+        return False
+    held = np.sort([level[index[cid]] for cid, (jj, s, _) in now.items() if (jj, s) == key])
+    return bool((held[given - 1:] == held[given - 1]).all())
+
+
 def _institutes(problem: Problem) -> list[str]:
     """Per post, its institute as vacancies.csv gives it (else its program; a post without pools is its own)."""
     row = {r.post: r.pool for r in problem.vacancy_rows}
@@ -122,13 +136,22 @@ def _holders(policy, problem, index, was, now, rank, after) -> list[str]:
     return out
 
 
-def _seat_breach(problem, cid, u, mine, j, seat, holders, traits, masks, place, after, k, held) -> list:
+def _seat_breach(problem, cid, u, mine, j, seat, holders, traits, masks, place, after, k, held, level) -> list:
     """Candidate u, who wanted post j and may hold its `seat` seats, passed over there for one below him on its
     list (a trait's beneficiary on a seat that served the trait aside), or such a seat left empty."""
     served = traits.get((j, seat), set())
     at = (lambda i: place[i]) if place is not None else (lambda i: i)
     below = [r for r in holders.get((j, seat), []) if at(after.cand[r]) > mine and
              not any(not masks[t][u] for t in set(after.horizontal[r].split(";")) & served)]
+    if level is not None and below:
+        # (the same rank is not below him: one of it holding the seat means he should hold one too, over the number)
+        tied = [r for r in below if level[after.cand[r]] == level[u]]
+        below = [r for r in below if level[after.cand[r]] != level[u]]
+        if tied and not below:
+            return [Broken(f"{cid} is of the same rank on the {seat} seats' list at {problem.posts[j]} as "
+                           f"{after.ids[tied[0]]}, who holds one, and wanted it: same rank left out (JoSAA "
+                           f"Business Rules, \"Multiple student - same rank rule\", as summarised)", candidate=cid,
+                           post=problem.posts[j])]
     if below:
         r = below[0]
         k = problem.list_of(j, seat)
@@ -205,5 +228,5 @@ def _passed_over(policy, problem, index, was, now, answer, given, held, rank, ta
                 mine = place[u] if place is not None else u
                 if may[seat][u] and mine < ABSENT:
                     out += _seat_breach(problem, cid, u, mine, j, seat, holders, traits, masks, place, after,
-                                        given[(j, seat)], held)
+                                        given[(j, seat)], held, same_rank_level(policy, problem, j, seat))
     return out

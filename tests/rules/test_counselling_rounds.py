@@ -97,6 +97,41 @@ def test_the_command_line_takes_josaa_words(tmp_path):
     assert r.exit_code == 0, r.output
 
 
+
+def test_the_same_rank_rule_in_a_later_round(tmp_path):
+    """JoSAA Business Rules, "Multiple student - same rank rule" (as summarised: candidates of the same rank
+    seeking the last seats are all admitted, over the number), in a round after the first. X (institute I1)
+    and Y (I2) have one OPEN seat each, ranked on list adv: A 1, B and C both 2, D 3. A, B and D want X; C
+    wants X, then Y. Round 1: A holds X; C, turned away there, holds Y; B and D nothing. Round 2: A withdraws
+    and C floats: B and C, of the same rank, seek X's one seat and both hold it (one over the number); D, rank
+    3, does not; Y is left. verify --stage slide accepts it, names B left out where only C holds X, and
+    refuses D as a third holder."""
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category"], [[x, k + 1, "OPEN"] for k, x in enumerate("ABCD")])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "merit_list", "institute"],
+              [["X", "OPEN", 1, "adv", "I1"], ["Y", "OPEN", 1, "adv", "I2"]])
+    write_csv(tmp_path / "r.csv", ["candidate_id", "list", "rank"], [["A", "adv", 1], ["B", "adv", 2],
+                                                                    ["C", "adv", 2], ["D", "adv", 3]])
+    write_csv(tmp_path / "p.csv", ["candidate_id", "order", "post"],
+              [["A", 1, "X"], ["B", 1, "X"], ["C", 1, "X"], ["C", 2, "Y"], ["D", 1, "X"]])
+    pol = load_policy("josaa-2025")
+    prob = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv", tmp_path / "p.csv", ranks=tmp_path / "r.csv")
+    write_outputs(tmp_path / "out", solve(pol, prob, "greedy").result, {})
+    alloc = read_csv(tmp_path / "out" / "allocation.csv")
+    assert {r["candidate_id"]: r["post"] for r in alloc} == {"A": "X", "C": "Y"}
+    answers = {"A": "withdraw", "C": "float"}
+    done = slide(pol, prob, [dict(r) for r in alloc], answers, "greedy")
+    assert {r[0]: r[1] for r in done.rows} == {"B": "X", "C": "X"}
+    before = read_allocation(tmp_path / "out" / "allocation.csv", prob, pol)
+    head = ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route"]
+
+    def judged(holders):
+        write_csv(tmp_path / "a.csv", head, [[x, "X", "OPEN", "OPEN", "", "open_merit"] for x in holders])
+        return [str(f) for f in check_slide(pol, prob, before, answers, read_allocation(tmp_path / "a.csv", prob, pol))]
+    assert judged("BC") == []
+    left = judged("C")
+    assert len(left) == 1 and left[0].startswith("B is of the same rank") and "same rank left out" in left[0]
+    assert judged("BCD") == ["3 hold the OPEN seats at X, where the first round had 1"]
+
 def test_seats_left_unfilled_are_converted_for_the_next_round(tmp_path):
     """P: one OPEN seat, one OBC-NCL seat, one OPEN seat for PwD. No OBC-NCL or PwD candidate: round 1 fills only
     OPEN (A). Between rounds the OBC-NCL seat becomes OPEN, and the PwD seat P's own OPEN seat (josaa-2025's
