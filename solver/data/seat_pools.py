@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .sorting import signatures
+
 DEFAULT_QUOTA, DEFAULT_GENDER_POOL = "AI", "neutral"
 
 
@@ -94,15 +96,11 @@ def expand(prefs: tuple[np.ndarray, ...], programs: tuple[str, ...], pools: tupl
     who_may = Holders(rules, candidates)
     kinds = {k: i for i, k in enumerate(dict.fromkeys(who_may.key(p) for p in pools))}
     kind = np.array([kinds[who_may.key(p)] for p in pools], dtype=np.int32)
-    may = np.stack([who_may(p) for p in {who_may.key(p): p for p in pools}.values()]) if pools else \
-        np.zeros((0, n), bool)
+    may = [who_may(p) for p in {who_may.key(p): p for p in pools}.values()]
     # Candidates alike in every pool kind they may hold share a signature (JoSAA: about 120, by home state,
     # gender and PwD); per signature and program, the pools they may hold in order and how many.
-    packed = np.ascontiguousarray(np.packbits(may.T, axis=1))
-    # (each row one opaque value: a sort of bytes, where np.unique(axis=0) sorted column by column, 1.7 s)
-    rows = packed.view(np.dtype((np.void, packed.shape[1]))).reshape(-1)
-    first, sig = np.unique(rows, return_index=True, return_inverse=True)[1:]
-    sig_may = np.unpackbits(packed[first], axis=1, count=len(may))[:, kind].astype(bool)     # S x pools
+    first, sig = signatures(may) if may else (np.zeros(0, np.int64), np.zeros(n, np.int64))
+    sig_may = np.array([m[first] for m in may], dtype=bool).reshape(len(may), len(first)).T[:, kind]   # S x pools
     open_ = sig_may[:, np.maximum(table, 0)] & (table >= 0)                               # S x programs x width
     order = np.argsort(~open_, axis=2, kind="stable")
     listed = np.where(np.take_along_axis(open_, order, axis=2), np.take_along_axis(
@@ -111,13 +109,18 @@ def expand(prefs: tuple[np.ndarray, ...], programs: tuple[str, ...], pools: tupl
     sizes = np.fromiter((len(p) for p in prefs), dtype=np.int64, count=n)
     who = np.repeat(np.arange(n, dtype=np.int32), sizes)
     chosen = np.concatenate(prefs).astype(np.int32) if len(who) else np.zeros(0, np.int32)
-    s_of = sig.reshape(-1)[who]
-    k = count[s_of, chosen]                                   # pools each ranked program stands for
+    # Each ranked program's cell of `listed` (signature, program), flat: its pools sit at cell + 0, 1, ...
+    cell = sig.reshape(-1)[who].astype(np.int64) * len(programs) + chosen
+    k = count.reshape(-1)[cell]                               # pools each ranked program stands for
+    cell *= listed.shape[2]
     at = np.cumsum(k) - k
     flat = np.empty(int(k.sum()), dtype=np.int32)
+    cells = listed.reshape(-1)
     for c in range(listed.shape[2]):                          # (a pass per place: most programs stand for one)
-        have = k > c
-        flat[at[have] + c] = listed[s_of[have], chosen[have], c]
-    owner = np.repeat(who, k)
-    bounds = np.searchsorted(owner, np.arange(n + 1))
+        if c == 0 and (k > 0).all():
+            flat[at] = cells[cell]
+            continue
+        have = np.flatnonzero(k > c)
+        flat[at[have] + c] = cells[cell[have] + c]
+    bounds = np.r_[at, len(flat)][np.r_[0, np.cumsum(sizes)]]   # (each candidate's first ranked program's place)
     return tuple(flat[bounds[i]:bounds[i + 1]] for i in range(n))

@@ -20,3 +20,31 @@ def sorted_by(keys: list[np.ndarray]) -> np.ndarray:
         packed <<= w
         packed |= (k.astype(np.int64) - lo)
     return np.argsort(packed, kind="stable")
+
+
+def signatures(masks) -> tuple[np.ndarray, np.ndarray]:
+    """Candidates grouped by which of `masks` (bool arrays over the same candidates) hold for them: each
+    candidate's bits, a byte per eight masks, sorted as one opaque value each.
+
+    Returns
+    -------
+    (first, kind): a candidate of each group (the first in its order), and each candidate's group (0 to G - 1,
+    the groups in the order of their bytes).
+
+    Example
+    -------
+    >>> first, kind = signatures([np.array([True, True, False]), np.array([True, False, False])])
+    >>> first.tolist(), kind.tolist()
+    ([2, 1, 0], [2, 1, 0])
+    """
+    masks = list(masks)
+    n = len(masks[0]) if masks else 0
+    packed = np.zeros(((len(masks) + 7) // 8, n), dtype=np.uint8)
+    # Mask by mask into its byte's bit (a whole-matrix packbits across the masks reads it strided: JoSAA's 924
+    # masks over 172,782 candidates, 0.46 s against 0.06 s)
+    for k, m in enumerate(masks):
+        packed[k >> 3] |= m.view(np.uint8) << np.uint8(7 - (k & 7))
+    rows = np.ascontiguousarray(packed.T)
+    first, kind = np.unique(rows.view(np.dtype((np.void, max(1, rows.shape[1])))).reshape(-1), return_index=True,
+                            return_inverse=True)[1:]
+    return first, kind.reshape(-1)
