@@ -18,14 +18,14 @@ def member_mask(policy: Policy, problem: Problem, code: str) -> np.ndarray:
     c = problem.candidates
     cat = policy.category(code)
     if cat.eligible is None:
-        mask = c.category == code
+        mask = c.in_categories(code)
     else:
-        mask = np.isin(c.category, cat.eligible.categories)
+        mask = c.in_categories(*cat.eligible.categories)
         if cat.eligible.gender is not None:
             gender = np.where(c.female, "F", "M")
             mask &= np.isin(gender, cat.eligible.gender)
     if cat.creamy_layer_excluded:
-        mask &= ~(c.creamy & np.isin(c.category, policy.creamy_layer_codes(code)))
+        mask &= ~(c.creamy & c.in_categories(*policy.creamy_layer_codes(code)))
     return mask & c.qualified
 
 
@@ -44,7 +44,7 @@ def probation_mask(policy: Policy, problem: Problem, code: str) -> np.ndarray:
     its own members, fit, who have the educational qualification but failed the prescribed test."""
     c = problem.candidates
     failed = c.failed_test if c.failed_test is not None else np.zeros(len(c), dtype=bool)
-    return (c.category == code) & failed & c.fit
+    return c.in_categories(code) & failed & c.fit
 
 
 def homes(policy: Policy, problem: Problem, seats: SeatTable, post: str, members: dict) -> np.ndarray:
@@ -79,7 +79,7 @@ def horizontal_fields(policy: Policy, problem: Problem, seats: SeatTable, post: 
         if home is not None and code == policy.open:
             inc[t] = mask & (home == 0)
         elif code == policy.open and not policy.horizontal.open_compartment_for_all:
-            mask = mask & (c.category == policy.open)
+            mask = mask & c.in_categories(policy.open)
         if elsewhere is not None and elsewhere[mask].any():
             inc[t] = inc.get(t, mask) & ~elsewhere
         ben[t] = mask

@@ -82,6 +82,28 @@ class Candidates:
     def __len__(self) -> int:
         return len(self.ids)
 
+    @cached_property
+    def _category_codes(self) -> tuple[np.ndarray, np.ndarray]:
+        """The categories named, sorted, and each candidate's as an integer index into them (made once)."""
+        names, index = np.unique(self.category.astype(str), return_inverse=True)
+        return names, index.reshape(-1)
+
+    def in_categories(self, *codes: str) -> np.ndarray:
+        """Whether each candidate's own category is one of `codes`: compared as integer codes, a lookup per
+        candidate, not a string comparison per candidate and code (a mask per category and kind of pool, over
+        JoSAA's 172,782 candidates).
+
+        Example
+        -------
+        >>> c = Candidates(np.array(["A", "B", "C"], dtype=object), np.array(["SC", "OPEN", "ST"], dtype=object),
+        ...                *[np.zeros(3, bool)] * 3, np.array(["", "", ""], dtype=object), np.zeros(3, bool), None,
+        ...                np.arange(2, 5))
+        >>> c.in_categories("SC", "ST").tolist(), c.in_categories("OBC").tolist()
+        ([True, False, True], [False, False, False])
+        """
+        names, index = self._category_codes
+        return np.isin(names, list(codes))[index] if len(index) else np.zeros(0, dtype=bool)
+
     def trait(self, name: str) -> np.ndarray:
         """Who counts for a horizontal trait; `pwbd_a` .. `pwbd_c` and `pwbd_de` are the sub-categories of
         benchmark disability (RPwD Act 2016 s.34(1): a, b, c, and d with e)."""

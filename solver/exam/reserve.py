@@ -82,7 +82,7 @@ def reserve_list(policy: Policy, result: Result) -> ReserveList:
     c = problem.candidates
     general = at_general_standard(result)
     codes = list(policy.reserved_codes)
-    sizes = {code: int((general & (c.category == code)).sum()) for code in codes}
+    sizes = {code: int((general & c.in_categories(code)).sum()) for code in codes}
     sizes.update({t: int((general & c.trait(t)).sum()) for t in rule.traits})
     parts = (policy.open, *codes, *rule.traits)
     sizes = {policy.open: sum(sizes.values()), **sizes}

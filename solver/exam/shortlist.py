@@ -103,7 +103,7 @@ def shortlist(policy: Policy, problem: Problem, ratio: float) -> Shortlist:
     rule = policy.shortlist
     floor = np.full(len(c), -math.inf)
     for code, mark in rule.qualifying.items():
-        floor[c.category == code] = mark
+        floor[c.in_categories(code)] = mark
     qualified = c.score >= floor
     called = np.zeros(len(c), dtype=bool)
     counted = np.full(len(c), "", dtype=object)

@@ -279,7 +279,7 @@ def _notes(result: Result) -> dict[int, list[str]]:
                      f"({', '.join(policy.migration.bars_open.final)}: migration.bars_open), so may not take an open "
                      "vacancy"))
     excluded = [x.code for x in policy.categories if x.code != policy.open and x.creamy_layer_excluded]
-    bars.append((c.creamy & np.isin(c.category, excluded), "creamy layer, so competes as open only"))
+    bars.append((c.creamy & c.in_categories(*excluded), "creamy layer, so competes as open only"))
     out: dict[int, list[str]] = {}
     for mask, why in bars:
         for i in np.flatnonzero(mask).tolist():
