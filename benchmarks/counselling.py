@@ -4,7 +4,7 @@ supernumerary; PwD seats), two merit lists (JEE (Advanced) for the IIT-like prog
 the candidates' own rank for the others), 19.4 million ranked programs. Each step in a process of its own (wall
 time and that process's peak memory): the whole `solve` command (greedy), `verify`, one `slide` round, and
 Arrow's own single-threaded read of the choices for the ratio; then `slide` rounds up to the sixth, each
-holder answering afresh, and the six rounds' time against the first's.
+holder answering (one who froze stays frozen), and the six rounds' time against the first's.
 
     python -m benchmarks.counselling                    # writes benchmarks/instances/counselling-2025 first
     python -m benchmarks.counselling --candidates 20000 --choices 2000000
@@ -99,11 +99,14 @@ def main(candidates: int = typer.Option(172_782), choices: int = typer.Option(19
     rows[-1]["x_arrow"] = round(rows[-1]["seconds"] / arrow, 1)
     _run("verify (round 1)", ["verify", *inputs, "--allocation", str(out / "r1" / "allocation.csv")], rows)
     rng = np.random.default_rng(7)
+    frozen: set[str] = set()
     for k in range(2, rounds + 1):
-        # Each round's holders answer afresh (half freeze, 30% float, 15% slide, 5% withdraw)
+        # Each round's holders answer (half freeze, 30% float, 15% slide, 5% withdraw); one who froze stays frozen
         held = pacsv.read_csv(out / f"r{k - 1}" / "allocation.csv").column("candidate_id").to_pylist()
-        _csv(out / f"responses-{k}.csv", ["candidate_id", "response"],
-             [[cid, rng.choice(["freeze", "float", "slide", "withdraw"], p=[0.5, 0.3, 0.15, 0.05])] for cid in held])
+        said = {cid: "freeze" if cid in frozen else
+                str(rng.choice(["freeze", "float", "slide", "withdraw"], p=[0.5, 0.3, 0.15, 0.05])) for cid in held}
+        frozen |= {cid for cid, a in said.items() if a == "freeze"}
+        _csv(out / f"responses-{k}.csv", ["candidate_id", "response"], [[cid, a] for cid, a in said.items()])
         _run(f"slide (round {k})", ["slide", "--result", str(out / f"r{k - 1}"), "--responses",
                                     str(out / f"responses-{k}.csv"), "--out", str(out / f"r{k}")], rows)
     one = next(r["seconds"] for r in rows if r["stage"].startswith("solve"))

@@ -162,7 +162,7 @@ def _counselling(out: Path, engine: str, con: Console) -> None:
     each on responses drawn after the round before (OUT/input/responses-K.csv) in OUT/round-K/."""
     from ..io.staging import write_csv
     from ..runs.counselling import responses, write_counselling
-    from ..runs.stages import read_rows, run_slide
+    from ..runs.stages import read_frozen, read_rows, run_slide
 
     made = write_counselling(out / "input")
     inputs = made.folder
@@ -178,7 +178,8 @@ def _counselling(out: Path, engine: str, con: Console) -> None:
     for k in range(2, 7):
         before = read_rows(out / f"round-{k - 1}" / "allocation.csv", ["candidate_id", "post", "seat_category"])
         answers = inputs / f"responses-{k}.csv"
-        write_csv(answers, ["candidate_id", "response"], responses(before, k))
+        write_csv(answers, ["candidate_id", "response"],
+                  responses(before, k, read_frozen(out / f"round-{k - 1}" / "slide.csv")))
         try:
             _, done = run_slide(out / f"round-{k - 1}", answers, out / f"round-{k}", engine)
         except AarakshanError as e:

@@ -91,10 +91,12 @@ def _pool_rows(pol, program, inst, kind, quota, state, seats) -> list[tuple]:
     return rows
 
 
-def responses(allocation: list[dict], round_no: int, seed: int = 2025) -> list[tuple[str, str]]:
-    """A round's responses, drawn for those `allocation` placed: more freeze as the rounds go on."""
+def responses(allocation: list[dict], round_no: int, frozen=frozenset(), seed: int = 2025) -> list[tuple[str, str]]:
+    """A round's responses, drawn for those `allocation` placed: more freeze as the rounds go on; one in `frozen`
+    (who froze in an earlier round) freezes again, a freeze being final."""
     rng = np.random.default_rng(seed + round_no)
     freeze = min(0.9, 0.3 + 0.1 * round_no)
     p = np.array([freeze, (1 - freeze) * 0.6, (1 - freeze) * 0.3, (1 - freeze) * 0.1])
     pick = rng.choice(len(RESPONSES), len(allocation), p=p / p.sum())
-    return [(r["candidate_id"], RESPONSES[k]) for r, k in zip(allocation, pick)]
+    return [(r["candidate_id"], "freeze" if r["candidate_id"] in frozen else RESPONSES[k])
+            for r, k in zip(allocation, pick)]

@@ -85,9 +85,11 @@ def read_rows(path: Path, required: list[str], optional: list[str] = ()) -> list
     return [{**{c: str(t[c][k]) for c in cols}, "line": int(t.line[k])} for k in range(len(t))]
 
 
-def _answers(path: Path, column: str, allocation: list[dict], allowed, not_held: str, read=str) -> dict[str, str]:
+def _answers(path: Path, column: str, allocation: list[dict], allowed, not_held: str, read=str,
+             refuse=lambda cid, answer: None) -> dict[str, str]:
     """A file of one answer per candidate of `allocation` (candidate_id and `column`): each once, the answer
-    (as `read` spells it) one of `allowed`; anyone else is `not_held`, told with his line."""
+    (as `read` spells it) one of `allowed`; anyone else is `not_held`, told with his line; `refuse(cid, answer)`
+    says why a candidate may not give that answer (None: he may)."""
     t = read_table(path, ["candidate_id", column], [])
     held = {r["candidate_id"] for r in allocation}
     out: dict[str, str] = {}
@@ -99,6 +101,8 @@ def _answers(path: Path, column: str, allocation: list[dict], allowed, not_held:
             raise t.error(k, "candidate_id", f"{cid} is listed twice")
         if answer not in allowed:
             raise t.error(k, column, f"unknown {column} {str(t[column][k])!r}; expected one of {list(allowed)}")
+        if (why := refuse(cid, answer)) is not None:
+            raise t.error(k, column, why)
         out[cid] = answer
     return out
 
@@ -152,17 +156,37 @@ def run_fill(result: str | Path, declined: str | Path, out: str | Path | None, e
 SLIDE_FILES = ("allocation.csv", "unfilled.csv", "slide.csv", "withdrawn.csv", "summary.json")
 
 
-def read_responses(path: Path, allocation: list[dict], warn=lambda _: None) -> dict[str, str]:
+def read_responses(path: Path, allocation: list[dict], warn=lambda _: None, frozen=frozenset()) -> dict[str, str]:
     """responses.csv (candidate_id, response): each a candidate the first round placed, once, answering fix,
-    float or absent. A placed candidate without a response did not report: absent, and said."""
-    from ..exam.slide import RESPONSES
+    float or absent. A placed candidate without a response did not report: absent, and said. `frozen`: who froze
+    his seat in an earlier round, which is final (he takes no part in later rounds): he keeps it, with or
+    without a response, and any other response is refused."""
+    from ..exam.slide import RESPONSES, SAME_AS
+
+    def refuse(cid: str, answer: str) -> str | None:
+        if cid in frozen and SAME_AS.get(answer, answer) != "fix":
+            return (f"{cid} froze his seat in an earlier round, which is final: he takes no part in later rounds "
+                    f"(JoSAA's freeze, as summarised; IIT Bombay's UCEED 2020 rules: such candidates \"will NOT be "
+                    f"considered in subsequent rounds\"), yet answers {answer}")
+        return None
     out = _answers(path, "response", allocation, RESPONSES, "was not placed in the first round",
-                   read=lambda x: x.strip().lower())
+                   read=lambda x: x.strip().lower(), refuse=refuse)
+    out.update({r["candidate_id"]: "freeze" for r in allocation if r["candidate_id"] in frozen and r["candidate_id"] not in out})
     placed = {r["candidate_id"] for r in allocation}
     if len(missing := placed - set(out)):
         warn(f"{path}: {len(missing)} candidates placed in the first round have no response: taken as absent (did "
              "not report)")
     return out
+
+
+def read_frozen(path: Path) -> frozenset:
+    """Who froze his seat in the round a slide.csv records (freeze, or SSC's fix): final for every later round
+    (none where the file is not there: the round after a first allocation)."""
+    from ..exam.slide import SAME_AS
+    if not path.is_file():
+        return frozenset()
+    return frozenset(r["candidate_id"] for r in read_rows(path, ["candidate_id", "response"])
+                     if SAME_AS.get(r["response"], r["response"]) == "fix")
 
 
 def read_withdrawn(path: Path) -> frozenset:
@@ -186,7 +210,7 @@ def run_slide(result: str | Path, responses: str | Path, out: str | Path | None,
     prev = previous(result, ("allocation.csv",), warn)
     allocation = read_rows(prev.folder / "allocation.csv", ["candidate_id", "post", "seat_category"],
                            ["counted_as", "horizontal", "route"])
-    answers = read_responses(Path(responses), allocation, warn)
+    answers = read_responses(Path(responses), allocation, warn, read_frozen(prev.folder / "slide.csv"))
     done = slide(prev.policy, prev.problem, allocation, answers, engine, time_limit, workers,
                  read_withdrawn(prev.folder / "withdrawn.csv"))
     if out is not None:

@@ -193,6 +193,37 @@ def test_one_who_withdrew_takes_no_part_in_later_rounds(tmp_path):
     assert r.exit_code == 1 and "left the counselling in an earlier round" in r.output
 
 
+
+def test_a_freeze_is_final(tmp_path):
+    """A candidate who freezes accepts the seat and takes no part in later rounds (JoSAA's freeze as summarised;
+    IIT Bombay's UCEED 2020 allotment rules, a sister joint allocation: such candidates "will NOT be considered
+    in subsequent rounds"). Round 2: A withdraws (I2-ME freed), B freezes I1-CSE, C floats and takes I2-ME, D
+    takes I1-EE. Round 3: a response of float for B is refused, naming the file, line and column; without a
+    response B keeps I1-CSE (not absent), and the third round's slide.csv says he froze."""
+    first_round(tmp_path)
+    base = ["--policy", "josaa-2025", "--candidates", str(tmp_path / "c.csv"), "--vacancies", str(tmp_path / "v.csv"),
+            "--preferences", str(tmp_path / "p.csv")]
+    r = CliRunner().invoke(app, ["solve", *base, "--engine", "greedy", "--quiet", "--out", str(tmp_path / "r1")])
+    assert r.exit_code == 0, r.output
+    write_csv(tmp_path / "a2.csv", ["candidate_id", "response"], [["A", "withdraw"], ["B", "freeze"], ["C", "float"]])
+    r = CliRunner().invoke(app, ["slide", "--result", str(tmp_path / "r1"), "--responses", str(tmp_path / "a2.csv"),
+                                 "--out", str(tmp_path / "r2")])
+    assert r.exit_code == 0, r.output
+    assert {x["candidate_id"]: x["post"] for x in read_csv(tmp_path / "r2" / "allocation.csv")} == \
+        {"B": "I1-CSE", "C": "I2-ME", "D": "I1-EE"}
+    write_csv(tmp_path / "a3.csv", ["candidate_id", "response"], [["C", "freeze"], ["B", "float"], ["D", "freeze"]])
+    r = CliRunner().invoke(app, ["slide", "--result", str(tmp_path / "r2"), "--responses", str(tmp_path / "a3.csv"),
+                                 "--out", str(tmp_path / "r3")])
+    assert r.exit_code == 2 and "line 3" in r.output and "response" in r.output and "froze" in r.output, r.output
+    assert not (tmp_path / "r3").exists()
+    write_csv(tmp_path / "a3.csv", ["candidate_id", "response"], [["C", "freeze"], ["D", "freeze"]])
+    r = CliRunner().invoke(app, ["slide", "--result", str(tmp_path / "r2"), "--responses", str(tmp_path / "a3.csv"),
+                                 "--out", str(tmp_path / "r3")])
+    assert r.exit_code == 0 and "no response" not in r.output, r.output
+    assert {x["candidate_id"]: x["post"] for x in read_csv(tmp_path / "r3" / "allocation.csv")} == \
+        {"B": "I1-CSE", "C": "I2-ME", "D": "I1-EE"}
+    assert {x["candidate_id"]: x["response"] for x in read_csv(tmp_path / "r3" / "slide.csv")}["B"] == "freeze"
+
 @st.composite
 def counselling(draw):
     """Up to 8 candidates (category, gender, home state), up to 4 programs at 2 institutes, each split by gender pool
