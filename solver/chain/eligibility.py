@@ -65,7 +65,7 @@ def horizontal_fields(policy: Policy, problem: Problem, seats: SeatTable, post: 
     """A compartment's horizontal minimums, who counts for each, and who may come in by adjustment where not
     everyone who counts may (`home`: `homes` of the post under overall minimums, else None)."""
     c = problem.candidates
-    mins = {t: m for (p, cc, t), m in seats.minimums.items() if p == post and cc == code and m > 0}
+    mins = dict(seats.minimums_of(post, code))
     ben, inc = {}, {}
     elsewhere = None
     if home is not None and seats.merit_held.get(post):

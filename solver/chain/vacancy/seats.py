@@ -3,6 +3,7 @@ horizontal minimums, what the register carried in, lapsed or deferred, the roste
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ...data.frozen import FrozenDict, freeze_dicts
 from ...policy import Policy
@@ -40,6 +41,19 @@ class SeatTable:
 
     def cap(self, post: str, cat: str) -> int:
         return self.seats.get((post, cat), 0)
+
+    def minimums_of(self, post: str, cat: str) -> dict[str, int]:
+        """The horizontal minimums of post's `cat` compartment above zero, trait -> minimum."""
+        return self._minimums_by_compartment.get((post, cat), {})
+
+    @cached_property
+    def _minimums_by_compartment(self) -> dict[tuple[str, str], dict[str, int]]:
+        """`minimums` grouped by compartment (made once: read per compartment, a scan of them all was quadratic)."""
+        out: dict[tuple[str, str], dict[str, int]] = {}
+        for (p, c, t), m in self.minimums.items():
+            if m > 0:
+                out.setdefault((p, c), {})[t] = m
+        return out
 
     def rows(self) -> list[tuple[str, str, int]]:
         return [(p, c, v) for (p, c), v in self.seats.items()]
