@@ -32,6 +32,16 @@ def first_round(tmp_path):
     return pol, prob, read_csv(tmp_path / "out" / "allocation.csv")
 
 
+
+def round_one_by_command(tmp_path) -> list[str]:
+    """The first round solved by `aarakshan solve` into r1/; returns the inputs' options."""
+    first_round(tmp_path)
+    base = ["--policy", "josaa-2025", "--candidates", str(tmp_path / "c.csv"), "--vacancies", str(tmp_path / "v.csv"),
+            "--preferences", str(tmp_path / "p.csv")]
+    r = CliRunner().invoke(app, ["solve", *base, "--engine", "greedy", "--quiet", "--out", str(tmp_path / "r1")])
+    assert r.exit_code == 0, r.output
+    return base
+
 def test_round_one(tmp_path):
     """A takes I2-ME, B I1-CSE, C I1-EE; D is left."""
     _, _, alloc = first_round(tmp_path)
@@ -168,11 +178,7 @@ def test_one_who_withdrew_takes_no_part_in_later_rounds(tmp_path):
     """Round 2: A withdraws (I2-ME freed), B and C freeze; D takes I2-ME. Round 3: D withdraws; A, gone since
     round 2, is not a newcomer though he is unplaced and ranks I2-ME first: the seat stays empty. withdrawn.csv
     carries A (and then D) from round to round; verify, given it, refuses A placed in round 3."""
-    first_round(tmp_path)
-    base = ["--policy", "josaa-2025", "--candidates", str(tmp_path / "c.csv"), "--vacancies", str(tmp_path / "v.csv"),
-            "--preferences", str(tmp_path / "p.csv")]
-    r = CliRunner().invoke(app, ["solve", *base, "--engine", "greedy", "--quiet", "--out", str(tmp_path / "r1")])
-    assert r.exit_code == 0, r.output
+    base = round_one_by_command(tmp_path)
     write_csv(tmp_path / "a2.csv", ["candidate_id", "response"], [["A", "withdraw"], ["B", "freeze"], ["C", "freeze"]])
     write_csv(tmp_path / "a3.csv", ["candidate_id", "response"], [["B", "freeze"], ["C", "freeze"], ["D", "withdraw"]])
     for k, answers in ((2, "a2.csv"), (3, "a3.csv")):
@@ -200,11 +206,7 @@ def test_a_freeze_is_final(tmp_path):
     in subsequent rounds"). Round 2: A withdraws (I2-ME freed), B freezes I1-CSE, C floats and takes I2-ME, D
     takes I1-EE. Round 3: a response of float for B is refused, naming the file, line and column; without a
     response B keeps I1-CSE (not absent), and the third round's slide.csv says he froze."""
-    first_round(tmp_path)
-    base = ["--policy", "josaa-2025", "--candidates", str(tmp_path / "c.csv"), "--vacancies", str(tmp_path / "v.csv"),
-            "--preferences", str(tmp_path / "p.csv")]
-    r = CliRunner().invoke(app, ["solve", *base, "--engine", "greedy", "--quiet", "--out", str(tmp_path / "r1")])
-    assert r.exit_code == 0, r.output
+    base = round_one_by_command(tmp_path)
     write_csv(tmp_path / "a2.csv", ["candidate_id", "response"], [["A", "withdraw"], ["B", "freeze"], ["C", "float"]])
     r = CliRunner().invoke(app, ["slide", "--result", str(tmp_path / "r1"), "--responses", str(tmp_path / "a2.csv"),
                                  "--out", str(tmp_path / "r2")])
