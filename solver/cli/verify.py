@@ -37,6 +37,8 @@ def verify(
     slid: Optional[Path] = typer.Option(None, "--slide", help="the allocation.csv after the sliding round"),
     withdrawn: Optional[Path] = typer.Option(None, "--withdrawn", help="with --stage slide: the withdrawn.csv of "
                                              "the round before (who left the counselling earlier)"),
+    frozen: Optional[Path] = typer.Option(None, "--frozen", help="with --stage slide: the slide.csv of the round "
+                                          "before (who froze then: a freeze is final)"),
     cadres: Optional[Path] = typer.Option(None, "--cadres", help="the cadres.csv to check (--stage cadre: "
                                           "--candidates is officers.csv, --vacancies cadre_vacancies.csv, "
                                           "--preferences cadre_preferences.csv, with --year)"),
@@ -54,7 +56,7 @@ def verify(
         return _verify_shortlist(policy, candidates, vacancies, shortlist, ratio, set_)
     if stage == "slide":
         return _verify_slide(policy, candidates, vacancies, preferences, allocation, responses, slid, set_, ranks,
-                             withdrawn)
+                             withdrawn, frozen)
     if stage in ("reserve", "fill"):
         return _verify_reserve(stage, policy, candidates, vacancies, preferences, allocation, reserve_list, declined,
                                fill, set_)
@@ -154,10 +156,11 @@ def _verify_reserve(stage, policy, candidates, vacancies, preferences, allocatio
 
 
 def _verify_slide(policy, candidates, vacancies, preferences, allocation, responses, slid, set_, ranks=None,
-                  withdrawn=None) -> None:
-    """`verify --stage slide`: the sliding round's rules (`solver.verify.slide`)."""
+                  withdrawn=None, frozen=None) -> None:
+    """`verify --stage slide`: the sliding round's rules (`solver.verify.slide`). `frozen`: the round before's
+    slide.csv, whose freezes are final (a frozen one without a response fixes; any other response is bad input)."""
     from ..io.readers import read_problem
-    from ..runs.stages import read_responses, read_withdrawn
+    from ..runs.stages import read_frozen, read_responses, read_withdrawn
     from ..verify import read_allocation
     from ..verify.slide import check_slide
 
@@ -167,7 +170,8 @@ def _verify_slide(policy, candidates, vacancies, preferences, allocation, respon
     try:
         problem = read_problem(pol, candidates, vacancies, preferences, warn=warn, ranks=ranks)
         before = read_allocation(allocation, problem, pol)
-        answers = read_responses(responses, [{"candidate_id": x} for x in before.ids], warn)
+        answers = read_responses(responses, [{"candidate_id": x} for x in before.ids], warn,
+                                 read_frozen(frozen) if frozen is not None else frozenset())
         gone = read_withdrawn(withdrawn) if withdrawn is not None else frozenset()
         broken = check_slide(pol, problem, before, answers, read_allocation(slid, problem, pol), gone)
     except AarakshanError as e:
