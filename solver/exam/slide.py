@@ -100,12 +100,15 @@ def _rounds(single: Policy, problem: Problem, first: dict, answer: dict, newcome
     fixed = {cid for cid, a in answer.items() if a == "fix"}
     floating = sorted(index[cid] for cid, a in answer.items() if a in ("float", "slide"))
     solves = 0
+    # (each one's list in the round, made once: a re-solve takes the same lists of fewer candidates)
+    everyone = np.array(sorted(floating + newcomers), dtype=np.int64)
+    lists = dict(zip(everyone.tolist(), _offered(problem, everyone, first, answer)))
     while True:
         counts, mins = _seats([r for cid, r in first.items() if cid not in fixed])
         counts = counts + extra
         pool = np.array(sorted([i for i in floating if ids[i] not in fixed] + newcomers), dtype=np.int64)
         rows, status, differences = later_round(single, problem, pool, counts, mins, *solving,
-                                                _offered(problem, pool, first, answer)) \
+                                                [lists[i] for i in pool.tolist()]) \
             if len(pool) and counts else ([], "none", 0)
         solves += 1
         got = {r[0]: r[1] for r in rows}
