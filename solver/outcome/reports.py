@@ -19,6 +19,15 @@ DIFF_COLUMNS = ["candidate_id", "greedy_post", "greedy_seat", "greedy_route", "c
                 "cpsat_route", "rule"]
 
 
+def _supernumerary(result: Result) -> dict | None:
+    """The seats of rows marked supernumerary and how many of them are held; None where no row is marked."""
+    rows = {(r.post, r.category): r.vacancies for r in result.problem.vacancy_rows if r.supernumerary}
+    if not rows:
+        return None
+    held = sum(1 for row in result.allocation_rows() if (row[1], row[2]) in rows)
+    return {"seats": int(sum(rows.values())), "filled": held}
+
+
 def summary(result: Result, timings: dict, extra: dict | None = None) -> dict:
     sel = result.selected
     counted: dict[str, int] = {}
@@ -41,6 +50,9 @@ def summary(result: Result, timings: dict, extra: dict | None = None) -> dict:
         "candidates": int(len(sel)),
         "selected": int(sel.sum()),
         "vacancies": int(sum(result.seats.seats.values())),
+        # of them, seats over the notified number (vacancies.csv `supernumerary`: JoSAA's female-only seats), and
+        # how many were filled (absent where no row is)
+        **({"supernumerary": extra_seats} if (extra_seats := _supernumerary(result)) else {}),
         "counted_as": dict(sorted(counted.items())),
         "routes": dict(sorted(routes.items())),
         "ceiling": ceiling,

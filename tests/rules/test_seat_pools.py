@@ -5,6 +5,8 @@ category's. The order read from RULES.md's summary of the JoSAA Business Rules (
 categories are considered": OPEN before the category, PwD seats after those; a female candidate tried for
 gender-neutral seats before female-only ones) and from the Business Rules' HS/OS quotas at NITs (summarised;
 the sections' text was not read). Each answer is worked by hand."""
+import json
+
 import pytest
 from conftest import read_csv, write_csv
 from hypothesis import HealthCheck, given, settings
@@ -149,6 +151,13 @@ def test_the_command_line(tmp_path):
         {"A": "P", "C": "P [female]"}
     cut = {x["post"]: x["last_rank"] for x in read_csv(tmp_path / "o" / "cutoffs.csv")}
     assert cut == {"P": "1", "P [female]": "3"}
+    assert "supernumerary" not in json.loads((tmp_path / "o" / "summary.json").read_text())
+    # The female-only seat marked over the notified number: counted apart in the summary, allocated alike
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "quota", "gender_pool", "trait", "state",
+                                   "supernumerary"], [[*vacs[0], "false"], [*vacs[1], "true"]])
+    r = CliRunner().invoke(app, ["solve", *base, "--quiet", "--out", str(tmp_path / "s")])
+    assert r.exit_code == 0, r.output
+    assert json.loads((tmp_path / "s" / "summary.json").read_text())["supernumerary"] == {"seats": 1, "filled": 1}
     r = CliRunner().invoke(app, ["verify", *base, "--allocation", str(tmp_path / "o" / "allocation.csv")])
     assert r.exit_code == 0, r.output
 
