@@ -119,12 +119,13 @@ def fill_cmd(
 
 @app.command("slide")
 def slide_cmd(
-    result: Path = typer.Option(..., "--result", help="the output folder of the first tentative allocation "
-                                "(`aarakshan solve`)"),
+    result: Path = typer.Option(..., "--result", help="the output folder of the round before "
+                                "(`aarakshan solve`, or a slide's)"),
     responses: Path = typer.Option(..., "--responses", help="candidate_id,response: fix (freeze), float, slide or "
-                                   "absent (withdraw) (a placed candidate not listed did not report)"),
+                                   "absent (withdraw) (a placed candidate not listed did not report; one who froze "
+                                   "in an earlier round keeps his seat: a freeze is final)"),
     out: Path = typer.Option(..., "--out", help="output folder: allocation.csv (after the round), unfilled.csv, "
-                             "slide.csv, summary.json"),
+                             "slide.csv, withdrawn.csv, summary.json"),
     engine: str = typer.Option("greedy", "--engine", help="cpsat | greedy | both"),
     time_limit: Optional[float] = TimeLimitOpt,
     workers: int = WorkersOpt,
