@@ -100,9 +100,7 @@ def _rounds(single: Policy, problem: Problem, first: dict, answer: dict, newcome
     fixed = {cid for cid, a in answer.items() if a == "fix"}
     floating = sorted(index[cid] for cid, a in answer.items() if a in ("float", "slide"))
     solves = 0
-    # (each one's list in the round, made once: a re-solve takes the same lists of fewer candidates)
-    everyone = np.array(sorted(floating + newcomers), dtype=np.int64)
-    lists = dict(zip(everyone.tolist(), _offered(problem, everyone, first, answer)))
+    lists = _lists(problem, floating + newcomers, first, answer)
     while True:
         counts, mins = _seats([r for cid, r in first.items() if cid not in fixed])
         counts = counts + extra
@@ -111,14 +109,25 @@ def _rounds(single: Policy, problem: Problem, first: dict, answer: dict, newcome
                                                 [lists[i] for i in pool.tolist()]) \
             if len(pool) and counts else ([], "none", 0)
         solves += 1
-        got = {r[0]: r[1] for r in rows}
-        # Left out, or given a post below his own (as a policy that allocates the recommended to unranked posts
-        # may): he keeps his own instead.
-        lost = [ids[i] for i in floating if ids[i] not in fixed and
-                (ids[i] not in got or _below(problem, i, got[ids[i]], first[ids[i]]["post"], where))]
+        lost = _lost(problem, rows, floating, fixed, first, where)
         if not lost:
             return rows, status, differences, fixed, solves
         fixed |= set(lost)
+
+
+def _lost(problem: Problem, rows: list[list], floating: list[int], fixed: set, first: dict, where: dict) -> list:
+    """The floaters (not fixed) the round left out, or gave a post below their own (as a policy that allocates
+    the recommended to unranked posts may): each keeps his own instead."""
+    ids, got = problem.candidates.ids, {r[0]: r[1] for r in rows}
+    return [ids[i] for i in floating if ids[i] not in fixed and
+            (ids[i] not in got or _below(problem, i, got[ids[i]], first[ids[i]]["post"], where))]
+
+
+def _lists(problem: Problem, taking_part: list[int], first: dict, answer: dict) -> dict[int, np.ndarray]:
+    """Candidate -> his list in the round (`_offered`), made once: a re-solve takes the same lists of fewer
+    candidates."""
+    everyone = np.array(sorted(taking_part), dtype=np.int64)
+    return dict(zip(everyone.tolist(), _offered(problem, everyone, first, answer)))
 
 
 def _below(problem: Problem, i: int, post: str, own: str, index: dict[str, int]) -> bool:
