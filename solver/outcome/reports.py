@@ -19,12 +19,13 @@ DIFF_COLUMNS = ["candidate_id", "greedy_post", "greedy_seat", "greedy_route", "c
                 "cpsat_route", "rule"]
 
 
-def _supernumerary(result: Result) -> dict | None:
-    """The seats of rows marked supernumerary and how many of them are held; None where no row is marked."""
+def _supernumerary(result: Result, allocation: list[list]) -> dict | None:
+    """The seats of rows marked supernumerary and how many of them `allocation` (its rows) holds; None where no
+    row is marked."""
     rows = {(r.post, r.category): r.vacancies for r in result.problem.vacancy_rows if r.supernumerary}
     if not rows:
         return None
-    held = sum(1 for row in result.allocation_rows() if (row[1], row[2]) in rows)
+    held = sum(1 for row in allocation if (row[1], row[2]) in rows)
     return {"seats": int(sum(rows.values())), "filled": held}
 
 
@@ -32,7 +33,8 @@ def summary(result: Result, timings: dict, extra: dict | None = None) -> dict:
     sel = result.selected
     counted: dict[str, int] = {}
     routes: dict[str, int] = {}
-    for row in result.allocation_rows():
+    allocation = result.allocation_rows()
+    for row in allocation:
         counted[row[3]] = counted.get(row[3], 0) + 1
         routes[row[5]] = routes.get(row[5], 0) + 1
     ceiling = {}
@@ -52,7 +54,7 @@ def summary(result: Result, timings: dict, extra: dict | None = None) -> dict:
         "vacancies": int(sum(result.seats.seats.values())),
         # of them, seats over the notified number (vacancies.csv `supernumerary`: JoSAA's female-only seats), and
         # how many were filled (absent where no row is)
-        **({"supernumerary": extra_seats} if (extra_seats := _supernumerary(result)) else {}),
+        **({"supernumerary": extra_seats} if (extra_seats := _supernumerary(result, allocation)) else {}),
         "counted_as": dict(sorted(counted.items())),
         "routes": dict(sorted(routes.items())),
         "ceiling": ceiling,

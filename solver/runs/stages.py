@@ -171,8 +171,8 @@ def read_responses(path: Path, allocation: list[dict], warn=lambda _: None, froz
         return None
     out = _answers(path, "response", allocation, RESPONSES, "was not placed in the first round",
                    read=lambda x: x.strip().lower(), refuse=refuse)
-    out.update({r["candidate_id"]: "freeze" for r in allocation if r["candidate_id"] in frozen and r["candidate_id"] not in out})
     placed = {r["candidate_id"] for r in allocation}
+    out.update({cid: "freeze" for cid in sorted(placed & frozen) if cid not in out})
     if len(missing := placed - set(out)):
         warn(f"{path}: {len(missing)} candidates placed in the first round have no response: taken as absent (did "
              "not report)")

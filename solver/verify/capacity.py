@@ -2,10 +2,8 @@
 exchange and de-reservation may take under the Acts that limit them to the backlog."""
 from __future__ import annotations
 
-import numpy as np
-
 from .allocation import Violation
-from .reading import Reading
+from .reading import Reading, tied_past
 
 
 def capacity(r: Reading) -> list[Violation]:
@@ -24,10 +22,7 @@ def _same_rank(r: Reading, j: int, seat: str, cap: int) -> bool:
     the number, as the same-rank rule makes them (JoSAA Business Rules, "Multiple student - same rank rule", as
     summarised; the policy's `merit.same_rank`)."""
     level = r.level(j, seat)
-    if level is None or cap <= 0:
-        return False
-    held = np.sort(level[r.alloc.cand[(r.alloc.post == j) & (r.seat == seat)]])
-    return bool((held[cap - 1:] == held[cap - 1]).all())
+    return level is not None and tied_past(level[r.alloc.cand[(r.alloc.post == j) & (r.seat == seat)]], cap)
 
 
 def exchange_within_carried(r: Reading) -> list[Violation]:

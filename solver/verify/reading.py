@@ -236,3 +236,12 @@ def same_rank_level(policy: Policy, problem: Problem, j: int, code: str) -> np.n
     if not k or policy.merit.same_rank != "supernumerary" or problem.lists.level is None:
         return None
     return problem.lists.level[k]
+
+
+def tied_past(levels: np.ndarray, seats: int) -> bool:
+    """Whether the holders past `seats` (`levels`: each holder's level on the seats' list) are all of the same rank
+    as the last within them: seats over the number, as the same-rank rule makes them."""
+    if seats <= 0:
+        return False
+    held = np.sort(levels)
+    return bool((held[seats - 1:] == held[seats - 1]).all())

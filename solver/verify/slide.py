@@ -9,7 +9,7 @@ from ..policy import Policy
 from ..data.problem import Problem
 from ..data.lists import ABSENT
 from .allocation import Allocation, Broken, may_hold
-from .reading import same_rank_level
+from .reading import same_rank_level, tied_past
 from .stages import _held_as
 
 
@@ -95,10 +95,8 @@ def _tied_past(policy: Policy, problem: Problem, key: tuple[int, str], now: dict
     student - same rank rule", as summarised; `merit.same_rank`)."""
     j, seat = key
     level = same_rank_level(policy, problem, j, seat)
-    if level is None or given <= 0:
-        return False
-    held = np.sort([level[index[cid]] for cid, (jj, s, _) in now.items() if (jj, s) == key])
-    return bool((held[given - 1:] == held[given - 1]).all())
+    return level is not None and tied_past(
+        np.array([level[index[cid]] for cid, (jj, s, _) in now.items() if (jj, s) == key]), given)
 
 
 def _institutes(problem: Problem) -> list[str]:
