@@ -126,7 +126,8 @@ def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
          pipeline: bool = typer.Option(False, "--pipeline", help="write a whole combined exam's files instead "
                                        "(upsc-cse: prelims, mains, final, preferences, declines, responses)"),
          counselling: bool = typer.Option(False, "--counselling", help="a JoSAA-shaped counselling instead "
-                                          "(josaa-2025: two merit lists, every seat pool, six rounds)")):
+                                          "(josaa-2025: two merit lists, every seat pool, six rounds; then a CSAB "
+                                          "special round under csab-2025)")):
     """Solve a bundled example end to end (Bihar 1991, 5,000 candidates, 400 vacancies at one post, by default);
     the inputs are written to OUT/input/, the outputs to OUT/."""
     from ..runs.examples import EXAMPLES, write_example, write_pipeline
@@ -159,7 +160,8 @@ def demo(out: Path = typer.Option(Path("aarakshan-demo"), "--out"),
 
 def _counselling(out: Path, engine: str, con: Console) -> None:
     """`demo --counselling`: the example's inputs in OUT/input/, round 1 solved in OUT/round-1/, rounds 2 to 6
-    each on responses drawn after the round before (OUT/input/responses-K.csv) in OUT/round-K/."""
+    each on responses drawn after the round before (OUT/input/responses-K.csv) in OUT/round-K/, then CSAB's
+    special round (`_special`)."""
     from ..io.staging import write_csv
     from ..runs.counselling import responses, write_counselling
     from ..runs.stages import read_frozen, read_rows, run_slide
@@ -188,3 +190,23 @@ def _counselling(out: Path, engine: str, con: Console) -> None:
         con.print(f"round {k}: {f['fixed']} froze, {f['floated']} floated, {f['slid']} slid, {f['absent']} "
                   f"withdrew; {f['moved_up']} moved up, {f['newcomers_placed']} placed anew; {len(done.rows):,} "
                   f"hold seats (OUT/round-{k}/)")
+    _special(out, engine, con)
+
+
+def _special(out: Path, engine: str, con: Console) -> None:
+    """`demo --counselling`'s CSAB special round after round 6 (csab-2025): registration and fresh choices drawn
+    into OUT/input/special-*.csv, the round in OUT/special-1/."""
+    from ..policy import load_policy
+    from ..runs.counselling import special_round
+    from ..runs.stages import run_slide
+
+    said, fresh = special_round(out / "input", out / "round-6")
+    try:
+        _, done = run_slide(out / "round-6", said, out / "special-1", engine, policy=load_policy("csab-2025"),
+                            preferences=fresh)
+    except AarakshanError as e:
+        fail(e)
+    f = done.rounds
+    con.print(f"CSAB special round (csab-2025): {f['registered']} registered anew, {f['floated']} seat holders to move "
+              f"up, {f['absent']} withdrew; {f['moved_up']} moved up, {f['newcomers_placed']} placed anew; "
+              f"{len(done.rows):,} hold seats (OUT/special-1/)")

@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from ..errors import AarakshanError
-from .common import say, PolicyOpt, SetOpt, TimeLimitOpt, WorkersOpt, app, fail, load, warn
+from .common import say, PolicyOpt, SetOpt, TimeLimitOpt, WorkersOpt, app, fail, load, usage, warn
 
 
 @app.command("shortlist")
@@ -129,20 +129,31 @@ def slide_cmd(
     engine: str = typer.Option("greedy", "--engine", help="cpsat | greedy | both"),
     time_limit: Optional[float] = TimeLimitOpt,
     workers: int = WorkersOpt,
+    policy: Optional[str] = typer.Option(None, "--policy", help="the round's policy, where it is not the round "
+                                         "before's: a second counselling on the seats left (csab-2025: CSAB's "
+                                         "special rounds, where one without a seat answers register)"),
+    preferences: Optional[Path] = typer.Option(None, "--preferences", help="the round's choices, where filled "
+                                               "afresh (candidate_id, order, post); later rounds read them"),
+    set_: list[str] = SetOpt,
 ):
-    """One sliding round (SSC, March 2026): the absent dropped, fixed posts kept, floaters moved only up, the
-    freed seats re-allocated on merit and preference under the first round's rules."""
+    """One sliding round (SSC, March 2026; a round of counselling): the absent dropped, fixed posts kept, floaters
+    moved only up, the freed seats re-allocated on merit and preference under the first round's rules."""
     from ..runs.stages import run_slide
     from .common import check_engine
 
     chosen, workers = check_engine(engine, time_limit, workers)
+    pol = load(policy, set_, "direct") if policy is not None else None
+    if pol is None and set_:
+        usage("--set with slide needs --policy (the round before's policy stands unchanged without it)")
     try:
-        _, done = run_slide(result, responses, out, chosen, time_limit, workers, warn=warn)
+        _, done = run_slide(result, responses, out, chosen, time_limit, workers, warn=warn, policy=pol,
+                            preferences=preferences)
     except AarakshanError as e:
         fail(e)
     f = done.rounds
     left = sum(r[4] for r in done.unfilled)
     slid = f", {f['slid']} slid" if f["slid"] else ""
+    slid += f", {f['registered']} registered anew" if "registered" in f else ""
     say(f"{f['fixed']} fixed, {f['floated']} floated{slid} ({f['moved_up']} moved up), {f['absent']} absent; "
                     f"{f['newcomers_placed']} placed anew; {left} seats left for the next cycle; written to {out}/",
                     highlight=False)

@@ -171,7 +171,8 @@ def _verify_slide(policy, candidates, vacancies, preferences, allocation, respon
         problem = read_problem(pol, candidates, vacancies, preferences, warn=warn, ranks=ranks)
         before = read_allocation(allocation, problem, pol)
         answers = read_responses(responses, [{"candidate_id": x} for x in before.ids], warn,
-                                 read_frozen(frozen) if frozen is not None else frozenset())
+                                 read_frozen(frozen) if frozen is not None else frozenset(),
+                                 frozenset(problem.candidates.ids.tolist()) if pol.slide.registration else None)
         gone = read_withdrawn(withdrawn) if withdrawn is not None else frozenset()
         broken = check_slide(pol, problem, before, answers, read_allocation(slid, problem, pol), gone)
     except AarakshanError as e:

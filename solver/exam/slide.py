@@ -12,6 +12,11 @@ candidates the first round left without a post, on merit and preference under th
 (`solver.exam.later`). A floater the round would leave without a post keeps his own instead (he fixes), and the
 round is solved again without his seat, until every floater has his own post or a better one: nobody is moved
 down. One round; what it leaves is reported again for the next cycle (no waiting list after it).
+
+A round of its own registration (`slide.registration`: CSAB's special rounds after JoSAA's last) takes only the
+registered: a holder who gives no response keeps his seat, and one without a seat (or who left in an earlier
+round) takes part by answering `register`. The posts ranked by a list of `slide.closed_lists` (the IITs', for
+CSAB) are not offered: a seat there stays with its holder, or vacant once he moves.
 """
 from __future__ import annotations
 
@@ -20,14 +25,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import Unsupported
+from ..errors import PolicyConflict, Unsupported
 from ..data.kinds import Engine
 from .conversions import seats_left
 from .later import later_round, round_policy
 from ..policy import Policy
 from ..data.problem import Problem
 
-RESPONSES = ("fix", "float", "absent", "freeze", "slide", "withdraw")
+RESPONSES = ("fix", "float", "absent", "freeze", "slide", "withdraw", "register")
 # JoSAA's words for SSC's (the Business Rules' freeze and withdraw): the same answer.
 SAME_AS = {"freeze": "fix", "withdraw": "absent"}
 SLIDE_COLUMNS = ["candidate_id", "response", "first_post", "first_seat", "post", "seat_category", "outcome"]
@@ -52,8 +57,10 @@ def slide(policy: Policy, problem: Problem, allocation: list[dict], responses: d
     policy, problem : the recruitment's own.
     allocation : the first round's allocation.csv, as dicts.
     responses : candidate id -> "fix" (or "freeze"), "float", "slide" or "absent" (or "withdraw"); a placed
-        candidate not in it is absent.
-    gone : ids of those who left in an earlier round (the previous round's withdrawn.csv): no newcomers.
+        candidate not in it is absent (under `slide.registration`: keeps his seat). Under registration, one
+        without a seat answers "register" to take part.
+    gone : ids of those who left in an earlier round (the previous round's withdrawn.csv): no newcomers (under
+        registration, one of them who registers takes part again).
     """
     if policy.migration.selection_list:
         raise Unsupported("a sliding round under a policy with a recommendation list (migration.selection_list) is "
@@ -62,22 +69,56 @@ def slide(policy: Policy, problem: Problem, allocation: list[dict], responses: d
     ids = problem.candidates.ids
     index = {cid: i for i, cid in enumerate(ids)}
     first = {r["candidate_id"]: r for r in allocation}
-    said = {cid: responses.get(cid, "absent") for cid in first}
+    rule = policy.slide
+    said, registered, newcomers = _taking_part(policy, problem, first, responses, gone)
     answer = {cid: SAME_AS.get(a, a) for cid, a in said.items()}
-    newcomers = [i for i in range(problem.n) if ids[i] not in first and ids[i] not in gone] \
-        if policy.slide.newcomers else []
-    extra = seats_left(policy, problem, [(r["post"], r["seat_category"]) for r in first.values()]) \
-        if policy.slide.unfilled_offered else Counter()
+    closed = closed_posts(policy, problem)
+    extra = _open(seats_left(policy, problem, [(r["post"], r["seat_category"]) for r in first.values()]), closed) \
+        if rule.unfilled_offered else Counter()
     rows, status, differences, fixed, solves = _rounds(round_policy(policy), problem, first, answer, newcomers,
-                                                       (engine, time_limit, workers), extra)
+                                                       (engine, time_limit, workers), extra, closed)
     kept = [[cid, r["post"], r["seat_category"], r.get("counted_as", ""), r.get("horizontal", ""),
              r.get("route", ""), index[cid] + 1] for cid, r in first.items() if cid in fixed]
     final = sorted(kept + rows, key=lambda r: r[-1])
-    moves = _moves(problem, first, said, final)
+    moves = _moves(problem, first, {**dict.fromkeys(registered, "register"), **said}, final)
     figures = _figures(answer, moves, len(fixed), solves, status,
-                       {"engine_differences": differences} if str(engine) == "both" else {})
-    left = set(gone) | {cid for cid, a in answer.items() if a == "absent"}
-    return Slid(final, moves, _unfilled(first, fixed, rows, extra), figures, [x for x in ids if x in left])
+                       {**({"engine_differences": differences} if str(engine) == "both" else {}),
+                        **({"registered": len(registered)} if rule.registration else {})})
+    left = (set(gone) - registered) | {cid for cid, a in answer.items() if a == "absent"}
+    return Slid(final, moves, _unfilled(first, fixed, rows, extra, closed), figures, [x for x in ids if x in left])
+
+
+def _taking_part(policy: Policy, problem: Problem, first: dict, responses: dict, gone) -> tuple[dict, set, list]:
+    """Each holder's answer as said (one without a response: absent, or under `slide.registration` he keeps his
+    seat), those without a seat who registered, and the newcomers (merit positions): every one the round before
+    left without a seat and who has not left, or under registration those who registered."""
+    ids, rule = problem.candidates.ids, policy.slide
+    said = {cid: responses.get(cid, "fix" if rule.registration else "absent") for cid in first}
+    registered = {cid for cid, a in responses.items() if a == "register" and cid not in first}
+    newcomers = [i for i in range(problem.n) if ids[i] not in first and
+                 (ids[i] in registered if rule.registration else ids[i] not in gone)] if rule.newcomers else []
+    return said, registered, newcomers
+
+
+def closed_posts(policy: Policy, problem: Problem) -> frozenset[str]:
+    """The posts the round does not offer: those whose open seats a list of `slide.closed_lists` ranks (CSAB's
+    special rounds: the IITs', by JEE (Advanced)). A list the ranks file does not give is a conflict (the round
+    would offer every post without a word)."""
+    names = policy.slide.closed_lists
+    if not names:
+        return frozenset()
+    given = problem.lists.names[1:] if problem.lists is not None else ()
+    if missing := [x for x in names if x not in given]:
+        raise PolicyConflict(f"slide.closed_lists names {', '.join(missing)}, a merit list the ranks file does not "
+                             f"give (its lists: {', '.join(given) or 'none'}): the round cannot tell which posts it "
+                             "does not offer")
+    return frozenset(post for j, post in enumerate(problem.posts)
+                     if problem.lists.names[problem.list_of(j, policy.open)] in names)
+
+
+def _open(seats: Counter, closed: frozenset[str]) -> Counter:
+    """`seats` ((post, category) -> count) but those at posts the round does not offer."""
+    return Counter({key: k for key, k in seats.items() if key[0] not in closed}) if closed else seats
 
 
 def _figures(answer: dict, moves: list[list], kept: int, solves: int, status: str, extra: dict) -> dict:
@@ -90,7 +131,7 @@ def _figures(answer: dict, moves: list[list], kept: int, solves: int, status: st
 
 
 def _rounds(single: Policy, problem: Problem, first: dict, answer: dict, newcomers: list[int], solving: tuple,
-            extra: Counter):
+            extra: Counter, closed: frozenset[str]):
     """Solve the round (the seats freed, and `extra`: those the last round left, converted), and again while a
     floater would be left out or moved down: he keeps his own post instead (no floater is moved down). Returns
     (rows, status, engine differences, those keeping their own post, solves)."""
@@ -100,9 +141,9 @@ def _rounds(single: Policy, problem: Problem, first: dict, answer: dict, newcome
     fixed = {cid for cid, a in answer.items() if a == "fix"}
     floating = sorted(index[cid] for cid, a in answer.items() if a in ("float", "slide"))
     solves = 0
-    lists = _lists(problem, floating + newcomers, first, answer)
+    lists = _lists(problem, floating + newcomers, first, answer, closed)
     while True:
-        counts, mins = _seats([r for cid, r in first.items() if cid not in fixed])
+        counts, mins = _seats([r for cid, r in first.items() if cid not in fixed and r["post"] not in closed])
         counts = counts + extra
         pool = np.array(sorted([i for i in floating if ids[i] not in fixed] + newcomers), dtype=np.int64)
         rows, status, differences = later_round(single, problem, pool, counts, mins, *solving,
@@ -123,11 +164,14 @@ def _lost(problem: Problem, rows: list[list], floating: list[int], fixed: set, f
             (ids[i] not in got or _below(problem, i, got[ids[i]], first[ids[i]]["post"], where))]
 
 
-def _lists(problem: Problem, taking_part: list[int], first: dict, answer: dict) -> dict[int, np.ndarray]:
-    """Candidate -> his list in the round (`_offered`), made once: a re-solve takes the same lists of fewer
-    candidates."""
+def _lists(problem: Problem, taking_part: list[int], first: dict, answer: dict,
+           closed: frozenset[str]) -> dict[int, np.ndarray]:
+    """Candidate -> his list in the round (`_offered`, less the posts the round does not offer), made once: a
+    re-solve takes the same lists of fewer candidates."""
     everyone = np.array(sorted(taking_part), dtype=np.int64)
-    return dict(zip(everyone.tolist(), _offered(problem, everyone, first, answer)))
+    offered = np.array([p not in closed for p in problem.posts], dtype=bool)
+    return {i: mine if not closed else mine[offered[mine]]
+            for i, mine in zip(everyone.tolist(), _offered(problem, everyone, first, answer))}
 
 
 def _below(problem: Problem, i: int, post: str, own: str, index: dict[str, int]) -> bool:
@@ -199,8 +243,10 @@ def _moves(problem: Problem, first: dict, answer: dict, final: list[list]) -> li
     return out
 
 
-def _unfilled(first: dict, fixed: set, rows: list[list], extra: Counter) -> list[list]:
-    total = Counter((r["post"], r["seat_category"]) for cid, r in first.items() if cid not in fixed) + extra
+def _unfilled(first: dict, fixed: set, rows: list[list], extra: Counter, closed: frozenset[str]) -> list[list]:
+    """unfilled.csv: the round's seats (those it offered) per post and category, filled and left."""
+    total = _open(Counter((r["post"], r["seat_category"]) for cid, r in first.items() if cid not in fixed),
+                  closed) + extra
     filled = Counter((r[1], r[2]) for r in rows)
     return [[p, s, k, filled[(p, s)], k - filled[(p, s)], "reported again" if k > filled[(p, s)] else ""]
             for (p, s), k in sorted(total.items())]

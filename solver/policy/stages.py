@@ -75,6 +75,14 @@ class SlideRule(Strict):
     # a round of counselling offers the whole seat matrix; SSC's round re-allocates the seats the absentees
     # and floaters freed, and what the first round left is reported again for the next cycle.
     unfilled_offered: bool = False
+    # A round of its own registration (CSAB's special rounds after JoSAA's last round): only the registered take
+    # part. A holder who gives no response keeps his seat (he did not register: his seat stands, where a round
+    # without registration drops him as absent); one without a seat, or one who left in an earlier round, takes
+    # part only by answering `register` (`newcomers` then means the registered ones, not every unplaced one).
+    registration: bool = False
+    # The merit lists whose posts the round does not offer (CSAB's special rounds fill the NIT+ system's seats, not
+    # the IITs', ranked by JEE (Advanced)): a seat there stays with its holder, or vacant once he moves.
+    closed_lists: list[str] = []
     source: str = ("SSC notice of 3 March 2026, sliding mechanism (read from press summaries; the notice's text was "
                    "not read)")
 

@@ -100,3 +100,39 @@ def responses(allocation: list[dict], round_no: int, frozen=frozenset(), seed: i
     pick = rng.choice(len(RESPONSES), len(allocation), p=p / p.sum())
     return [(r["candidate_id"], "freeze" if r["candidate_id"] in frozen else RESPONSES[k])
             for r, k in zip(allocation, pick)]
+
+
+def special_round(folder: str | Path, last: str | Path, seed: int = 2025) -> tuple[Path, Path]:
+    """CSAB's special round after JoSAA's last round (the output folder `last`), as csab-2025 reads it: writes
+    `folder`/special-responses.csv (a tenth of the NIT-like seat holders withdraw, their seats going to the
+    round; a tenth register to move up; the 300 best without a seat register, some who withdrew in JoSAA among
+    them) and `folder`/special-preferences.csv (the choices filled afresh: each registered one's JoSAA choices but
+    the IIT-like programs, which the special rounds do not offer). Returns the two paths."""
+    from .stages import read_rows
+    folder, last = Path(folder), Path(last)
+    closed = {r["post"] for r in read_rows(folder / "vacancies.csv", ["post"], ["merit_list"])
+              if r.get("merit_list") == "advanced"}
+    said = _registered(folder, last, closed, np.random.default_rng(seed + 100))
+    taking = {cid for cid, a in said if a != "withdraw"}
+    choices: dict[str, list[str]] = {}
+    for r in read_rows(folder / "preferences.csv", ["candidate_id", "order", "post"]):
+        if r["candidate_id"] in taking and r["post"] not in closed:
+            choices.setdefault(r["candidate_id"], []).append(r["post"])
+    write_csv(folder / "special-responses.csv", ["candidate_id", "response"], said)
+    write_csv(folder / "special-preferences.csv", ["candidate_id", "order", "post"],
+              [(cid, k + 1, p) for cid, posts in choices.items() for k, p in enumerate(posts)])
+    return folder / "special-responses.csv", folder / "special-preferences.csv"
+
+
+def _registered(folder: Path, last: Path, closed: set[str], rng) -> list[tuple[str, str]]:
+    """The special round's responses (`special_round`): the NIT-like seat holders' (withdraw, float or none) and
+    the registrations of those without a seat."""
+    from .stages import read_rows
+    held = read_rows(last / "allocation.csv", ["candidate_id", "post"])
+    left = {r["candidate_id"] for r in read_rows(last / "withdrawn.csv", ["candidate_id"])}
+    said = [(r["candidate_id"], ["withdraw", "float", ""][rng.choice(3, p=[0.1, 0.1, 0.8])]) for r in held
+            if not r["post"].startswith(tuple(closed))]
+    placed = {r["candidate_id"] for r in held}
+    ids = [r["id"] for r in read_rows(folder / "candidates.csv", ["id"])]
+    fresh = [cid for cid in ids if cid not in placed and (cid not in left or rng.random() < 0.5)][:300]
+    return [(cid, a) for cid, a in said if a] + [(cid, "register") for cid in fresh]

@@ -32,9 +32,12 @@ class Previous:
     files: dict[str, str]         # its output file -> SHA-256
 
 
-def previous(folder: str | Path, needs: tuple[str, ...] = ("allocation.csv",), warn=lambda _: None) -> Previous:
+def previous(folder: str | Path, needs: tuple[str, ...] = ("allocation.csv",), warn=lambda _: None,
+             policy: Policy | None = None, preferences: str | Path | None = None) -> Previous:
     """The run in `folder` (a `solve` output): its summary.json's resolved policy and inputs, each input checked
-    against the SHA-256 recorded (changed since: exit 2, naming the file), and `needs` present."""
+    against the SHA-256 recorded (changed since: exit 2, naming the file), and `needs` present. `policy` and
+    `preferences`: the next round's own, where it has them (a second counselling: CSAB's special rounds, with
+    fresh choices), in place of the run's; the inputs are read under them."""
     folder = Path(folder)
     summary = folder / "summary.json"
     if not summary.is_file():
@@ -63,7 +66,9 @@ def previous(folder: str | Path, needs: tuple[str, ...] = ("allocation.csv",), w
         if sha256(Path(path)) != inputs[role].get("sha256"):
             raise InputError(path, None, None, f"changed since the run in {folder} read it (its SHA-256 differs "
                              "from summary.json's)")
-    pol = load_policy(summary)
+    pol = policy or load_policy(summary)
+    if preferences is not None:
+        paths["preferences"] = str(preferences)
     problem = read_problem(pol, paths["candidates"], paths["vacancies"], paths.get("preferences"), warn=warn,
                            ranks=paths.get("ranks"))
     files = {p.name: sha256(p) for p in sorted(folder.iterdir()) if p.is_file()}
@@ -86,16 +91,17 @@ def read_rows(path: Path, required: list[str], optional: list[str] = ()) -> list
 
 
 def _answers(path: Path, column: str, allocation: list[dict], allowed, not_held: str, read=str,
-             refuse=lambda cid, answer: None) -> dict[str, str]:
+             refuse=lambda cid, answer: None, others=frozenset()) -> dict[str, str]:
     """A file of one answer per candidate of `allocation` (candidate_id and `column`): each once, the answer
-    (as `read` spells it) one of `allowed`; anyone else is `not_held`, told with his line; `refuse(cid, answer)`
-    says why a candidate may not give that answer (None: he may)."""
+    (as `read` spells it) one of `allowed`; anyone else is `not_held`, told with his line, but a candidate of
+    `others` (who may answer too); `refuse(cid, answer)` says why a candidate may not give that answer (None: he
+    may)."""
     t = read_table(path, ["candidate_id", column], [])
     held = {r["candidate_id"] for r in allocation}
     out: dict[str, str] = {}
     for k in range(len(t)):
         cid, answer = str(t["candidate_id"][k]), read(str(t[column][k]))
-        if cid not in held:
+        if cid not in held and cid not in others:
             raise t.error(k, "candidate_id", f"{cid} {not_held}")
         if cid in out:
             raise t.error(k, "candidate_id", f"{cid} is listed twice")
@@ -156,26 +162,37 @@ def run_fill(result: str | Path, declined: str | Path, out: str | Path | None, e
 SLIDE_FILES = ("allocation.csv", "unfilled.csv", "slide.csv", "withdrawn.csv", "summary.json")
 
 
-def read_responses(path: Path, allocation: list[dict], warn=lambda _: None, frozen=frozenset()) -> dict[str, str]:
+def read_responses(path: Path, allocation: list[dict], warn=lambda _: None, frozen=frozenset(),
+                   registering=None) -> dict[str, str]:
     """responses.csv (candidate_id, response): each a candidate the first round placed, once, answering fix,
     float or absent. A placed candidate without a response did not report: absent, and said. `frozen`: who froze
     his seat in an earlier round, which is final (he takes no part in later rounds): he keeps it, with or
-    without a response, and any other response is refused."""
+    without a response, and any other response is refused. `registering`: in a round of its own registration
+    (`slide.registration`), the ids of every candidate: one without a seat answers `register` to take part, and
+    a holder without a response keeps his seat; None: a round without registration."""
     from ..exam.slide import RESPONSES, SAME_AS
+    placed = {r["candidate_id"] for r in allocation}
 
     def refuse(cid: str, answer: str) -> str | None:
         if cid in frozen and SAME_AS.get(answer, answer) != "fix":
             return (f"{cid} froze his seat in an earlier round, which is final: he takes no part in later rounds "
                     f"(JoSAA's freeze, as summarised; IIT Bombay's UCEED 2020 rules: such candidates \"will NOT be "
                     f"considered in subsequent rounds\"), yet answers {answer}")
+        if answer == "register" and registering is None:
+            return "register: the policy's rounds take no registration (slide.registration is false)"
+        if answer == "register" and cid in placed:
+            return f"{cid} holds a seat: he registers to move up by answering float or slide"
+        if answer != "register" and cid not in placed:
+            return f"{cid} holds no seat: he takes part by answering register, or not at all"
         return None
-    out = _answers(path, "response", allocation, RESPONSES, "was not placed in the first round",
-                   read=lambda x: x.strip().lower(), refuse=refuse)
-    placed = {r["candidate_id"] for r in allocation}
+    out = _answers(path, "response", allocation, RESPONSES, "was not placed in the first round" if registering is None
+                   else "is not among the candidates",
+                   read=lambda x: x.strip().lower(), refuse=refuse, others=registering or frozenset())
     out.update({cid: "freeze" for cid in sorted(placed & frozen) if cid not in out})
     if len(missing := placed - set(out)):
-        warn(f"{path}: {len(missing)} candidates placed in the first round have no response: taken as absent (did "
-             "not report)")
+        kept = "they keep their seats (did not register)" if registering is not None else \
+            "taken as absent (did not report)"
+        warn(f"{path}: {len(missing)} candidates placed in the first round have no response: {kept}")
     return out
 
 
@@ -197,24 +214,32 @@ def read_withdrawn(path: Path) -> frozenset:
 
 def run_slide(result: str | Path, responses: str | Path, out: str | Path | None,
               engine: Engine | str = Engine.GREEDY, time_limit: float | None = None, workers: int = 1,
-              warn=lambda _: None):
+              warn=lambda _: None, policy: Policy | None = None, preferences: str | Path | None = None):
     """`aarakshan slide`: the sliding round after the first tentative allocation in `result` (`solver.exam.slide`),
     written to `out` (allocation.csv after the round, unfilled.csv, slide.csv, summary.json) atomically.
-    Returns (Previous, Slid)."""
+    `policy` and `preferences`: the round's own, where they are not the round before's (a second counselling on
+    the seats left, as CSAB's special rounds after JoSAA: its policy, and the choices filled afresh); the next
+    round reads them from this one's summary.json. Returns (Previous, Slid)."""
     from ..io.staging import stage, write_csv, write_json
     from ..outcome.reports import provenance
     from ..outcome.result import ALLOCATION_COLUMNS, UNFILLED_COLUMNS
     from ..exam.slide import SLIDE_COLUMNS, slide
 
     engine = Engine.parse(engine)
-    prev = previous(result, ("allocation.csv",), warn)
+    prev = previous(result, ("allocation.csv",), warn, policy, preferences)
     allocation = read_rows(prev.folder / "allocation.csv", ["candidate_id", "post", "seat_category"],
                            ["counted_as", "horizontal", "route"])
-    answers = read_responses(Path(responses), allocation, warn, read_frozen(prev.folder / "slide.csv"))
+    # A freeze is final within a counselling; a round under another policy than the round before's is a second
+    # counselling (CSAB's special rounds after JoSAA), in which a JoSAA seat holder may register to upgrade.
+    second = policy is not None and policy.model_dump() != load_policy(prev.folder / "summary.json").model_dump()
+    answers = read_responses(Path(responses), allocation, warn,
+                             frozenset() if second else read_frozen(prev.folder / "slide.csv"),
+                             frozenset(prev.problem.candidates.ids.tolist()) if prev.policy.slide.registration
+                             else None)
     done = slide(prev.policy, prev.problem, allocation, answers, engine, time_limit, workers,
                  read_withdrawn(prev.folder / "withdrawn.csv"))
     if out is not None:
-        sources = {**prev.inputs, "responses": str(responses)}
+        sources = {**prev.inputs, "responses": str(responses)}   # (the round's preferences, where fresh)
         doc = {"stage": "slide", "engine": str(engine), **done.rounds,
                "previous": {"folder": str(prev.folder), "files": prev.files},
                "provenance": provenance(prev.policy, [], str(engine), sources)}

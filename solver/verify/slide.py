@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import PolicyConflict
 from ..policy import Policy
 from ..data.problem import Problem
 from ..data.lists import ABSENT
@@ -23,31 +24,34 @@ def check_slide(policy: Policy, problem: Problem, before: Allocation, responses:
     empty. A slider is a floater offered only the posts of his own institute (JoSAA's slide: vacancies.csv
     `institute`, a program its own institute where none is given). `responses`: id -> fix or freeze, float,
     slide, absent or withdraw (a placed candidate without one is absent). `gone`: ids of those who left in an
-    earlier round, who take no part and hold nothing."""
+    earlier round, who take no part and hold nothing. Under `slide.registration` (CSAB's special rounds) a holder
+    without a response keeps his seat, and only those answering `register` take part anew (one who left before
+    among them); a post whose open seats a list of `slide.closed_lists` ranks is not offered."""
     c, out, source = problem.candidates, [], policy.slide.source
     ids = [str(x) for x in c.ids]
     index = {x: i for i, x in enumerate(ids)}
     was = {before.ids[r]: (int(before.post[r]), before.seat[r], before.horizontal[r]) for r in range(len(before.ids))}
     now = {after.ids[r]: (int(after.post[r]), after.seat[r], r) for r in range(len(after.ids))}
-    plain = {"freeze": "fix", "withdraw": "absent"}
-    answer = {cid: plain.get(responses.get(cid, "absent"), responses.get(cid, "absent")) for cid in was}
+    answer, registered = _answers(policy, was, responses)
     site = _institutes(problem)
-    rank = _Ranks(problem)
+    rank = _Ranks(problem, _closed(policy, problem))
     out += _responses_kept(problem, index, was, now, answer, rank, source)
-    out += _moved_or_back(problem, was, now, answer, site, gone, source)
+    out += _moved_or_back(problem, was, now, answer, site, gone - registered, source)
+    out += _into_closed(policy, problem, was, now, rank.closed)
     given, held = _offered_seats(policy, problem, was) if policy.slide.unfilled_offered else {}, {}
     for j, seat, _ in was.values():
         given[(j, seat)] = given.get((j, seat), 0) + 1
     for cid, (j, seat, r) in now.items():
         held[(j, seat)] = held.get((j, seat), 0) + 1
-    out += _holders(policy, problem, index, was, now, rank, after)
+    out += _holders(policy, problem, index, was, now, rank, after, registered)
     out += [Broken(f"{k} hold the {key[1]} seats at {problem.posts[key[0]]}, where the first round had "
                    f"{given.get(key, 0)}", candidate=k, post=problem.posts[key[0]])
             for key, k in held.items() if k > given.get(key, 0) and not _tied_past(policy, problem, key, now,
                                                                                    index, given.get(key, 0))]
     takers = [cid for cid, a in answer.items() if a in ("float", "slide")]
     if policy.slide.newcomers:
-        takers += [x for x in ids if x not in was and x not in gone]
+        takers += [x for x in ids if x not in was and
+                   (x in registered if policy.slide.registration else x not in gone)]
     return out + _passed_over(policy, problem, index, was, now, answer, given, held, rank, takers, after, site)
 
 
@@ -119,14 +123,46 @@ def _responses_kept(problem, index, was, now, answer, rank, source) -> list[str]
     return out
 
 
-def _holders(policy, problem, index, was, now, rank, after) -> list[str]:
-    """Each holder takes part (a newcomer only where `slide.newcomers`), may hold his seat, and, if new,
-    ranked the post."""
+def _answers(policy: Policy, was: dict, responses: dict) -> tuple[dict, set]:
+    """Each holder's answer in plain words (fix, float, slide, absent; one without a response is absent, or under
+    `slide.registration` did not register and keeps his seat), and those without a seat who registered."""
+    plain = {"freeze": "fix", "withdraw": "absent"}
+    unsaid = "fix" if policy.slide.registration else "absent"
+    answer = {cid: plain.get(responses.get(cid, unsaid), responses.get(cid, unsaid)) for cid in was}
+    return answer, {x for x, a in responses.items() if a == "register"} if policy.slide.registration else set()
+
+
+def _into_closed(policy: Policy, problem: Problem, was: dict, now: dict, closed: frozenset[int]) -> list:
+    """A seat taken at a post the round does not offer (`slide.closed_lists`): only its holder keeps it."""
+    return [Broken(f"{cid} holds {problem.posts[j]}, a post the round does not offer (its list is one of "
+                   f"slide.closed_lists: {', '.join(policy.slide.closed_lists)}; {policy.slide.source})",
+                   candidate=cid, post=problem.posts[j])
+            for cid, (j, seat, _) in now.items() if j in closed and was.get(cid, (None,))[:2] != (j, seat)]
+
+
+def _closed(policy: Policy, problem: Problem) -> frozenset[int]:
+    """The posts (indices) the round does not offer: those whose open seats a list of `slide.closed_lists`
+    ranks, as vacancies.csv's `merit_list` names it."""
+    names = set(policy.slide.closed_lists)
+    given = set(problem.lists.names[1:]) if problem.lists is not None else set()
+    if names - given:
+        raise PolicyConflict(f"slide.closed_lists names {', '.join(sorted(names - given))}, a merit list the ranks "
+                             "file does not give: which posts the round does not offer cannot be told")
+    return frozenset(j for j in range(len(problem.posts)) if names and
+                     problem.lists.names[problem.list_of(j, policy.open)] in names)
+
+
+def _holders(policy, problem, index, was, now, rank, after, registered) -> list[str]:
+    """Each holder takes part (a newcomer only where `slide.newcomers`, and under `slide.registration` only
+    one who registered), may hold his seat, and, if new, ranked the post."""
     c, out, source = problem.candidates, [], policy.slide.source
     for cid, (j, seat, r) in now.items():
         i = index[cid]
         if cid not in was and not policy.slide.newcomers:
             out.append(Broken(f"{cid} was not placed in the first round, and slide.newcomers is false ({source})", candidate=cid))
+        elif cid not in was and policy.slide.registration and cid not in registered:
+            out.append(Broken(f"{cid} holds {problem.posts[j]} but did not register for the round ({source})",
+                              candidate=cid, post=problem.posts[j]))
         if not may_hold(policy, problem, _held_as(policy, seat, after.route[r], c.category[i]))[i]:
             out.append(Broken(f"{cid} may not hold the {seat} vacancy at {problem.posts[j]}", candidate=cid, post=problem.posts[j]))
         if cid not in was and rank[i, j] >= len(problem.posts):
@@ -168,8 +204,9 @@ class _Ranks:
     it; the posts' file order without preferences), read per candidate: an n x P matrix of JoSAA's seat pools
     is 950 million cells."""
 
-    def __init__(self, problem: Problem):
+    def __init__(self, problem: Problem, closed: frozenset[int] = frozenset()):
         self.prefs, self.posts, self.cache = problem.preferences, len(problem.posts), {}
+        self.closed = closed      # (posts the round does not offer: `_wants` passes them by)
 
     def __getitem__(self, key) -> int:
         i, j = key
@@ -183,7 +220,7 @@ class _Ranks:
 def _wants(cid, u, j, answer, rank, was, now, site) -> bool:
     """Whether candidate u (id `cid`) was offered post j in the round and prefers it to what he holds after it: he
     ranked it; a floater only above his own seat, a slider only at his own institute."""
-    if rank[u, j] >= rank.posts:
+    if rank[u, j] >= rank.posts or j in rank.closed:
         return False
     if answer.get(cid) in ("float", "slide") and rank[u, j] > rank[u, was[cid][0]]:
         return False   # a floater is offered only posts he prefers to his own (and his own)
