@@ -36,9 +36,11 @@ def verify(
     responses: Optional[Path] = typer.Option(None, "--responses", help="the sliding round's responses.csv"),
     slid: Optional[Path] = typer.Option(None, "--slide", help="the allocation.csv after the sliding round"),
     withdrawn: Optional[Path] = typer.Option(None, "--withdrawn", help="with --stage slide: the withdrawn.csv of "
-                                             "the round before (who left the counselling earlier)"),
+                                             "the round before (who left the counselling earlier; default: the "
+                                             "one beside --allocation, if any)"),
     frozen: Optional[Path] = typer.Option(None, "--frozen", help="with --stage slide: the slide.csv of the round "
-                                          "before (who froze then: a freeze is final)"),
+                                          "before (who froze then: a freeze is final; default: the one beside "
+                                          "--allocation, if any, within the same counselling)"),
     cadres: Optional[Path] = typer.Option(None, "--cadres", help="the cadres.csv to check (--stage cadre: "
                                           "--candidates is officers.csv, --vacancies cadre_vacancies.csv, "
                                           "--preferences cadre_preferences.csv, with --year)"),
@@ -167,6 +169,7 @@ def _verify_slide(policy, candidates, vacancies, preferences, allocation, respon
     if allocation is None or responses is None or slid is None:
         usage("--stage slide takes --allocation (the first round's), --responses and --slide (the round's)")
     pol = load(policy, set_, "direct")
+    withdrawn, frozen = _beside(allocation, pol, withdrawn, frozen)
     try:
         problem = read_problem(pol, candidates, vacancies, preferences, warn=warn, ranks=ranks)
         before = read_allocation(allocation, problem, pol)
@@ -179,6 +182,32 @@ def _verify_slide(policy, candidates, vacancies, preferences, allocation, respon
         fail(e)
     _report_violations([["slide", *_about(text), text, pol.slide.source] for text in broken],
                        f"{len(answers):,} responses: every rule of the sliding round holds")
+
+
+def _beside(allocation: Path, pol, withdrawn: Path | None, frozen: Path | None) -> tuple:
+    """The round before's withdrawn.csv and slide.csv, where not given, from the folder of its allocation.csv (a
+    round's output folder), each said: without them, one who froze or left before would be judged as if free.
+    The freezes are not read where that round ran under another policy (a second counselling, as CSAB's special
+    rounds after JoSAA: its freezes do not bind them)."""
+    folder = allocation.parent
+    if withdrawn is None and (folder / "withdrawn.csv").is_file():
+        withdrawn = folder / "withdrawn.csv"
+        warn(f"read {withdrawn} beside --allocation: who left the counselling before (--withdrawn names another)")
+    if frozen is None and (folder / "slide.csv").is_file():
+        from ..policy import load_policy
+        try:
+            same = load_policy(folder / "summary.json").model_dump() == pol.model_dump()
+        except AarakshanError:
+            same = False
+        if same:
+            frozen = folder / "slide.csv"
+            warn(f"read {frozen} beside --allocation: who froze before, a freeze being final (--frozen names "
+                 "another)")
+        else:
+            warn(f"{folder / 'slide.csv'} beside --allocation is not read: that round ran under another policy (or "
+                 "its summary.json is not there), a counselling of its own whose freezes do not bind this one "
+                 "(--frozen reads it)")
+    return withdrawn, frozen
 
 
 def _verify_cadre(policy, officers, vacancies, preferences, cadres, year, set_) -> None:

@@ -225,12 +225,16 @@ def test_a_freeze_is_final(tmp_path):
     assert {x["candidate_id"]: x["post"] for x in read_csv(tmp_path / "r3" / "allocation.csv")} == \
         {"B": "I1-CSE", "C": "I2-ME", "D": "I1-EE"}
     assert {x["candidate_id"]: x["response"] for x in read_csv(tmp_path / "r3" / "slide.csv")}["B"] == "freeze"
-    # verify, told who froze before, takes B as fixing; without it, as absent yet holding his seat
+    # verify, told who froze before, takes B as fixing; it reads the slide.csv beside the round before's
+    # allocation by itself, and says so; told of a record where nobody froze, it takes B as absent yet holding
     check = ["verify", "--stage", "slide", *base, "--allocation", str(tmp_path / "r2" / "allocation.csv"),
              "--responses", str(tmp_path / "a3.csv"), "--slide", str(tmp_path / "r3" / "allocation.csv")]
     r = CliRunner().invoke(app, [*check, "--frozen", str(tmp_path / "r2" / "slide.csv")])
     assert r.exit_code == 0, r.output
     r = CliRunner().invoke(app, check)
+    assert r.exit_code == 0 and "slide.csv beside --allocation" in r.output, r.output
+    write_csv(tmp_path / "none.csv", ["candidate_id", "response"], [])
+    r = CliRunner().invoke(app, [*check, "--frozen", str(tmp_path / "none.csv")])
     assert r.exit_code == 1 and "B did not report" in r.output, r.output
 
 @st.composite

@@ -255,3 +255,28 @@ def test_a_special_round_takes_only_the_registered_and_verify_agrees(tmp_path_fa
               [r[:6] for r in done.rows])
     before = read_allocation(folder / "out" / "allocation.csv", again, csab)
     assert check_slide(csab, again, before, said, read_allocation(folder / "after.csv", again, csab)) == []
+
+
+def test_a_josaa_freeze_does_not_bind_the_special_rounds(tmp_path):
+    """A freeze is final within a counselling (JoSAA's, as summarised), but CSAB's special rounds are a second one
+    that a JoSAA seat holder may join to upgrade (NDTV, 25 October 2022: those holding a seat who secured
+    admission may take part). JoSAA round 2: everyone freezes. The special round: P's float is taken, though he
+    froze in JoSAA (his fresh choices name nothing, so he keeps NIT-A), Q floats to NIT-C as before. verify does
+    not read round 2's slide.csv beside its allocation (another policy's round) and accepts."""
+    base = first_round(tmp_path)
+    write_csv(tmp_path / "all.csv", ["candidate_id", "response"], [[c, "freeze"] for c in "PQRST"])
+    r = CliRunner().invoke(app, ["slide", "--result", str(tmp_path / "r1"), "--responses", str(tmp_path / "all.csv"),
+                                 "--out", str(tmp_path / "r2")])
+    assert r.exit_code == 0, r.output
+    write_csv(tmp_path / "said.csv", ["candidate_id", "response"], [["P", "float"], *SAID])
+    r = CliRunner().invoke(app, ["slide", "--result", str(tmp_path / "r2"), "--policy", "csab-2025", "--responses",
+                                 str(tmp_path / "said.csv"), "--preferences", str(tmp_path / "fresh.csv"), "--out",
+                                 str(tmp_path / "s1")])
+    assert r.exit_code == 0, r.output
+    assert held(tmp_path / "s1") == {"P": "NIT-A", "R": "NIT-B", "S": "NIT-B", "T": "NIT-C", "Q": "NIT-C",
+                                     "U": "NIT-C"}
+    r = CliRunner().invoke(app, ["verify", "--stage", "slide", "--policy", "csab-2025", *base, "--preferences",
+                                 str(tmp_path / "fresh.csv"), "--allocation", str(tmp_path / "r2" / "allocation.csv"),
+                                 "--responses", str(tmp_path / "said.csv"), "--slide",
+                                 str(tmp_path / "s1" / "allocation.csv")])
+    assert r.exit_code == 0 and "is not read: that round ran under another policy" in r.output, r.output
