@@ -8,7 +8,7 @@ import numpy as np
 
 from ..policy import Policy
 from ..data.problem import Problem, VacancyRow
-from ..chain.solve import solve
+from ..chain.solve import Solution, solve
 
 
 def round_policy(policy: Policy) -> Policy:
@@ -24,6 +24,13 @@ def later_round(policy: Policy, problem: Problem, pool: np.ndarray, counts: Coun
     """The candidates `pool` (merit positions, ascending) against `counts` vacancies per (post, category), with
     `mins` trait minimums per (post, category); `preferences`: the pool's own lists (default: theirs as given).
     Returns allocation.csv rows (ranks in the whole list), the engine's status, and the engines' differences."""
+    sol = later_solution(policy, problem, pool, counts, mins, engine, time_limit, workers, preferences)
+    return round_rows(sol, pool), sol.result.assignment.status, sol.differences
+
+
+def later_solution(policy: Policy, problem: Problem, pool: np.ndarray, counts: Counter, mins: dict, engine,
+                   time_limit=None, workers: int = 1, preferences=None) -> Solution:
+    """`later_round`'s solution, of the round's own problem (its candidates `pool`, in their order)."""
     # (each post keeps its merit list and seat pool: a round of counselling ranks as the first did)
     like = {r.post: {"merit_list": r.merit_list, "pool": r.pool} for r in problem.vacancy_rows}
     rows = [VacancyRow(p, s, k, dict(mins.get((p, s), {})), **like.get(p, {})) for (p, s), k in sorted(counts.items())]
@@ -33,6 +40,18 @@ def later_round(policy: Policy, problem: Problem, pool: np.ndarray, counts: Coun
     order = {p: j for j, p in enumerate(problem.posts)}
     sub = Problem(sub.candidates, problem.posts, tuple(sorted(rows, key=lambda r: order[r.post])),
                   sub.preferences if preferences is None else tuple(preferences), problem.sources, sub.lists)
-    sol = solve(policy, sub, engine, time_limit=time_limit, workers=workers)
-    out = [[*row[:-1], int(pool[row[-1] - 1]) + 1] for row in sol.result.allocation_rows()]
-    return out, sol.result.assignment.status, sol.differences
+    return solve(policy, sub, engine, time_limit=time_limit, workers=workers)
+
+
+def round_rows(sol: Solution, pool: np.ndarray) -> list[list]:
+    """allocation.csv's rows of a later round's solution, ranks in the whole list."""
+    return [[*row[:-1], int(pool[row[-1] - 1]) + 1] for row in sol.result.allocation_rows()]
+
+
+def placed_posts(sol: Solution, pool: np.ndarray) -> dict[int, str]:
+    """Candidate (merit position in the whole list) -> the post a later round's solution gives him: read off the
+    assignment, without working out each one's vacancy."""
+    result = sol.result
+    post_of = [result.problem.posts[p.post] for p in result.pools.pools]
+    held = result.assignment.pool
+    return {int(pool[i]): post_of[held[i]] for i in np.flatnonzero(held >= 0).tolist()}

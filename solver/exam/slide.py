@@ -28,7 +28,7 @@ import numpy as np
 from ..errors import PolicyConflict, Unsupported
 from ..data.kinds import Engine
 from .conversions import seats_left
-from .later import later_round, round_policy
+from .later import later_solution, placed_posts, round_policy, round_rows
 from ..policy import Policy
 from ..data.problem import Problem
 
@@ -146,22 +146,25 @@ def _rounds(single: Policy, problem: Problem, first: dict, answer: dict, newcome
         counts, mins = _seats([r for cid, r in first.items() if cid not in fixed and r["post"] not in closed])
         counts = counts + extra
         pool = np.array(sorted([i for i in floating if ids[i] not in fixed] + newcomers), dtype=np.int64)
-        rows, status, differences = later_round(single, problem, pool, counts, mins, *solving,
-                                                [lists[i] for i in pool.tolist()]) \
-            if len(pool) and counts else ([], "none", 0)
+        # (who is placed where is all a solve that turns out not to be the last is read for)
+        sol = later_solution(single, problem, pool, counts, mins, *solving, [lists[i] for i in pool.tolist()]) \
+            if len(pool) and counts else None
         solves += 1
-        lost = _lost(problem, rows, floating, fixed, first, where)
+        lost = _lost(problem, placed_posts(sol, pool) if sol is not None else {}, floating, fixed, first, where)
         if not lost:
-            return rows, status, differences, fixed, solves
+            if sol is None:
+                return [], "none", 0, fixed, solves
+            return round_rows(sol, pool), sol.result.assignment.status, sol.differences, fixed, solves
         fixed |= set(lost)
+        del sol          # (not held through the next solve: two JoSAA-size solutions at once cost 0.8 GB)
 
 
-def _lost(problem: Problem, rows: list[list], floating: list[int], fixed: set, first: dict, where: dict) -> list:
+def _lost(problem: Problem, got: dict[int, str], floating: list[int], fixed: set, first: dict, where: dict) -> list:
     """The floaters (not fixed) the round left out, or gave a post below their own (as a policy that allocates
-    the recommended to unranked posts may): each keeps his own instead."""
-    ids, got = problem.candidates.ids, {r[0]: r[1] for r in rows}
+    the recommended to unranked posts may): each keeps his own instead. `got`: merit position -> post."""
+    ids = problem.candidates.ids
     return [ids[i] for i in floating if ids[i] not in fixed and
-            (ids[i] not in got or _below(problem, i, got[ids[i]], first[ids[i]]["post"], where))]
+            (i not in got or _below(problem, i, got[i], first[ids[i]]["post"], where))]
 
 
 def _lists(problem: Problem, taking_part: list[int], first: dict, answer: dict,
