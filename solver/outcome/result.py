@@ -48,20 +48,11 @@ class Result:
     def _attributed(self) -> tuple[np.ndarray, np.ndarray, list]:
         return attribute(self.policy, self.seats, self.pools, self.assignment)
 
-    @property
-    def seat_category(self) -> np.ndarray:
-        """object per candidate: the category of the vacancy each holds ('' when not selected)."""
-        return self._attributed[0]
-
-    @property
-    def source_pool(self) -> np.ndarray:
-        """The phase-0 pool whose vacancy each appointee fills."""
-        return self._attributed[1]
-
-    @property
-    def dispositions(self) -> list:
-        """unfilled.csv's rows."""
-        return self._attributed[2]
+    # object per candidate: the category of the vacancy each holds ('' when not selected); the phase-0 pool whose
+    # vacancy each appointee fills; unfilled.csv's rows
+    seat_category = property(lambda self: self._attributed[0])
+    source_pool = property(lambda self: self._attributed[1])
+    dispositions = property(lambda self: self._attributed[2])
 
     @cached_property
     def _horizontal(self) -> list:
