@@ -156,14 +156,18 @@ def _holders(policy, problem, index, was, now, rank, after, registered) -> list[
     """Each holder takes part (a newcomer only where `slide.newcomers`, and under `slide.registration` only
     one who registered), may hold his seat, and, if new, ranked the post."""
     c, out, source = problem.candidates, [], policy.slide.source
+    masks: dict[str, np.ndarray] = {}      # (a mask over every candidate per kind of seat, not per holder)
     for cid, (j, seat, r) in now.items():
         i = index[cid]
+        kind = _held_as(policy, seat, after.route[r], c.category[i])
+        if kind not in masks:
+            masks[kind] = may_hold(policy, problem, kind)
         if cid not in was and not policy.slide.newcomers:
             out.append(Broken(f"{cid} was not placed in the first round, and slide.newcomers is false ({source})", candidate=cid))
         elif cid not in was and policy.slide.registration and cid not in registered:
             out.append(Broken(f"{cid} holds {problem.posts[j]} but did not register for the round ({source})",
                               candidate=cid, post=problem.posts[j]))
-        if not may_hold(policy, problem, _held_as(policy, seat, after.route[r], c.category[i]))[i]:
+        if not masks[kind][i]:
             out.append(Broken(f"{cid} may not hold the {seat} vacancy at {problem.posts[j]}", candidate=cid, post=problem.posts[j]))
         if cid not in was and rank[i, j] >= len(problem.posts):
             out.append(Broken(f"{cid} holds {problem.posts[j]}, a post he did not rank", candidate=cid, post=problem.posts[j]))
@@ -238,6 +242,18 @@ def _served(problem: Problem, was: dict) -> tuple[dict, dict]:
     return traits, {t: problem.candidates.trait(t) for labels in traits.values() for t in labels}
 
 
+def _seat_rows(policy: Policy, problem: Problem, given: dict, holders: dict, after: Allocation) -> tuple[dict, dict]:
+    """Per seat row, once: the place of each candidate on the merit list that orders its applicants (the
+    candidates' own merit: None; or a list of its own) and the same-rank levels; and the place of its worst
+    holder on that list, one better than whom passes nobody there (read per pair, JoSAA's checks took a
+    minute)."""
+    ranked = {key: (problem.lists.position[k] if k else None, same_rank_level(policy, problem, *key))
+              for key, k in ((key, problem.list_of(*key)) for key in given)}
+    worst = {key: max(((ranked[key][0][after.cand[r]] if ranked[key][0] is not None else after.cand[r])
+                       for r in rows), default=-1) for key, rows in holders.items() if key in ranked}
+    return ranked, worst
+
+
 def _passed_over(policy, problem, index, was, now, answer, given, held, rank, takers, after, site) -> list[str]:
     out = []
     traits, masks = _served(problem, was)
@@ -250,6 +266,7 @@ def _passed_over(policy, problem, index, was, now, answer, given, held, rank, ta
     for j, seat in given:
         seats_at.setdefault(j, []).append(seat)
     may = {seat: may_hold(policy, problem, seat) for seat in {s for _, s in given}}
+    ranked, worst = _seat_rows(policy, problem, given, holders, after)
     every = np.arange(len(problem.posts))
     for cid in takers:     # (each down his own list: JoSAA's 170,000 takers by 40,000 seat rows is too many pairs)
         u = index[cid]
@@ -257,11 +274,10 @@ def _passed_over(policy, problem, index, was, now, answer, given, held, rank, ta
             if not _wants(cid, u, j, answer, rank, was, now, site):
                 continue
             for seat in seats_at.get(j, ()):
-                # (each seat's merit list orders its applicants: the candidates' own merit, or a list of its own)
-                k = problem.list_of(j, seat)
-                place = problem.lists.position[k] if k else None
+                place, level = ranked[(j, seat)]
                 mine = place[u] if place is not None else u
-                if may[seat][u] and mine < ABSENT:
+                if may[seat][u] and mine < ABSENT and (worst.get((j, seat), -1) > mine or
+                                                       held.get((j, seat), 0) < given[(j, seat)]):
                     out += _seat_breach(problem, cid, u, mine, j, seat, holders, traits, masks, place, after,
-                                        given[(j, seat)], held, same_rank_level(policy, problem, j, seat))
+                                        given[(j, seat)], held, level)
     return out
