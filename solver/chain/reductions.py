@@ -48,6 +48,9 @@ class StageData:
     state: YearState | None = None       # the register's view before the year, if any
     seats: SeatTable | None = None       # after vacancy determination
     pools: Pools | None = None           # after the pools are built
+    # an earlier solve's lists over more candidates (`solver.chain.pools.reuse`), and where this one's candidates
+    # sit among theirs: the preference lists are read off those where the pools are alike (`Pools.take_lists`)
+    earlier: tuple | None = None
 
 
 @dataclass(frozen=True)
@@ -183,7 +186,10 @@ class BuildPools(Reduction):
     name = "seat pools"
 
     def apply(self, data: StageData) -> tuple[StageData, StageData]:
-        out = replace(data, pools=build_pools(data.policy, data.problem, data.seats))
+        pools = build_pools(data.policy, data.problem, data.seats)
+        if data.earlier is not None:
+            pools.take_lists(*data.earlier)
+        out = replace(data, pools=pools)
         return out, out
 
     def invert(self, answer: Answer, inverse: StageData) -> Result:
@@ -210,7 +216,7 @@ class DrawRecommendationList(Reduction):
 
     def apply(self, data: StageData) -> tuple[StageData, int]:
         problem, seats = merged(data.policy, data.problem, data.seats)
-        return replace(data, problem=problem, seats=seats, state=None), data.problem.n
+        return replace(data, problem=problem, seats=seats, state=None, earlier=None), data.problem.n
 
     def invert(self, stage: Result, n: int) -> Selection:
         """The recommendation, from the merged cadre's `Result`."""

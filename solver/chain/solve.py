@@ -34,7 +34,7 @@ class Solution:
 
 def solve(policy: Policy | str, problem: Problem | None = None, engine: Engine | str = Engine.CPSAT,
           time_limit: float | None = None, workers: int = 1, hint: bool = True, state: YearState | None = None, progress=None, *,
-          candidates=None, vacancies=None, preferences=None) -> Solution:
+          candidates=None, vacancies=None, preferences=None, earlier=None) -> Solution:
     """The allocation the law requires: the chain of `solver.chain.reductions`, then an engine, then the result.
 
     Parameters
@@ -51,6 +51,10 @@ def solve(policy: Policy | str, problem: Problem | None = None, engine: Engine |
     hint : give CP-SAT the greedy's answer to certify (True); False solves independently.
     state : the register's view before the year (roster positions, carried vacancies), if any.
     progress : called with a short text as the engines move on (the command line's status line), or None.
+    earlier : (lists, kept): `solver.chain.pools.reuse.earlier_lists` of an earlier solve of the same vacancies
+        over more candidates, this problem's candidates being those at positions `kept` of its (ascending): the
+        preference lists are read off those where the pools are alike (a round of counselling solved again
+        without some floaters), else made.
 
     Returns
     -------
@@ -85,7 +89,7 @@ def solve(policy: Policy | str, problem: Problem | None = None, engine: Engine |
     fill = partial(run_engine, Engine.parse(engine), time_limit=time_limit, workers=workers, hint=hint,
                    progress=progress)
     t0 = time.perf_counter()
-    determined, determine_inverse = DETERMINE(StageData(policy, problem, state))
+    determined, determine_inverse = DETERMINE(StageData(policy, problem, state, earlier=earlier))
     timings: dict = {}
     if determined.policy.migration.selection_list:
         # The recommendation list is itself a single-cadre recruitment: same engines, same chain.

@@ -215,17 +215,27 @@ class Problem:
 
     @cached_property
     def _row_lists(self) -> dict[tuple[str, str], int]:
-        """(post, category or TOTAL) -> the index of the list its row names (rows naming none left out)."""
+        """(post, category or TOTAL) -> the index of the list its row names (rows naming none left out); and
+        (post, None) -> the one list every row of the post names, where they agree (0: none names one)."""
         if self.lists is None:
             return {}
-        return {(row.post, row.category): self.lists.index(row.merit_list) for row in self.vacancy_rows
-                if row.merit_list}
+        out = {(row.post, row.category): self.lists.index(row.merit_list) for row in self.vacancy_rows
+               if row.merit_list}
+        named: dict[str, set[int]] = {}
+        for row in self.vacancy_rows:
+            named.setdefault(row.post, set()).add(out.get((row.post, row.category), 0))
+        out.update({(post, None): next(iter(k)) for post, k in named.items() if len(k) == 1})
+        return out
 
     def list_of(self, j: int, category: str) -> int:
         """The list that ranks post j's `category` seats: its row's (a category's own rank list, as JoSAA's
-        category rank lists), else the post's TOTAL row's, else 0 (the candidates' own merit)."""
+        category rank lists), else the post's TOTAL row's, else the list all the post's rows name (a category
+        with no row of its own in a later round: the post still ranks by its list), else 0 (the candidates'
+        own merit)."""
         rows, post = self._row_lists, self.posts[j]
-        return rows.get((post, category), rows.get((post, "TOTAL"), 0)) if rows else 0
+        if not rows:
+            return 0
+        return rows.get((post, category), rows.get((post, "TOTAL"), rows.get((post, None), 0)))
 
     @cached_property
     def post_pools(self) -> tuple[SeatPool | None, ...]:

@@ -29,8 +29,9 @@ def later_round(policy: Policy, problem: Problem, pool: np.ndarray, counts: Coun
 
 
 def later_solution(policy: Policy, problem: Problem, pool: np.ndarray, counts: Counter, mins: dict, engine,
-                   time_limit=None, workers: int = 1, preferences=None) -> Solution:
-    """`later_round`'s solution, of the round's own problem (its candidates `pool`, in their order)."""
+                   time_limit=None, workers: int = 1, preferences=None, earlier=None) -> Solution:
+    """`later_round`'s solution, of the round's own problem (its candidates `pool`, in their order). `earlier`:
+    (`EarlierLists`, pool) of the same round solved before with more candidates (`solve`'s `earlier`)."""
     # (each post keeps its merit list and seat pool: a round of counselling ranks as the first did)
     like = {r.post: {"merit_list": r.merit_list, "pool": r.pool} for r in problem.vacancy_rows}
     rows = [VacancyRow(p, s, k, dict(mins.get((p, s), {})), **like.get(p, {})) for (p, s), k in sorted(counts.items())]
@@ -40,7 +41,10 @@ def later_solution(policy: Policy, problem: Problem, pool: np.ndarray, counts: C
     order = {p: j for j, p in enumerate(problem.posts)}
     sub = Problem(sub.candidates, problem.posts, tuple(sorted(rows, key=lambda r: order[r.post])),
                   sub.preferences if preferences is None else tuple(preferences), problem.sources, sub.lists)
-    return solve(policy, sub, engine, time_limit=time_limit, workers=workers)
+    if earlier is not None:
+        lists, their_pool = earlier
+        earlier = lists, np.searchsorted(their_pool, pool)
+    return solve(policy, sub, engine, time_limit=time_limit, workers=workers, earlier=earlier)
 
 
 def round_rows(sol: Solution, pool: np.ndarray) -> list[list]:

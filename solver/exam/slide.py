@@ -29,6 +29,7 @@ from ..errors import PolicyConflict, Unsupported
 from ..data.kinds import Engine
 from .conversions import seats_left
 from .later import later_solution, placed_posts, round_policy, round_rows
+from ..chain.pools.reuse import earlier_lists
 from ..policy import Policy
 from ..data.problem import Problem
 
@@ -142,13 +143,14 @@ def _rounds(single: Policy, problem: Problem, first: dict, answer: dict, newcome
     floating = sorted(index[cid] for cid, a in answer.items() if a in ("float", "slide"))
     solves = 0
     lists = _lists(problem, floating + newcomers, first, answer, closed)
+    earlier = None     # (the solve before's lists and its candidates: they serve the next solve)
     while True:
         counts, mins = _seats([r for cid, r in first.items() if cid not in fixed and r["post"] not in closed])
         counts = counts + extra
         pool = np.array(sorted([i for i in floating if ids[i] not in fixed] + newcomers), dtype=np.int64)
         # (who is placed where is all a solve that turns out not to be the last is read for)
-        sol = later_solution(single, problem, pool, counts, mins, *solving, [lists[i] for i in pool.tolist()]) \
-            if len(pool) and counts else None
+        sol = later_solution(single, problem, pool, counts, mins, *solving, [lists[i] for i in pool.tolist()],
+                             earlier) if len(pool) and counts else None
         solves += 1
         lost = _lost(problem, placed_posts(sol, pool) if sol is not None else {}, floating, fixed, first, where)
         if not lost:
@@ -156,7 +158,9 @@ def _rounds(single: Policy, problem: Problem, first: dict, answer: dict, newcome
                 return [], "none", 0, fixed, solves
             return round_rows(sol, pool), sol.result.assignment.status, sol.differences, fixed, solves
         fixed |= set(lost)
-        del sol          # (not held through the next solve: two JoSAA-size solutions at once cost 0.8 GB)
+        # (its lists kept, not the solution: two JoSAA-size solutions at once cost 0.8 GB)
+        earlier = (earlier_lists(sol.result.pools), pool) if sol is not None else None
+        del sol
 
 
 def _lost(problem: Problem, got: dict[int, str], floating: list[int], fixed: set, first: dict, where: dict) -> list:

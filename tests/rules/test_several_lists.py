@@ -387,3 +387,20 @@ def test_a_category_ranked_by_a_list_of_its_own(tmp_path):
     assert r.exit_code == 0, r.output
     cut = {(x["post"], x["category"]): x["last_rank"] for x in read_csv(write_outputs_dir / "cutoffs.csv")}
     assert cut[("X", "UR")] == "1" and cut[("X", "OBC")] == "1"     # (each on its own list)
+
+
+def test_a_category_without_a_row_is_ranked_by_its_posts_list(tmp_path):
+    """vacancies.csv `merit_list` is "the list that ranks a post's applicants" (SPEC.md). A later round of
+    counselling offers only the seats left, so at JSO (every row ranked on paper2) the OBC compartment may have no
+    row: it is still JSO's, ranked on paper2, and who is not on paper2 may not hold it. Where a post's rows name
+    different lists (AAO: UR on the candidates' own merit, OBC on paper2), a category without a row takes neither:
+    the candidates' own merit."""
+    pol, prob = inputs(tmp_path, vacs=[["AAO", "UR", 1, ""], ["AAO", "SC", 1, "paper2"], ["JSO", "UR", 1, "paper2"]])
+    paper2 = prob.lists.index("paper2")
+    jso, aao = prob.posts.index("JSO"), prob.posts.index("AAO")
+    assert paper2 > 0
+    assert [prob.list_of(jso, c) for c in ("UR", "OBC")] == [paper2, paper2]
+    assert [prob.list_of(aao, c) for c in ("UR", "SC", "OBC")] == [0, paper2, 0]
+    pools = solve(pol, prob, engine="greedy").result.pools
+    obc_at_jso = [p for p in pools if p.post == jso and p.category == "OBC"]
+    assert obc_at_jso and all(p.merit_list == paper2 for p in obc_at_jso)

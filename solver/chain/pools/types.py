@@ -146,6 +146,17 @@ class Pools:
         keep = wanted[pi]
         return ci[keep], pi[keep]
 
+    def take_lists(self, earlier, kept: np.ndarray) -> bool:
+        """Read the preference lists off an earlier solve's (`solver.chain.pools.reuse.EarlierLists`) where
+        they are the same over fewer candidates (`kept`: theirs there, ascending). Returns whether they were."""
+        from .reuse import lists_of_fewer
+        if "_all_lists" in self.__dict__ or (lists := lists_of_fewer(self, earlier, kept)) is None:
+            return False
+        for a in lists:
+            a.flags.writeable = False
+        self.__dict__["_all_lists"] = lists     # (the cached property's own slot: made once, as if computed)
+        return True
+
     @cached_property
     def runs(self) -> tuple[np.ndarray, np.ndarray]:
         """Start and end of each candidate's pairs in `preference_lists()` (candidates with none skipped)."""
