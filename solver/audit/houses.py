@@ -184,7 +184,7 @@ def truncated(pools: Pools, h: Houses, i: int) -> tuple[Pools, int]:
             if q >= 0:
                 keep[q, m] = True
     keep[:, i] = True
-    return replace(pools, pools=tuple(replace(p, admits=p.eligible & keep[p.index], ranked=None)
+    return replace(pools, pools=tuple(replace(p, admits=p.eligible & keep[p.index], ranked_by=None)
                                       for p in pools.pools)), kept
 
 

@@ -49,7 +49,7 @@ def relaxable(policy: Policy, problem: Problem, pools: Pools, i: int) -> tuple[P
             continue
         elig = p.eligible.copy()
         elig[i] = True
-        out.append(replace(p, admits=elig, ranked=None))
+        out.append(replace(p, admits=elig, ranked_by=None))
         why[(p.index, i)] = rule
     return replace(pools, pools=tuple(out)), why
 

@@ -67,9 +67,10 @@ class _Builder:
         self.chain_len = max((len(f.to) for f in policy.fallback), default=0)
         prob = policy.probation
         self.probation = {code: probation_mask(policy, problem, code) for code in prob.categories} if prob else {}
-        # Post by post, who ranked it: a row each (a column of the n x P matrix is strided: 8.5 s of JoSAA's
-        # 4,635 pools, against one transpose). None without preferences: everyone ranks every post.
-        self.ranked_by_post = problem.ranking.ranked_by_post if problem.preferences is not None else None
+        # Who ranked each post: read by a pool off `Ranking.ranked_by_post` (a row per post; a column of the n x P
+        # matrix is strided: 8.5 s of JoSAA's 4,635 pools) when its eligible set is first asked for. None without
+        # preferences: everyone ranks every post.
+        self.ranked_by = problem.ranking if problem.preferences is not None else None
         self.unions: dict[tuple[str, ...], np.ndarray] = {}
         self.holders = Holders(policy.seat_pools, problem.candidates)
         self.narrow: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
@@ -99,12 +100,11 @@ class _Builder:
     def add(self, post, route, phase, prec, sources, elig, base, minus=(), mins=None, ben=None, carried=False,
             inc=None) -> Pool:
         each = self.policy.horizontal.multi_trait_counts_each and len(mins or {}) > 1
-        ranked = self.ranked_by_post[post] if self.ranked_by_post is not None else None
         merit_list = self.problem.list_of(post, sources[0])     # (its category's row's list, or the post's)
         elig = self.narrowed(elig, self.problem.post_pools[post], merit_list)
         place = self.problem.lists.position[merit_list] if merit_list else None
         p = Pool(len(self.pools), post, route, phase, prec, tuple(sources), elig, base, tuple(minus), mins or {},
-                 ben or {}, carried, inc or {}, each, ranked=ranked, merit_list=merit_list, place=place)
+                 ben or {}, carried, inc or {}, each, ranked_by=self.ranked_by, merit_list=merit_list, place=place)
         self.pools.append(p)
         return p
 

@@ -33,7 +33,7 @@ def _lists_by_rows(pools: Pools) -> tuple[np.ndarray, np.ndarray] | None:
     else:
         cand_row, post_row = ranking.rows
     if ranking.preferences is not None and any(
-            p.ranked is None and (p.admits & ~ranking.ranked_by_post[p.post]).any() for p in pools.pools):
+            p.ranked_by is None and (p.admits & ~ranking.ranked_by_post[p.post]).any() for p in pools.pools):
         return None
     kind, admitted = admit_types([p.admits for p in pools.pools])
     n_types = admitted.shape[0]

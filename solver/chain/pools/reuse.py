@@ -56,7 +56,7 @@ def lists_of_fewer(pools: Pools, earlier: EarlierLists, kept: np.ndarray) -> tup
     >>> from solver.data.ranking import Ranking
     >>> def pools(admits, lists):
     ...     ranking = Ranking(lists, n=len(lists), posts=2)
-    ...     return Pools(tuple(Pool(k, k, "open_merit", 0, 0, ("UR",), a, 1, ranked=ranking.ranked_by_post[k])
+    ...     return Pools(tuple(Pool(k, k, "open_merit", 0, 0, ("UR",), a, 1, ranked_by=ranking)
     ...                        for k, a in enumerate(admits)), ranking, False)
     >>> three = pools([np.array([True, True, True]), np.array([True, False, True])],
     ...               (np.array([1, 0]), np.array([0]), np.array([0, 1])))
@@ -85,4 +85,4 @@ def lists_of_fewer(pools: Pools, earlier: EarlierLists, kept: np.ndarray) -> tup
 
 def shape(p: Pool) -> tuple:
     """What places a pool in the candidates' lists and decides who it admits, but its admitted set."""
-    return p.post, p.phase, p.precedence, p.route, p.sources, p.merit_list, p.ranked is None
+    return p.post, p.phase, p.precedence, p.route, p.sources, p.merit_list, p.ranked_by is None

@@ -35,8 +35,9 @@ class Pool:
     incoming: dict[str, np.ndarray] = field(default_factory=dict)
     counts_each: bool = False         # several traits, an appointee counting for every trait they have
     serves: str = ""                  # the trait whose minimum the pool's seats are held for (service allocation)
-    # who ranked the post (a row of `Ranking.ranked_by_post`); None: `admits` is the eligible set as it stands
-    ranked: np.ndarray | None = None
+    # the candidates' lists, whose `ranked_by_post` row of the post says who ranked it; None: `admits` is the
+    # eligible set as it stands
+    ranked_by: Ranking | None = None
     merit_list: int = 0               # the list that orders the pool's applicants (`Pools.lists`; 0: own merit)
     # each candidate's place in that list (`solver.data.lists`); None: the candidates' own order (their index)
     place: np.ndarray | None = None
@@ -47,6 +48,13 @@ class Pool:
 
     def __post_init__(self):
         freeze_dicts(self)
+
+    @property
+    def ranked(self) -> np.ndarray | None:
+        """bool over candidates: who ranked the pool's post; None where `admits` is the eligible set as it stands.
+        Read off the candidates' lists when first asked (an n x P matrix: a round of counselling solved again
+        made one of 600 MB each time, for the reasons only its last solve writes)."""
+        return None if self.ranked_by is None else self.ranked_by.ranked_by_post[self.post]
 
     @cached_property
     def eligible(self) -> np.ndarray:

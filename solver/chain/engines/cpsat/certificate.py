@@ -28,7 +28,7 @@ def _restricted(pools: Pools, n: int, ci: np.ndarray, pi: np.ndarray, keep: np.n
     masks = [np.zeros(n, dtype=bool) for _ in pools.pools]
     for s, e in zip(*runs(kp)):
         masks[int(kp[s])][kc[s:e]] = True
-    return replace(pools, pools=tuple(replace(p, admits=m, ranked=None) for p, m in zip(pools.pools, masks)))
+    return replace(pools, pools=tuple(replace(p, admits=m, ranked_by=None) for p, m in zip(pools.pools, masks)))
 
 
 def certificate_pools(pools: Pools, held: np.ndarray) -> Pools:
