@@ -11,6 +11,7 @@ from ..data.problem import Problem
 from ..data.lists import ABSENT
 from .allocation import Allocation, Broken, may_hold
 from .reading import same_rank_level, tied_past
+from .wanted import Round, wanted_seats
 from .stages import _held_as
 
 
@@ -210,7 +211,7 @@ class _Ranks:
 
     def __init__(self, problem: Problem, closed: frozenset[int] = frozenset()):
         self.prefs, self.posts, self.cache = problem.preferences, len(problem.posts), {}
-        self.closed = closed      # (posts the round does not offer: `_wants` passes them by)
+        self.closed = closed      # (posts the round does not offer: `wanted_seats` passes them by)
 
     def __getitem__(self, key) -> int:
         i, j = key
@@ -219,19 +220,6 @@ class _Ranks:
         if i not in self.cache:
             self.cache[i] = {p: k for k, p in enumerate(self.prefs[i].tolist())}
         return self.cache[i].get(int(j), self.posts)
-
-
-def _wants(cid, u, j, answer, rank, was, now, site) -> bool:
-    """Whether candidate u (id `cid`) was offered post j in the round and prefers it to what he holds after it: he
-    ranked it; a floater only above his own seat, a slider only at his own institute."""
-    if rank[u, j] >= rank.posts or j in rank.closed:
-        return False
-    if answer.get(cid) in ("float", "slide") and rank[u, j] > rank[u, was[cid][0]]:
-        return False   # a floater is offered only posts he prefers to his own (and his own)
-    if answer.get(cid) == "slide" and site[j] != site[was[cid][0]]:
-        return False   # a slider, only those of his own institute
-    mine = now.get(cid)
-    return mine is None or rank[u, mine[0]] > rank[u, j]
 
 
 def _served(problem: Problem, was: dict) -> tuple[dict, dict]:
@@ -262,22 +250,14 @@ def _passed_over(policy, problem, index, was, now, answer, given, held, rank, ta
         # (one who fixed keeps his seat, and so does a floater left where he was: nobody is moved down or out)
         if answer.get(cid) != "fix" and not (cid in was and was[cid][:2] == (j, seat)):
             holders.setdefault((j, seat), []).append(r)
-    seats_at: dict[int, list[str]] = {}
-    for j, seat in given:
-        seats_at.setdefault(j, []).append(seat)
     may = {seat: may_hold(policy, problem, seat) for seat in {s for _, s in given}}
     ranked, worst = _seat_rows(policy, problem, given, holders, after)
-    every = np.arange(len(problem.posts))
-    for cid in takers:     # (each down his own list: JoSAA's 170,000 takers by 40,000 seat rows is too many pairs)
-        u = index[cid]
-        for j in (problem.preferences[u] if problem.preferences is not None else every).tolist():
-            if not _wants(cid, u, j, answer, rank, was, now, site):
-                continue
-            for seat in seats_at.get(j, ()):
-                place, level = ranked[(j, seat)]
-                mine = place[u] if place is not None else u
-                if may[seat][u] and mine < ABSENT and (worst.get((j, seat), -1) > mine or
-                                                       held.get((j, seat), 0) < given[(j, seat)]):
-                    out += _seat_breach(problem, cid, u, mine, j, seat, holders, traits, masks, place, after,
-                                        given[(j, seat)], held, level)
+    rows = list(given)      # (a post's seat rows in the order given: the order they are told in)
+    open_to = np.array([ABSENT if held.get(key, 0) < given[key] else worst.get(key, -1) for key in rows],
+                       dtype=np.int64)
+    rnd = Round(was, now, answer, rank.closed, site)
+    for cid, u, mine, s in wanted_seats(problem, index, takers, rnd, rows, may, open_to):
+        (j, seat), (place, level) = rows[s], ranked[rows[s]]
+        out += _seat_breach(problem, cid, u, mine, j, seat, holders, traits, masks, place, after, given[(j, seat)],
+                            held, level)
     return out
