@@ -76,11 +76,12 @@ def lists_of_fewer(pools: Pools, earlier: EarlierLists, kept: np.ndarray) -> tup
     if any(not np.array_equal(mine, np.unpackbits(earlier.admitted[k], count=earlier.n).view(bool)[kept])
            for (_, k), mine in pairs.items()):
         return None
-    renumbered = np.full(earlier.n, -1, dtype=np.int32)
-    renumbered[kept] = np.arange(len(kept), dtype=np.int32)
-    new = renumbered[earlier.ci]
-    keep = new >= 0
-    return new[keep], earlier.pi[keep]
+    # (her pairs are one run of the lists, candidates in order: each candidate's run kept whole or dropped)
+    pairs = np.bincount(earlier.ci, minlength=earlier.n)
+    stays = np.zeros(earlier.n, dtype=bool)
+    stays[kept] = True
+    return (np.repeat(np.arange(len(kept), dtype=np.int32), pairs[kept]),
+            earlier.pi[np.repeat(stays, pairs)])
 
 
 def shape(p: Pool) -> tuple:
