@@ -4,7 +4,8 @@ supernumerary; PwD seats), two merit lists (JEE (Advanced) for the IIT-like prog
 the candidates' own rank for the others), 19.4 million ranked programs. Each step in a process of its own (wall
 time and that process's peak memory): the whole `solve` command (greedy), `verify`, one `slide` round, and
 Arrow's own single-threaded read of the choices for the ratio; then `slide` rounds up to the sixth, each
-holder answering (one who froze stays frozen), and the six rounds' time against the first's.
+holder answering (one who froze stays frozen), each round checked by `verify --stage slide` against its own time,
+and the six rounds' time against the first's.
 
     python -m benchmarks.counselling                    # writes benchmarks/instances/counselling-2025 first
     python -m benchmarks.counselling --candidates 20000 --choices 2000000
@@ -77,7 +78,9 @@ def write(folder: Path, n: int, choices: int, programs: int = 927, seats: int = 
 def main(candidates: int = typer.Option(172_782), choices: int = typer.Option(19_400_000),
          folder: Path = typer.Option(None, help="default benchmarks/instances/counselling-NNN"),
          fresh: bool = typer.Option(False, help="write the instance again"),
-         rounds: int = typer.Option(6, help="rounds of counselling in all: the first, then slide rounds")):
+         rounds: int = typer.Option(6, help="rounds of counselling in all: the first, then slide rounds"),
+         check: bool = typer.Option(True, "--verify-rounds/--no-verify-rounds",
+                                    help="verify --stage slide each slide round, against the round's own time")):
     import tempfile
 
     folder = folder or INSTANCES / f"counselling-{candidates}"
@@ -109,6 +112,13 @@ def main(candidates: int = typer.Option(172_782), choices: int = typer.Option(19
         _csv(out / f"responses-{k}.csv", ["candidate_id", "response"], [[cid, a] for cid, a in said.items()])
         _run(f"slide (round {k})", ["slide", "--result", str(out / f"r{k - 1}"), "--responses",
                                     str(out / f"responses-{k}.csv"), "--out", str(out / f"r{k}")], rows)
+        if check:
+            took = rows[-1]["seconds"]
+            _run(f"verify (slide round {k})", ["verify", "--stage", "slide", *inputs, "--allocation",
+                                               str(out / f"r{k - 1}" / "allocation.csv"), "--responses",
+                                               str(out / f"responses-{k}.csv"), "--slide",
+                                               str(out / f"r{k}" / "allocation.csv")], rows)
+            rows[-1]["x_round"] = round(rows[-1]["seconds"] / took, 2)
     one = next(r["seconds"] for r in rows if r["stage"].startswith("solve"))
     every = one + sum(r["seconds"] for r in rows if r["stage"].startswith("slide"))
     rows.append({"stage": f"{rounds} rounds (solve and {rounds - 1} slides)", "seconds": round(every, 2),

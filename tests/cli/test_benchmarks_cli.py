@@ -30,10 +30,12 @@ def test_figures_are_recorded_only_when_asked(tmp_path, monkeypatch, capsys):
 
 def test_the_counselling_benchmark_runs_its_rounds_on_a_small_instance(tmp_path):
     """benchmarks/counselling.py end to end on 2,000 candidates: the first round, its verification, two slide
-    rounds and the rounds' total against the first (the figures themselves are not judged here)."""
+    rounds each verified (verify --stage slide finding nothing, or the run fails) and the rounds' total against the
+    first (the figures themselves are not judged here)."""
     env = {k: v for k, v in os.environ.items() if k != "AARAKSHAN_RECORD"}
     r = subprocess.run([sys.executable, "-m", "benchmarks.counselling", "--candidates", "2000", "--choices", "30000",
                         "--rounds", "3", "--folder", str(tmp_path / "i")], cwd=ROOT, capture_output=True, text=True,
                        env={**env, "COLUMNS": "200"})
     assert r.returncode == 0, r.stderr[-2000:]
     assert "slide (round 3)" in r.stdout and "3 rounds (solve and 2 slides)" in r.stdout and "not recorded" in r.stdout
+    assert "verify (slide round 3)" in r.stdout and "x_round" in r.stdout
