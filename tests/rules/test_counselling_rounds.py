@@ -261,6 +261,16 @@ def counselling(draw):
     return cands, vacs, prefs, answers
 
 
+def drawn_problem(folder, cands, vacs, prefs):
+    """josaa-2025 and the problem of a drawn `counselling()` instance, written to `folder` and read back."""
+    write_csv(folder / "c.csv", ["id", "rank", "category", "gender", "home_state"], cands)
+    write_csv(folder / "v.csv", ["post", "category", "vacancies", "quota", "state", "gender_pool", "institute"], vacs)
+    write_csv(folder / "p.csv", ["candidate_id", "order", "post"],
+              [[cid, k + 1, post] for cid, posts in prefs.items() for k, post in enumerate(posts)])
+    pol = load_policy("josaa-2025")
+    return pol, read_problem(pol, folder / "c.csv", folder / "v.csv", folder / "p.csv")
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(m=counselling())
 def test_a_round_moves_nobody_down_keeps_slides_in_the_institute_and_verify_agrees(tmp_path_factory, m):
@@ -269,12 +279,7 @@ def test_a_round_moves_nobody_down_keeps_slides_in_the_institute_and_verify_agre
     and verify --stage slide finds nothing; both engines give the same round."""
     cands, vacs, prefs, answers = m
     folder = tmp_path_factory.mktemp("round")
-    write_csv(folder / "c.csv", ["id", "rank", "category", "gender", "home_state"], cands)
-    write_csv(folder / "v.csv", ["post", "category", "vacancies", "quota", "state", "gender_pool", "institute"], vacs)
-    write_csv(folder / "p.csv", ["candidate_id", "order", "post"],
-              [[cid, k + 1, post] for cid, posts in prefs.items() for k, post in enumerate(posts)])
-    pol = load_policy("josaa-2025")
-    prob = read_problem(pol, folder / "c.csv", folder / "v.csv", folder / "p.csv")
+    pol, prob = drawn_problem(folder, cands, vacs, prefs)
     write_outputs(folder / "out", solve(pol, prob, "greedy").result, {})
     alloc = read_csv(folder / "out" / "allocation.csv")
     said = {r["candidate_id"]: answers[r["candidate_id"]] for r in alloc}
@@ -309,12 +314,7 @@ def test_lists_read_off_an_earlier_solve_are_those_made_afresh(tmp_path_factory,
     candidates kept, and the allocation is the same."""
     cands, vacs, prefs, _ = m
     folder = tmp_path_factory.mktemp("lists")
-    write_csv(folder / "c.csv", ["id", "rank", "category", "gender", "home_state"], cands)
-    write_csv(folder / "v.csv", ["post", "category", "vacancies", "quota", "state", "gender_pool", "institute"], vacs)
-    write_csv(folder / "p.csv", ["candidate_id", "order", "post"],
-              [[cid, k + 1, post] for cid, posts in prefs.items() for k, post in enumerate(posts)])
-    pol = load_policy("josaa-2025")
-    prob = read_problem(pol, folder / "c.csv", folder / "v.csv", folder / "p.csv")
+    pol, prob = drawn_problem(folder, cands, vacs, prefs)
     before = earlier_lists(solve(pol, prob, "greedy").result.pools)
     kept = np.array(sorted(data.draw(st.sets(st.integers(0, prob.n - 1), min_size=1))), dtype=np.int64)
     sub = prob.reordered(kept)
