@@ -37,7 +37,7 @@ def wanted_seats(problem: Problem, index: dict, takers: list[str], rnd: Round, s
     has a holder below him or an empty seat (`open_to[s]`: the place on the row's list of its worst holder, or
     `ABSENT` with a seat empty; -1 where neither). Yields (candidate id, candidate index, place on the row's
     list, seat row index), takers in their order, each down his list, a post's rows in `seat_rows` order."""
-    cand_row, post_row = problem.ranking.rows
+    _, post_row = problem.ranking.rows
     start, end = problem.ranking.bounds
     n_posts = len(problem.posts)
     key_post = np.array([j for j, _ in seat_rows], dtype=np.int64)
@@ -57,7 +57,7 @@ def wanted_seats(problem: Problem, index: dict, takers: list[str], rnd: Round, s
         # each (taker, post) pair once per seat row at the post, in `seat_rows` order
         k = first_row[j + 1] - first_row[j]
         pair = np.repeat(np.arange(len(j)), k)
-        s = by_post[np.repeat(first_row[j], k) + np.arange(len(pair)) - np.repeat(np.cumsum(k) - k, k)]
+        s = by_post[_ranges(first_row[j], k)]
         who = u[pair]
         place = who.copy()
         listed = row_list[s] > 0
@@ -85,10 +85,18 @@ def _down_lists(problem, index, block, rnd: Round, post_row, start, end, closed,
         limit[h] = np.minimum(limit[h], first_match(post_row, start[u[h]], end[u[h]], mine))
     size = np.maximum(limit - start[u], 0)
     t = np.repeat(np.arange(len(block)), size)
-    rows = np.repeat(start[u], size) + np.arange(len(t)) - np.repeat(np.cumsum(size) - size, size)
-    j = post_row[rows].astype(np.int64)
+    j = post_row[_ranges(start[u], size)].astype(np.int64)
     keep = ~closed[j]
     slides = np.array([rnd.answer.get(cid) == "slide" for cid in block], dtype=bool)
     if slides.any():      # (a slider, only posts of his own institute)
         keep &= ~slides[t] | (site[j] == site[np.maximum(own[t], 0)])
     return u[t[keep]], t[keep], j[keep]
+
+
+def _ranges(start: np.ndarray, size: np.ndarray) -> np.ndarray:
+    """start[k], start[k] + 1, ..., start[k] + size[k] - 1 for each k in turn, as one array.
+
+    >>> _ranges(np.array([5, 0]), np.array([2, 3])).tolist()
+    [5, 6, 0, 1, 2]
+    """
+    return np.repeat(start, size) + np.arange(int(size.sum())) - np.repeat(np.cumsum(size) - size, size)

@@ -72,16 +72,15 @@ def lists_of_fewer(pools: Pools, earlier: EarlierLists, kept: np.ndarray) -> tup
             any(shape(p) != s for p, s in zip(pools.pools, earlier.shapes)):
         return None
     # (masks shared by many pools compared once)
-    pairs = {(id(p.admits), k): p.admits for p, k in zip(pools.pools, earlier.which)}
+    masks = {(id(p.admits), k): p.admits for p, k in zip(pools.pools, earlier.which)}
     if any(not np.array_equal(mine, np.unpackbits(earlier.admitted[k], count=earlier.n).view(bool)[kept])
-           for (_, k), mine in pairs.items()):
+           for (_, k), mine in masks.items()):
         return None
     # (her pairs are one run of the lists, candidates in order: each candidate's run kept whole or dropped)
-    pairs = np.bincount(earlier.ci, minlength=earlier.n)
+    run = np.bincount(earlier.ci, minlength=earlier.n)
     stays = np.zeros(earlier.n, dtype=bool)
     stays[kept] = True
-    return (np.repeat(np.arange(len(kept), dtype=np.int32), pairs[kept]),
-            earlier.pi[np.repeat(stays, pairs)])
+    return np.repeat(np.arange(len(kept), dtype=np.int32), run[kept]), earlier.pi[np.repeat(stays, run)]
 
 
 def shape(p: Pool) -> tuple:
