@@ -38,6 +38,17 @@ def read_csv(path: Path):
         return list(csv.DictReader(fh))
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _scratch_under_pytest(tmp_path_factory):
+    """`tempfile`'s folders under pytest's own temporary folder, which pytest prunes to the last three runs: the
+    property tests make a folder per drawn example, and a run of the suite left about 30,000 of them in /tmp."""
+    import tempfile
+    before = tempfile.tempdir
+    tempfile.tempdir = str(tmp_path_factory.mktemp("scratch"))
+    yield
+    tempfile.tempdir = before
+
+
 @pytest.fixture
 def run(tmp_path):
     """Solve small inline instances: run(policy, candidates_rows, vacancy_rows, engine=..., sets=...)."""
