@@ -51,9 +51,11 @@ def wanted_seats(problem: Problem, index: dict, takers: list[str], rnd: Round, s
     closed = np.zeros(n_posts, dtype=bool)
     closed[list(rnd.closed)] = True
     _, site = np.unique(np.array(rnd.site, dtype=object).astype(str), return_inverse=True)
+    reach = _reach(problem, key_post, row_list, open_to, n_posts)
     for b in range(0, len(takers), _TAKERS_AT_ONCE):
         block = takers[b:b + _TAKERS_AT_ONCE]
         u, t, j = _down_lists(problem, index, block, rnd, post_row, start, end, closed, site)
+        u, t, j = _within_reach(problem, reach, u, t, j)
         # each (taker, post) pair once per seat row at the post, in `seat_rows` order
         k = first_row[j + 1] - first_row[j]
         pair = np.repeat(np.arange(len(j)), k)
@@ -66,6 +68,25 @@ def wanted_seats(problem: Problem, index: dict, takers: list[str], rnd: Round, s
         hit = np.flatnonzero(may_matrix[seat_kind[s], who] & (place < ABSENT) & (open_to[s] > place))
         for h in hit.tolist():
             yield block[t[pair[h]]], int(who[h]), int(place[h]), int(s[h])
+
+
+def _reach(problem: Problem, key_post: np.ndarray, row_list: np.ndarray, open_to: np.ndarray, n_posts: int):
+    """Per merit list L and post j, the largest `open_to` of j's seat rows ranked by L (-1 where none): a taker
+    whose place on L is not below it cannot be passed over at j on any of them."""
+    n_lists = int(row_list.max(initial=0)) + 1
+    reach = np.full((n_lists, n_posts), -1, dtype=np.int64)
+    np.maximum.at(reach, (row_list, key_post), open_to)
+    return reach
+
+
+def _within_reach(problem: Problem, reach: np.ndarray, u: np.ndarray, t: np.ndarray, j: np.ndarray):
+    """The (candidate, taker, post) triples of `_down_lists` whose candidate is above the reach (`_reach`) of
+    some list at the post: the others are passed over on none of its seat rows, and are not expanded into them."""
+    keep = np.zeros(len(u), dtype=bool)
+    for k in range(len(reach)):
+        place = u if k == 0 else problem.lists.position[k, u]
+        keep |= place < reach[k, j]
+    return u[keep], t[keep], j[keep]
 
 
 def _down_lists(problem, index, block, rnd: Round, post_row, start, end, closed, site):
