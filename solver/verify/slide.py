@@ -3,12 +3,15 @@ derived from the policy, the inputs, the first round's allocation and the respon
 `solver.exam.slide`)."""
 from __future__ import annotations
 
+from functools import cached_property
+
 import numpy as np
 
 from ..errors import PolicyConflict
 from ..policy import Policy
 from ..data.problem import Problem
 from ..data.lists import ABSENT
+from ..data.ranking import first_match
 from .allocation import Allocation, Broken, may_hold
 from .reading import same_rank_level, tied_past
 from .wanted import Round, wanted_seats
@@ -113,13 +116,17 @@ def _institutes(problem: Problem) -> list[str]:
 def _responses_kept(problem, index, was, now, answer, rank, source) -> list[str]:
     """One who fixed holds his post and seat, one absent holds none, a floater is not moved down or out."""
     out = []
+    moved = [cid for cid, a in answer.items() if a in ("float", "slide") and cid in now]
+    down = rank.places([index[x] for x in moved], [now[x][0] for x in moved]) > \
+        rank.places([index[x] for x in moved], [was[x][0] for x in moved])
+    lower = {cid for cid, d in zip(moved, down.tolist()) if d}
     for cid, (j, seat, _) in was.items():
-        a, got, i = answer[cid], now.get(cid), index[cid]
+        a, got = answer[cid], now.get(cid)
         if a == "fix" and (got is None or got[:2] != (j, seat)):
             out.append(Broken(f"{cid} fixed his {seat} seat at {problem.posts[j]}, yet does not hold it ({source})", candidate=cid, post=problem.posts[j]))
         elif a == "absent" and got is not None:
             out.append(Broken(f"{cid} did not report, yet holds a post after the round ({source})", candidate=cid))
-        elif a in ("float", "slide") and (got is None or rank[i, got[0]] > rank[i, j]):
+        elif a in ("float", "slide") and (got is None or cid in lower):
             out.append(Broken(f"{cid} floated from {problem.posts[j]} and is moved down or out ({source})", candidate=cid, post=problem.posts[j]))
     return out
 
@@ -211,7 +218,21 @@ class _Ranks:
 
     def __init__(self, problem: Problem, closed: frozenset[int] = frozenset()):
         self.prefs, self.posts, self.cache = problem.preferences, len(problem.posts), {}
+        self.ranking = problem.ranking
         self.closed = closed      # (posts the round does not offer: `wanted_seats` passes them by)
+
+    @cached_property
+    def _rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self.ranking.rows[1], *self.ranking.bounds
+
+    def places(self, i, j) -> np.ndarray:
+        """rank[i[k], j[k]] for each k, read off the candidates' rows at once."""
+        i, j = np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64)
+        if self.prefs is None:
+            return j
+        post_row, start, end = self._rows
+        at = first_match(post_row, start[i], end[i], j)
+        return np.where(at < end[i], at - start[i], self.posts)
 
     def __getitem__(self, key) -> int:
         i, j = key
