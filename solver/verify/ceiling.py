@@ -58,12 +58,23 @@ def ceiling(r: Reading) -> list[Violation]:
 
 
 def _reserved_appointments(r: Reading) -> np.ndarray:
-    """Per post, the appointments counted against a category within the ceiling."""
+    """Per post, the appointments counted against a category within the ceiling. Seats the same-rank rule adds
+    over the number (`merit.same_rank = "supernumerary"`; JoSAA Business Rules, "Multiple student - same rank
+    rule", as summarised) are not of the notified vacancies, so holders of a reserved seat past its vacancies are
+    not counted (whether they may be there is the capacity check's)."""
     counted_in = sorted(x.code for x in r.policy.categories if x.in_ceiling)
     rows = np.asarray(list(r.rows), dtype=np.int64)
     counted = np.asarray(r.alloc.counted, dtype=str)
     mine = rows[np.isin(counted[rows], counted_in)] if len(rows) else rows
-    return np.bincount(np.asarray(r.alloc.post, dtype=np.int64)[mine], minlength=len(r.problem.posts))
+    out = np.bincount(np.asarray(r.alloc.post, dtype=np.int64)[mine], minlength=len(r.problem.posts))
+    if r.policy.merit.same_rank == "supernumerary":
+        held: dict[tuple[int, str], int] = {}
+        for k in mine.tolist():
+            key = (int(r.alloc.post[k]), str(r.alloc.seat[k]))
+            held[key] = held.get(key, 0) + 1
+        for (j, seat), k in held.items():
+            out[j] -= max(0, k - r.seats.seats.get((r.problem.posts[j], seat), 0)) if seat in counted_in else 0
+    return out
 
 
 def _programs(r: Reading, uses: dict, program: dict[str, str], per_post: np.ndarray, source: str) -> list[Violation]:

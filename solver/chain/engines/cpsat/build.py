@@ -20,7 +20,7 @@ def chain_depths(pools: Pools) -> list[int]:
     if not len(pools):
         return []
     ps = pools.pools
-    base = np.array([q.base for q in ps], dtype=np.int64)
+    base = np.array([q.base for q in ps], dtype=np.int64) + _over_the_number(pools)
     phase = np.array([q.phase for q in ps], dtype=np.int64)
     if pools.common_order:     # preferred: an earlier phase, then an earlier post, then a higher precedence
         keys = (np.array([q.precedence for q in ps]), np.array([q.post for q in ps]), phase)
@@ -52,6 +52,23 @@ def chain_depths(pools: Pools) -> list[int]:
     return out.tolist()
 
 
+def _over_the_number(pools: Pools):
+    """Per pool, the most seats the same-rank rule may add to it: one fewer than the largest number of candidates
+    of one rank on its list (0 where no list has a tie). A chain's depth counts them with the capacities."""
+    import numpy as np
+
+    from ....data.lists import ABSENT
+
+    if not pools.same_rank:
+        return 0
+    most = {}
+    for k in {p.merit_list for p in pools.pools}:
+        level = pools.lists.levels(k)
+        level = level[level < ABSENT]
+        most[k] = int(np.unique(level, return_counts=True)[1].max(initial=1)) - 1 if len(level) else 0
+    return np.array([0 if p.minimums else most[p.merit_list] for p in pools.pools], dtype=np.int64)
+
+
 def build(pools: Pools, names: Names | None = None, rules: Rules | None = None, objective: bool = True,
           depths: list[int] | None = None) -> Model:
     """The whole model of `pools`: chains, preferences, shared bounds, capacities and minimums, objective.
@@ -65,7 +82,8 @@ def build(pools: Pools, names: Names | None = None, rules: Rules | None = None, 
         rules.m = m
     if depths is None:
         depths = chain_depths(pools)
-    model = Model(m, pools, names, [Chains(m, p, d, names, rules) for p, d in zip(pools, depths)],
+    levels = (lambda p: pools.lists.levels(p.merit_list)) if pools.same_rank else (lambda p: None)
+    model = Model(m, pools, names, [Chains(m, p, d, names, rules, levels(p)) for p, d in zip(pools, depths)],
                   [GroupChain(m, pools, g, names) for g in pools.shared], rules=rules)
     link_preferences(model)
     sums = model.sums()

@@ -56,13 +56,13 @@ class Chains:
     admits more than the pool's capacity plus the capacity of every pool anyone might prefer to it. Past that
     depth nobody is admitted, and a pool whose chain was cut is necessarily full."""
 
-    def __init__(self, model: cp_model.CpModel, pool: Pool, depth: int, names: Names, rules: "Rules | None" = None):
+    def __init__(self, model: cp_model.CpModel, pool: Pool, depth: int, names: Names, rules: "Rules | None" = None,
+                 level: np.ndarray | None = None):
         self.elig = pool.in_order(np.flatnonzero(pool.eligible))   # (its merit list's order)
         sig = signatures(pool, self.elig)
         self.sigs = sorted(set(sig.tolist())) if pool.minimums else [0]
         self.full_groups = [self.elig[sig == s] for s in self.sigs]
-        if rules is not None and not pool.minimums:
-            depth = rules.depth(pool, self.full_groups[0], depth)
+        depth, blocks = _depth(pool, self.elig, depth, rules, level)   # (without minimums: one chain, `elig`)
         self.truncated = any(len(g) > depth for g in self.full_groups)
         self.groups = [g[:depth] for g in self.full_groups]
         self.lits = []
@@ -73,16 +73,60 @@ class Chains:
             label = f"signature {s}" if pool.minimums else ""
             lits = [model.new_bool_var(names("admit", pool, i, label)) for i in g.tolist()]
             if rules is None or pool.minimums:
-                for a, b in zip(lits[1:], lits[:-1]):
-                    model.add_implication(a, b)
+                _link(model, lits, blocks)
                 self.tails.append([[lits[-1]]] if lits else [])
             else:
                 self.tails.append(_link_blocks(model, pool, g, lits, rules))
             self.lits.append(lits)
             self.lit_of.update(zip(g.tolist(), lits))
         self.depth = depth
+        self.ties = _ties(self.groups, self.lits, blocks)
         self.merit: dict[int, cp_model.IntVar] = {}     # see horizontal.merit_cutoff
         self.top_free: dict[int, object] = {}            # in the merit top and free
+
+
+def _depth(pool: Pool, members: np.ndarray, depth: int, rules: "Rules | None", level: np.ndarray | None):
+    """A chain's depth, and its blocks of the same rank (`same_rank_blocks`; `level`: the levels on the pool's
+    list, None without ties): candidates of one rank are admitted together or not at all, so a block at the cut
+    is taken whole. Pools with horizontal minimums keep exact capacities (deferred acceptance's `choose`)."""
+    if pool.minimums:
+        return depth, []
+    if rules is not None:
+        depth = rules.depth(pool, members, depth)
+    blocks = same_rank_blocks(level[members]) if level is not None else []
+    return max([depth] + [e for b, e in blocks if b < depth < e]), blocks
+
+
+def _ties(groups: list[np.ndarray], lits: list[list], blocks: list[tuple[int, int]]) -> list[tuple[list, object]]:
+    """Per block of the same rank within the chain: its members, and the literal of the one after it (None: the
+    chain ends with it)."""
+    g = groups[0] if groups else np.zeros(0, np.int64)
+    return [(g[b:e].tolist(), lits[0][e] if e < len(g) else None) for b, e in blocks if b < len(g)]
+
+
+def _link(m: cp_model.CpModel, lits: list, blocks: list[tuple[int, int]]) -> None:
+    """A chain's literals as a merit prefix (each admitted one's predecessor admitted), and each block of the same
+    rank admitted whole (its first admitted: its last too)."""
+    for a, b in zip(lits[1:], lits[:-1]):
+        m.add_implication(a, b)
+    for b, e in blocks:
+        if b < len(lits):
+            m.add_implication(lits[b], lits[min(e, len(lits)) - 1])
+
+
+def same_rank_blocks(level: np.ndarray) -> list[tuple[int, int]]:
+    """(start, end) of each run of two or more equal levels in `level` (a chain's members' levels, in its
+    order): candidates of the same rank on the pool's list (`MeritLists.level`).
+
+    Example
+    -------
+    >>> same_rank_blocks(np.array([0, 1, 1, 3, 4, 4, 4]))
+    [(1, 3), (4, 7)]
+    """
+    if len(level) < 2:
+        return []
+    edge = np.flatnonzero(np.r_[True, level[1:] != level[:-1], True])
+    return [(int(b), int(e)) for b, e in zip(edge[:-1], edge[1:]) if e - b > 1]
 
 
 def _link_blocks(m: cp_model.CpModel, pool: Pool, members: np.ndarray, lits: list, rules: "Rules") -> list[list]:
@@ -271,6 +315,8 @@ def capacity(model: Model, p: Pool, ch: Chains, sums: list) -> None:
     m, rules = model.m, model.rules
     used = sums[p.index] + sum(sums[q] for q in p.minus)
     within = m.add(used <= p.base)
+    if ch.ties:
+        _seats_over_the_number(model, p, ch, used, within)
     full = m.new_bool_var(model.names("full", p))
     m.add(used >= p.base).only_enforce_if(full)
     if ch.truncated:
@@ -284,6 +330,27 @@ def capacity(model: Model, p: Pool, ch: Chains, sums: list) -> None:
     for tails in ch.tails:
         for clause in tails:
             m.add_bool_or([*clause, full, *waste])
+
+
+def _seats_over_the_number(model: Model, p: Pool, ch: Chains, used, within) -> None:
+    """The same-rank rule (JoSAA Business Rules, "Multiple student - same rank rule", as summarised; the policy's
+    `merit.same_rank`): where the last candidates the pool admits are of one rank, all of them hold it on seats
+    over the number, so long as fewer than its capacity of better ones hold it. Where that block is the last
+    admitted, the capacity bounds the holders better than it; otherwise the holders."""
+    m, names = model.m, model.names
+    last = []
+    for members, after in ch.ties:
+        admitted_ = ch.lit_of[members[0]]
+        e = m.new_bool_var(names("last_admitted_same_rank", p))
+        if after is None:
+            m.add(e == admitted_)
+        else:   # e = admitted_ and not after
+            m.add_bool_and([admitted_, after.Not()]).only_enforce_if(e)
+            m.add_bool_or([admitted_.Not(), after, e])
+        mine = [model.holds[p.index][i] for i in members if i in model.holds[p.index]]
+        m.add(used - cp_model.LinearExpr.sum(mine) <= p.base - 1).only_enforce_if(e)
+        last.append(e.Not())
+    within.only_enforce_if(last)
 
 
 def admitted(m: cp_model.CpModel, own, shared: list, name: str = ""):

@@ -54,11 +54,6 @@ def solve_cpsat(pools: Pools, n: int, hint: Assignment | None = None, time_limit
     TimeLimit : time ran out with no hint to fall back on.
     """
     check_supported(pools)
-    if pools.same_rank:
-        raise Unsupported("candidates of the same rank on a merit list (the same-rank rule, merit.same_rank = "
-                          "\"supernumerary\") are admitted together on supernumerary seats by deferred acceptance; "
-                          "the CP-SAT model's capacities are exact, so it is not built for them: solve with the greedy "
-                          "engine")
     turns = turn_groups(pools)
     if turns is None:
         return solve_model(pools, n, hint, time_limit, workers, names=names, posts=posts)
