@@ -137,3 +137,31 @@ def test_seats_over_the_number_are_outside_the_ceiling(tmp_path):
     write_csv(tmp_path / "planted.csv", COLS, rows)
     found = verify(pol, prob, read_allocation(tmp_path / "planted.csv", prob, pol))
     assert "over capacity" in {v.rule for v in found}
+
+
+def test_a_round_after_a_tie_under_both_engines(tmp_path):
+    """Round 1: X and Y (1 OPEN seat each, list adv, one institute); A and B share rank 1 and hold X (one seat over
+    the number), C (3rd) holds Y, D (4th) nothing. Round 2: A withdraws, B freezes, C floats. The seat A leaves at
+    X is a seat of the round (this model's reading: the round offers every seat the round before held; whether a
+    seat over the number lapses once left is not in the summaries read), so C moves up to X and D takes Y. Both
+    engines give it, and `verify --stage slide` finds nothing."""
+    from conftest import read_csv
+
+    from solver.exam.slide import slide
+    from solver.outcome.reports import write_outputs
+    from solver.verify.slide import check_slide
+
+    cands = [["A", 1, "OPEN"], ["B", 2, "OPEN"], ["C", 3, "OPEN"], ["D", 4, "OPEN"]]
+    ranks = [["A", "adv", 1], ["B", "adv", 1], ["C", "adv", 3], ["D", "adv", 4]]
+    vacs = [["X", "OPEN", 1, "adv"], ["Y", "OPEN", 1, "adv"]]
+    pol, prob = _problem(tmp_path, cands, vacs, ranks, {"A": ["X"], "B": ["X", "Y"], "C": ["X", "Y"], "D": ["X", "Y"]})
+    write_outputs(tmp_path / "out", solve(pol, prob, "greedy").result, {})
+    alloc = read_csv(tmp_path / "out" / "allocation.csv")
+    assert [(r["candidate_id"], r["post"]) for r in alloc] == [("A", "X"), ("B", "X"), ("C", "Y")]
+    said = {"A": "withdraw", "B": "freeze", "C": "float"}
+    for engine in ("greedy", "cpsat"):
+        done = slide(pol, prob, [dict(r) for r in alloc], said, engine)
+        assert [tuple(r[:2]) for r in done.rows] == [("B", "X"), ("C", "X"), ("D", "Y")]
+    write_csv(tmp_path / "s.csv", COLS, [r[:6] for r in done.rows])
+    assert check_slide(pol, prob, read_allocation(tmp_path / "out" / "allocation.csv", prob, pol), said,
+                       read_allocation(tmp_path / "s.csv", prob, pol)) == []
