@@ -5,9 +5,11 @@ from ....errors import Unsupported
 from ...pools import Pools
 
 
-# Peak memory per (candidate, pool) pair of a model, measured on central-dopt with preferences (benchmarks
-# README, "Model size"): 3.8 KB at 150 k pairs, 5.4 KB at 600 k; taken as 6 KB so the estimate errs high.
-BYTES_PER_PAIR = 6 * 1024
+# Peak memory per (candidate, pool) pair of a model (benchmarks README, "Model size"): central-dopt with
+# preferences 3.8 KB at 150 k pairs, 5.4 KB at 600 k; josaa-2025's seat pools on two lists (the counselling
+# generator, 5,000 candidates) 10.8 KB at 589 k, the whole command's peak; at 2.95 million pairs that shape passed
+# a 6 KB estimate and was killed for memory past 24 GB. Taken as 12 KB so the estimate errs high for both.
+BYTES_PER_PAIR = 12 * 1024
 
 
 def available_memory() -> int | None:
