@@ -7,7 +7,7 @@ from ...pools import Pools
 
 # Peak memory per (candidate, pool) pair of a model (benchmarks README, "Model size"): central-dopt with
 # preferences 3.8 KB at 150 k pairs, 5.4 KB at 600 k; josaa-2025's seat pools on two lists (the counselling
-# generator, 5,000 candidates) 10.8 KB at 589 k, the whole command's peak; at 2.95 million pairs that shape passed
+# generator, 5,000 candidates) 10.8 KB at 589 k, the whole command's peak, the same with one list; at 2.95 million pairs that shape passed
 # a 6 KB estimate and was killed for memory past 24 GB. Taken as 12 KB so the estimate errs high for both.
 BYTES_PER_PAIR = 12 * 1024
 
