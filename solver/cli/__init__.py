@@ -59,6 +59,13 @@ def main():
         code = 130
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except MemoryError:     # (the machine's limit, not a bug: said as such, exit 3 as for a model too large)
+        from ..io.staging import abandon
+        abandon()
+        err.print("[bold red]error[/]: the machine ran out of memory; nothing was written. Use --engine greedy (the "
+                  "reference procedure, which verify checks independently) where CP-SAT was asked for, or a machine "
+                  "with more memory", highlight=False)
+        code = 3
     except BaseException:   # (a bug: its traceback, and the interpreter's code for an uncaught exception)
         import traceback
         traceback.print_exc()
