@@ -91,8 +91,8 @@ def _depth(pool: Pool, members: np.ndarray, depth: int, rules: "Rules | None", l
     is taken whole. Pools with horizontal minimums keep exact capacities (deferred acceptance's `choose`)."""
     if pool.minimums:
         return depth, []
-    if rules is not None:
-        depth = rules.depth(pool, members, depth)
+    if rules is not None:     # (an audit's model, or a conflict's: the audit refuses the same-rank rule)
+        return rules.depth(pool, members, depth), []
     blocks = same_rank_blocks(level[members]) if level is not None else []
     return max([depth] + [e for b, e in blocks if b < depth < e]), blocks
 
