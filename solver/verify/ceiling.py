@@ -67,13 +67,10 @@ def _reserved_appointments(r: Reading) -> np.ndarray:
     counted = np.asarray(r.alloc.counted, dtype=str)
     mine = rows[np.isin(counted[rows], counted_in)] if len(rows) else rows
     out = np.bincount(np.asarray(r.alloc.post, dtype=np.int64)[mine], minlength=len(r.problem.posts))
-    if r.policy.merit.same_rank == "supernumerary":
-        held: dict[tuple[int, str], int] = {}
-        for k in mine.tolist():
-            key = (int(r.alloc.post[k]), str(r.alloc.seat[k]))
-            held[key] = held.get(key, 0) + 1
-        for (j, seat), k in held.items():
-            out[j] -= max(0, k - r.seats.seats.get((r.problem.posts[j], seat), 0)) if seat in counted_in else 0
+    if r.policy.merit.same_rank == "supernumerary":   # (holders past a reserved seat's capacity: `capacity`'s count)
+        for (j, seat), k in r.count.items():
+            if seat in counted_in:
+                out[j] -= max(0, k - r.seats.cap(r.problem.posts[j], seat))
     return out
 
 

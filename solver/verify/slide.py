@@ -117,8 +117,8 @@ def _responses_kept(problem, index, was, now, answer, rank, source) -> list[str]
     """One who fixed holds his post and seat, one absent holds none, a floater is not moved down or out."""
     out = []
     moved = [cid for cid, a in answer.items() if a in ("float", "slide") and cid in now]
-    down = rank.places([index[x] for x in moved], [now[x][0] for x in moved]) > \
-        rank.places([index[x] for x in moved], [was[x][0] for x in moved])
+    who = [index[x] for x in moved]
+    down = rank.places(who, [now[x][0] for x in moved]) > rank.places(who, [was[x][0] for x in moved])
     lower = {cid for cid, d in zip(moved, down.tolist()) if d}
     for cid, (j, seat, _) in was.items():
         a, got = answer[cid], now.get(cid)
@@ -213,11 +213,11 @@ def _seat_breach(problem, cid, u, mine, j, seat, holders, traits, masks, place, 
 
 class _Ranks:
     """rank[i, j]: the place of post j in candidate i's list (`posts`, past every place, where he did not rank
-    it; the posts' file order without preferences), read per candidate: an n x P matrix of JoSAA's seat pools
-    is 950 million cells."""
+    it; the posts' file order without preferences), read off the candidates' rows where asked: an n x P matrix of
+    JoSAA's seat pools is 950 million cells."""
 
     def __init__(self, problem: Problem, closed: frozenset[int] = frozenset()):
-        self.prefs, self.posts, self.cache = problem.preferences, len(problem.posts), {}
+        self.prefs, self.posts = problem.preferences, len(problem.posts)
         self.ranking = problem.ranking
         self.closed = closed      # (posts the round does not offer: `wanted_seats` passes them by)
 
@@ -236,11 +236,7 @@ class _Ranks:
 
     def __getitem__(self, key) -> int:
         i, j = key
-        if self.prefs is None:
-            return int(j)
-        if i not in self.cache:
-            self.cache[i] = {p: k for k, p in enumerate(self.prefs[i].tolist())}
-        return self.cache[i].get(int(j), self.posts)
+        return int(self.places([i], [j])[0])
 
 
 def _served(problem: Problem, was: dict) -> tuple[dict, dict]:
