@@ -165,6 +165,9 @@ def _holders(policy, problem, index, was, now, rank, after, registered) -> list[
     one who registered), may hold his seat, and, if new, ranked the post."""
     c, out, source = problem.candidates, [], policy.slide.source
     masks: dict[str, np.ndarray] = {}      # (a mask over every candidate per kind of seat, not per holder)
+    new = [cid for cid in now if cid not in was]
+    unranked = {cid for cid, k in zip(new, rank.places([index[x] for x in new], [now[x][0] for x in new]).tolist())
+                if k >= len(problem.posts)}
     for cid, (j, seat, r) in now.items():
         i = index[cid]
         kind = _held_as(policy, seat, after.route[r], c.category[i])
@@ -177,7 +180,7 @@ def _holders(policy, problem, index, was, now, rank, after, registered) -> list[
                               candidate=cid, post=problem.posts[j]))
         if not masks[kind][i]:
             out.append(Broken(f"{cid} may not hold the {seat} vacancy at {problem.posts[j]}", candidate=cid, post=problem.posts[j]))
-        if cid not in was and rank[i, j] >= len(problem.posts):
+        if cid in unranked:
             out.append(Broken(f"{cid} holds {problem.posts[j]}, a post he did not rank", candidate=cid, post=problem.posts[j]))
     return out
 
@@ -212,9 +215,9 @@ def _seat_breach(problem, cid, u, mine, j, seat, holders, traits, masks, place, 
 
 
 class _Ranks:
-    """rank[i, j]: the place of post j in candidate i's list (`posts`, past every place, where he did not rank
-    it; the posts' file order without preferences), read off the candidates' rows where asked: an n x P matrix of
-    JoSAA's seat pools is 950 million cells."""
+    """`places(i, j)`: the place of post j[k] in candidate i[k]'s list (`posts`, past every place, where he did
+    not rank it; the posts' file order without preferences), read off the candidates' rows where asked: an n x P
+    matrix of JoSAA's seat pools is 950 million cells."""
 
     def __init__(self, problem: Problem, closed: frozenset[int] = frozenset()):
         self.prefs, self.posts = problem.preferences, len(problem.posts)
@@ -226,7 +229,7 @@ class _Ranks:
         return self.ranking.rows[1], *self.ranking.bounds
 
     def places(self, i, j) -> np.ndarray:
-        """rank[i[k], j[k]] for each k, read off the candidates' rows at once."""
+        """The places, for every k at once."""
         i, j = np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64)
         if self.prefs is None:
             return j
@@ -234,9 +237,6 @@ class _Ranks:
         at = first_match(post_row, start[i], end[i], j)
         return np.where(at < end[i], at - start[i], self.posts)
 
-    def __getitem__(self, key) -> int:
-        i, j = key
-        return int(self.places([i], [j])[0])
 
 
 def _served(problem: Problem, was: dict) -> tuple[dict, dict]:

@@ -77,8 +77,9 @@ def test_without_newcomers_only_floaters_move_and_the_last_seat_is_reported_agai
 
 
 def test_verify_checks_the_round(tmp_path):
-    """The engines' round passes; planted: U3 (fixed) moved, U2 (floating) moved down to C, U1 (absent) kept; and
-    U4 (70) given A over U0 (95), who wanted it."""
+    """The engines' round passes; planted: U3 (fixed) moved, U2 (floating) moved down to C, U1 (absent) kept;
+    U4 (70) given A over U0 (95), who wanted it; and U0, new to the round, given B, which he did not rank (U2
+    moving up from B to A is no breach of his float, but passes U0 over at A)."""
     pol, prob, alloc = first_round(tmp_path)
     answers = {"U2": "float", "U3": "fix"}
     done = slide(pol, prob, alloc, answers)
@@ -94,6 +95,11 @@ def test_verify_checks_the_round(tmp_path):
     write_csv(tmp_path / "b.csv", HEAD, bad)
     found = " | ".join(check_slide(pol, prob, before, answers, read_allocation(tmp_path / "b.csv", prob, pol)))
     assert "U0 (merit position 2) is passed over for U4" in found
+    bad = [["U0", "B", "UR", "UR", "", "open_merit", 2], ["U2", "A", "UR", "UR", "", "open_merit", 3],
+           ["U3", "C", "UR", "UR", "", "open_merit", 4]]
+    write_csv(tmp_path / "b.csv", HEAD, bad)
+    found = " | ".join(check_slide(pol, prob, before, answers, read_allocation(tmp_path / "b.csv", prob, pol)))
+    assert "U0 holds B, a post he did not rank" in found and "U2 floated" not in found
 
 
 def test_refused_with_a_recommendation_list(tmp_path):
