@@ -107,20 +107,18 @@ def expand(prefs: tuple[np.ndarray, ...], programs: tuple[str, ...], pools: tupl
         np.broadcast_to(table, open_.shape), order, axis=2), -1)
     count = open_.sum(axis=2)
     sizes = np.fromiter((len(p) for p in prefs), dtype=np.int64, count=n)
-    who = np.repeat(np.arange(n, dtype=np.int32), sizes)
-    chosen = np.concatenate(prefs).astype(np.int32) if len(who) else np.zeros(0, np.int32)
     # Each ranked program's cell of `listed` (signature, program), flat: its pools sit at cell + 0, 1, ...
-    cell = sig.reshape(-1)[who].astype(np.int64) * len(programs) + chosen
-    k = count.reshape(-1)[cell]                               # pools each ranked program stands for
-    cell *= listed.shape[2]
-    at = np.cumsum(k) - k
-    flat = np.empty(int(k.sum()), dtype=np.int32)
-    cells = listed.reshape(-1)
-    for c in range(listed.shape[2]):                          # (a pass per place: most programs stand for one)
-        if c == 0 and (k > 0).all():
-            flat[at] = cells[cell]
-            continue
-        have = np.flatnonzero(k > c)
-        flat[at[have] + c] = cells[cell[have] + c]
-    bounds = np.r_[at, len(flat)][np.r_[0, np.cumsum(sizes)]]   # (each candidate's first ranked program's place)
+    cell = np.repeat((sig.reshape(-1) * len(programs)).astype(np.int32), sizes)
+    if len(cell):
+        cell += np.concatenate(prefs).astype(np.int32, copy=False)
+    k = count.astype(np.int32).reshape(-1)[cell]                 # pools each ranked program stands for
+    ends = np.r_[0, np.cumsum(k)]
+    # The k pools of a ranked program are its cell's first k places: one gather over the pairs repeated k times,
+    # each copy at its offset (int32 where it fits: JoSAA's 24 million places, read once, not per place)
+    step = np.int32 if max(listed.size, ends[-1]) < 2 ** 31 else np.int64
+    start = cell.astype(step) * listed.shape[2] - ends[:-1].astype(step)
+    place = np.repeat(start, k)
+    place += np.arange(len(place), dtype=step)
+    flat = listed.reshape(-1)[place].astype(np.int32, copy=False)
+    bounds = ends[np.r_[0, np.cumsum(sizes)]]                     # (each candidate's first ranked pool's place)
     return tuple(flat[bounds[i]:bounds[i + 1]] for i in range(n))

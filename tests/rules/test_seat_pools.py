@@ -127,6 +127,18 @@ def test_a_program_ranked_stands_for_its_pools_in_order(tmp_path):
                                                                "C": ("P", "OPEN")}
 
 
+def test_a_program_with_no_pool_a_candidate_may_hold_drops_out_of_his_list(tmp_path):
+    """Q has only a Karnataka HS seat; R a neutral and a female-only seat. Z (first on merit) ranks nothing; M
+    (Maharashtra) ranks Q then R: Q stands for no pool he may hold, so his list is R alone; W (a woman of
+    Karnataka) ranks R then Q: R, R [female], Q [HS]. The lists before and after an empty one keep their own."""
+    cands = [["Z", 1, "OPEN", "M", "", "KA"], ["M", 2, "OPEN", "M", "", "MH"], ["W", 3, "OPEN", "F", "", "KA"]]
+    vacs = [["Q", "OPEN", 1, "HS", "neutral", "", "KA"], ["R", "OPEN", 1, "AI", "neutral", "", ""],
+            ["R", "OPEN", 1, "AI", "female", "", ""]]
+    pol, prob = inputs(tmp_path, cands, vacs, {"M": ["Q", "R"], "W": ["R", "Q"]})
+    assert [[prob.posts[j] for j in p] for p in prob.preferences] == [[], ["R"], ["R", "R [female]", "Q [HS]"]]
+    assert held(solve(pol, prob, engine="greedy").result) == {"M": ("R", "OPEN"), "W": ("R [female]", "OPEN")}
+
+
 def test_bad_seat_pool_cells_name_the_file_line_and_column(tmp_path):
     cands = [["A", 1, "OPEN", "M", "", "KA"]]
     for vacs, column, words in (
