@@ -157,6 +157,7 @@ class _Task:
     policy: Policy        # the scenario's, loaded once (its overrides checked before any solve)
     reading: int
     held: bool = False    # keep each year's allocation, for winners and losers against a baseline
+    refused: str = ""     # the scenario's inputs refused under its policy: the status, and it is not solved
 
 
 def sweep(policy: str | Path, scenarios: list[Scenario], inputs: list[Inputs], engine: str = "greedy",
@@ -191,7 +192,8 @@ def sweep(policy: str | Path, scenarios: list[Scenario], inputs: list[Inputs], e
     from ..data.kinds import Engine
     engine = Engine.parse(engine, (Engine.GREEDY, Engine.CPSAT))
     if dask is not None:
-        _check_dask_address(dask)
+        from .executors import check_dask_address
+        check_dask_address(dask)
     names = [s.name for s in scenarios]
     if len(set(names)) != len(names):
         dup = next(x for x in names if names.count(x) > 1)
@@ -211,9 +213,12 @@ def sweep(policy: str | Path, scenarios: list[Scenario], inputs: list[Inputs], e
 
 def _tasks(policy, scenarios: list[Scenario], inputs: list[Inputs], recruitment, held: bool):
     """Each scenario's policy (a bad override refused before any solve, naming its scenarios file line) and
-    the inputs read once per reading of them (`_reading_key`): (problems per reading, tasks)."""
+    the inputs read once per reading of them (`_reading_key`): (problems per reading, tasks). Inputs that one
+    reading refuses (ties under `merit.same_rank = "refuse"`, a code only another scenario defines) refuse that
+    reading's scenarios, and the sweep goes on; refused under every reading, the inputs are at fault: raised."""
     readings: dict[tuple, int] = {}
     problems: list[list] = []
+    errors: dict[int, tuple] = {}       # reading -> (year, InputError)
     tasks = []
     for k, sc in enumerate(scenarios):
         try:
@@ -225,21 +230,39 @@ def _tasks(policy, scenarios: list[Scenario], inputs: list[Inputs], recruitment,
         key = _reading_key(pol)
         if key not in readings:
             readings[key] = len(problems)
-            problems.append([(x.year, read_problem(pol, x.candidates, x.vacancies, x.preferences,
-                                                          ranks=x.ranks)) for x in inputs])
-        tasks.append(_Task(k, sc, pol, readings[key], held=held))
+            problems.append(_read(pol, inputs, errors, len(problems)))
+        year, error = errors.get(readings[key], (None, None))
+        status = f"refused{f' in {year}' if year is not None else ''} (exit {error.exit_code}): {error}" \
+            if error else ""
+        tasks.append(_Task(k, sc, pol, readings[key], held=held, refused=status))
+    if len(errors) == len(problems):
+        raise next(iter(errors.values()))[1]
     return problems, tasks
+
+
+def _read(pol, inputs: list[Inputs], errors: dict, reading: int) -> list:
+    """Each year's problem under `pol`; where a year's inputs are refused, (year, None) for every year and the
+    error in `errors[reading]`."""
+    out = []
+    for x in inputs:
+        try:
+            out.append((x.year, read_problem(pol, x.candidates, x.vacancies, x.preferences, ranks=x.ranks)))
+        except InputError as e:
+            errors[reading] = (x.year, e)
+            return [(y.year, None) for y in inputs]
+    return out
 
 
 def _run(job, workers: int, dask: str | None, problems: list, tasks: list, progress) -> list:
     """The tasks solved on a Dask cluster, a local pool of processes, or in this process."""
     from ..io.interrupt import unwinding
+    from .executors import on_dask, on_pool
     if dask is not None:
         with unwinding():     # (a stop shuts the cluster down)
-            return _on_dask(dask, workers, job, problems, tasks, progress)
+            return on_dask(_solve_scenario, dask, workers, job, problems, tasks, progress)
     if workers > 1 and len(tasks) > 1:
         with unwinding():     # (and the pool's processes)
-            return _on_pool(workers, job, problems, tasks, progress)
+            return on_pool(_solve_scenario, workers, job, problems, tasks, progress)
     results = []
     for t in tasks:
         results.append(_solve_scenario(job, problems[t.reading], t))
@@ -275,74 +298,14 @@ def _winners(held: dict, baseline: str, problems: list, policy: Policy) -> tuple
     return tuple(out)
 
 
-_SHIPPED: dict = {}
-
-
-def _init_worker(job, problems) -> None:
-    _SHIPPED["job"], _SHIPPED["problems"] = job, problems
-
-
-def _pool_task(t: _Task):
-    return _solve_scenario(_SHIPPED["job"], _SHIPPED["problems"][t.reading], t)
-
-
-def _on_pool(workers, job, problems, tasks, progress):
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    out = []
-    with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(job, problems)) as ex:
-        for f in as_completed([ex.submit(_pool_task, t) for t in tasks]):
-            out.append(f.result())
-            if progress:
-                progress(len(out))
-    return out
-
-
-def _dask_task(t: _Task, job, problems):
-    return _solve_scenario(job, problems[t.reading], t)
-
-
-DASK_TIMEOUT = 5   # seconds to reach a scheduler before the sweep is refused
-
-
-def _check_dask_address(address: str) -> None:
-    """"local" or a scheduler address (tcp://HOST:PORT, tls://..., ...); anything else is refused at once."""
-    if address != "local" and not re.fullmatch(r"(tcp|tls|ucx|inproc|ws|wss)://[^\s:/]+:\d{1,5}", address):
-        raise OptionError("dask", f"{address!r} is neither 'local' nor a scheduler address like tcp://HOST:8786")
-
-
-def _on_dask(address, workers, job, problems, tasks, progress):
-    try:
-        from dask.distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise OptionError("dask", "Dask is not installed: pip install 'aarakshan[dask]'") from None
-    cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
-                           dashboard_address=None) if address == "local" else None
-    try:
-        try:
-            client = Client(cluster if cluster is not None else address, timeout=DASK_TIMEOUT)
-        except (OSError, TimeoutError) as e:
-            raise OptionError("dask", f"no Dask scheduler answered at {address} within {DASK_TIMEOUT} s "
-                              f"({type(e).__name__}); start one there or use dask=local") from None
-        with client:
-            shipped = client.scatter(problems, broadcast=True)   # once, not per task
-            futures = client.map(_dask_task, tasks, job=job, problems=shipped, pure=False)
-            out = []
-            for f in as_completed(futures):
-                out.append(f.result())
-                if progress:
-                    progress(len(out))
-            return out
-    finally:
-        if cluster is not None:
-            cluster.close()
-
-
 def _solve_scenario(engine: str, problems, t: _Task):
     """(scenario index, rows, status) of one scenario: each year in order against a register of its own
     (`solver.runs.run_years`, writing no outputs), or the one recruitment."""
     from ..register import Register, year_record
     from ..runs import Round, RunOptions, YearInputs, run_year, run_years
     from ..outcome.overrides import override_notes
+    if t.refused:
+        return t.index, refused_rows(t.scenario.name, [y for y, _ in problems], t.refused), t.refused, (), {}
     options = RunOptions(t.policy, engine)
     rows: list[dict] = []
     solved: list[int] = []

@@ -269,3 +269,32 @@ def test_a_numeric_grid_parameter_gets_a_line_chart_along_it(tmp_path):
     assert title.endswith("along ceiling.share")
     lines = {t.name: (list(t.x), list(t.y)) for t in fig.data}
     assert lines["UR"] == ([0.5, 0.6], [1, 1]) and lines["OBC"] == ([0.5, 0.6], [1, 1])
+
+
+def test_inputs_one_scenario_s_policy_refuses_refuse_that_scenario_and_the_sweep_goes_on(tmp_path):
+    """JoSAA Business Rules, "Multiple student - same rank rule" (as the press summarised it): A and B share rank 1
+    on the list that ranks X's one OPEN seat. Under josaa-2025 (same_rank = "supernumerary") both hold X; with
+    `merit.same_rank=refuse` the tie is an input error under that scenario's policy alone, so that scenario is
+    refused (exit 2, the file and the tie named) and the other is solved, the same in this process and in a pool
+    of two. A sweep whose every scenario refuses its inputs fails whole, exit 2, writing nothing."""
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category"], [["A", 1, "OPEN"], ["B", 2, "OPEN"], ["C", 3, "OPEN"]])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "merit_list"], [["X", "OPEN", 1, "adv"]])
+    write_csv(tmp_path / "r.csv", ["candidate_id", "list", "rank"], [["B", "adv", 1], ["A", "adv", 1], ["C", "adv", 3]])
+    args = ["sweep", "--policy", "josaa-2025", "--candidates", str(tmp_path / "c.csv"), "--vacancies",
+            str(tmp_path / "v.csv"), "--ranks", str(tmp_path / "r.csv")]
+    outs = []
+    for name, extra in (("one", []), ("pool", ["--workers", "2"])):
+        r = CliRunner().invoke(app, [*args, "--grid", "merit.same_rank=supernumerary,refuse", "--out",
+                                     str(tmp_path / name), *extra])
+        assert r.exit_code == 0, r.output
+        status = {s["scenario"]: s["status"] for s in read_csv(tmp_path / name / "scenarios.csv")}
+        assert status["merit.same_rank=supernumerary"] == "solved"
+        refused = status["merit.same_rank=refuse"]
+        assert refused.startswith("refused (exit 2): ") and "r.csv" in refused and "rank 1 is given twice" in refused
+        rows = read_csv(tmp_path / name / "results.csv")
+        assert [row["filled"] for row in rows if row["scenario"] == "merit.same_rank=refuse"] == [""]
+        assert {row["filled"] for row in rows if row["scenario"] == "merit.same_rank=supernumerary"} == {"2"}
+        outs.append((tmp_path / name / "results.csv").read_bytes())
+    assert outs[0] == outs[1]
+    r = CliRunner().invoke(app, [*args, "--grid", "merit.same_rank=refuse", "--out", str(tmp_path / "none")])
+    assert r.exit_code == 2 and "rank 1 is given twice" in r.output and not (tmp_path / "none").exists()
