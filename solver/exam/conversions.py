@@ -1,7 +1,8 @@
 """The seats a round of counselling leaves unfilled, made over for the next round by the policy's conversions
 (`seat_pools.conversions`: the Business Rules' "De-reservation of unfilled seats", PwD seats to non-PwD ones
 within the category, OBC-NCL and GEN-EWS to OPEN, as RULES.md summarises them; the section's text was not
-read)."""
+read; a quota's seats to another quota's at the same program, as CSAB's "State Quota Seats Conversion" is
+headed, its text not read)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -42,12 +43,25 @@ def seats_left(policy: Policy, problem: Problem, held) -> Counter:
         for (post, cat), k in sorted(free.items()):
             if k <= 0:
                 continue
-            if rule.category and cat == rule.category:
-                free[(post, rule.to)] += k
-            elif rule.trait and pools.get(post) is not None and pools[post].trait == rule.trait and \
-                    (to := replace(pools[post], trait="").name) in pools:
-                free[(to, cat)] += k
+            if rule.category:
+                if cat != rule.category:
+                    continue
+                to = (post, rule.to)
             else:
-                continue
+                into = _made_into(rule, pools.get(post))
+                if into not in pools:       # (not touched, or the program has no such pool)
+                    continue
+                to = (into, cat)
+            free[to] += k
             free[(post, cat)] = 0
     return Counter({key: k for key, k in free.items() if k > 0})
+
+
+def _made_into(rule, pool) -> str | None:
+    """The post a trait's or a quota's conversion makes `pool`'s seats into: the same program's pool without the
+    trait, or of the other quota (the rest alike); None where the rule does not touch the pool."""
+    if pool is None:
+        return None
+    if rule.trait:
+        return replace(pool, trait="").name if pool.trait == rule.trait else None
+    return replace(pool, quota=rule.to).name if pool.quota == rule.quota else None

@@ -28,19 +28,29 @@ class Quota(Strict):
 
 class Conversion(Strict):
     """Seats a round left unfilled, made others' for the next round: a category's (`category` -> `to`, e.g.
-    OBC-NCL -> OPEN at the same pool), or those held for a trait (`trait`: to the same program's pool without
-    it, same quota, gender pool and category: PwD seats to non-PwD ones)."""
+    OBC-NCL -> OPEN at the same pool), those held for a trait (`trait`: to the same program's pool without it,
+    same quota, gender pool and category: PwD seats to non-PwD ones), or a quota's (`quota` -> `to`: to the
+    same program's pool of that quota, same gender pool, trait and category: Home State seats to Other State
+    ones)."""
 
     category: str = ""
     to: str = ""
     trait: str = ""
+    quota: str = ""
     source: str = ""
 
     @model_validator(mode="after")
     def _one_kind(self) -> "Conversion":
-        if bool(self.category) != bool(self.to) or bool(self.category) == bool(self.trait):
-            raise ValueError("a seat_pools conversion gives either category and to, or trait")
+        if [bool(self.category), bool(self.trait), bool(self.quota)].count(True) != 1 or \
+                bool(self.to) == bool(self.trait):
+            raise ValueError("a seat_pools conversion gives either category and to, quota and to, or trait")
         return self
+
+    def describe(self) -> str:
+        """What it converts, in words (the policy's description, `solver.policy.describe`)."""
+        if self.trait:
+            return f"seats for {self.trait} to the same seats without it"
+        return f"{self.category} to {self.to}" if self.category else f"{self.quota} seats to {self.to} seats"
 
 
 class SeatPools(Strict):
@@ -73,6 +83,10 @@ class SeatPools(Strict):
             raise ValueError(f"seat_pools.order must name each of {', '.join(DIMENSIONS)} once, got {self.order}")
         if not self.quotas:
             raise ValueError("seat_pools.quotas names no quota")
+        for c in self.conversions:
+            if c.quota and not {c.quota, c.to} <= set(self.quotas):
+                raise ValueError(f"seat_pools.conversions: {c.quota} to {c.to} names a quota seat_pools.quotas does "
+                                 f"not (its quotas: {', '.join(self.quotas)})")
         return self
 
     def rank(self, quota: str, gender_pool: str, trait: str) -> tuple[int, ...]:

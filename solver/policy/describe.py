@@ -139,8 +139,7 @@ def _seat_pools(p: Policy) -> list[str]:
            "|---|---|---|"] + [f"| {code} | {q.holders} | {q.source} |" for code, q in sp.quotas.items()]
     if sp.conversions:
         out += ["", "Between rounds, in this order:", ""] + \
-            [f"- {f'{c.category} to {c.to}' if c.category else f'seats for {c.trait} to the same seats without it'}: "
-             f"{c.source}" for c in sp.conversions]
+            [f"- {c.describe()}: {c.source}" for c in sp.conversions]
     return out
 
 

@@ -298,7 +298,8 @@ class Policy(Strict):
                 raise ValueError(f"fallback from {f.from_}: a category with a fallback chain may not also be in a "
                                  "same-year exchange group")
         self.shortlist.check_codes(known, self.open)
-        _named("seat_pools.conversions", [x for c in self.seat_pools.conversions for x in (c.category, c.to) if x],
+        _named("seat_pools.conversions",
+               [x for c in self.seat_pools.conversions if c.category for x in (c.category, c.to)],
                known | {self.open})
         for name, d in self.districts.items():
             d.check_codes(known, name, self.categories)

@@ -71,8 +71,9 @@ def _moved_or_back(problem, was, now, answer, site, gone, source) -> list:
 
 def _offered_seats(policy: Policy, problem: Problem, was: dict) -> dict:
     """(post index, category) -> seats the last round left unfilled, as the policy's conversions make them over
-    in turn (a category's to another at the same post; a trait's to the program's pool without it), read from
-    the seat matrix and the last round's holders. A post or category over its rows took a converted seat."""
+    in turn (a category's to another at the same post; a trait's to the program's pool without it; a quota's to
+    the program's pool of the other quota), read from the seat matrix and the last round's holders. A post or
+    category over its rows took a converted seat."""
     index = {p: j for j, p in enumerate(problem.posts)}
     short: dict = {}
     for r in problem.vacancy_rows:
@@ -80,21 +81,30 @@ def _offered_seats(policy: Policy, problem: Problem, was: dict) -> dict:
     for j, seat, _ in was.values():
         short[(j, seat)] = short.get((j, seat), 0) - 1
     pool = {index[r.post]: r.pool for r in problem.vacancy_rows if r.pool is not None}
-    bare = {(p.program, p.quota, p.gender_pool): j for j, p in pool.items() if not p.trait}
+    kind = {(p.program, p.quota, p.gender_pool, p.trait): j for j, p in pool.items()}
     for rule in policy.seat_pools.conversions:
         for (j, seat), k in sorted(short.items()):
             if k <= 0:
                 continue
             if rule.category == seat:
                 target = (j, rule.to)
-            elif rule.trait and j in pool and pool[j].trait == rule.trait and \
-                    (pool[j].program, pool[j].quota, pool[j].gender_pool) in bare:
-                target = (bare[(pool[j].program, pool[j].quota, pool[j].gender_pool)], seat)
+            elif j in pool and (to := _converted(rule, pool[j])) in kind:
+                target = (kind[to], seat)
             else:
                 continue
             short[target] = short.get(target, 0) + k
             short[(j, seat)] = 0
     return {key: k for key, k in short.items() if k > 0}
+
+
+def _converted(rule, p) -> tuple | None:
+    """The (program, quota, gender pool, trait) a trait's conversion (to no trait) or a quota's (to the rule's
+    other quota) makes seats of pool `p` into; None where the rule is of neither kind or does not touch `p`."""
+    if rule.trait and p.trait == rule.trait:
+        return p.program, p.quota, p.gender_pool, ""
+    if rule.quota and p.quota == rule.quota:
+        return p.program, rule.to, p.gender_pool, p.trait
+    return None
 
 
 def _tied_past(policy: Policy, problem: Problem, key: tuple[int, str], now: dict, index: dict, given: int) -> bool:

@@ -324,3 +324,52 @@ def test_lists_read_off_an_earlier_solve_are_those_made_afresh(tmp_path_factory,
     for mine, made in zip(read.result.pools.preference_lists(), fresh.result.pools.preference_lists()):
         assert mine.tolist() == made.tolist()
     assert read.result.allocation_rows() == fresh.result.allocation_rows()
+
+
+def test_a_quota_s_unfilled_seats_converted_to_another_quota(tmp_path):
+    """CSAB's special rounds convert state quota seats ("State Quota Seats Conversion", a heading read on
+    collegepravesh.com, its text not read): `seat_pools.conversions` with `quota = "HS", to = "OS"`. NIT program
+    Q in Karnataka has one HS and one OS OPEN seat; M1 and M2 are of Maharashtra, nobody of Karnataka, so round 1
+    gives M1 the OS seat and the HS seat stays empty. Converted, the HS seat is Q's OS seat in round 2: M1
+    freezes and M2 takes it; under josaa-2025's own conversions (none by quota) the seat stays HS and M2 has
+    nothing. verify derives the converted seat itself: the round with M2 is accepted under the conversion and
+    refused without it; M2 on the HS seat is refused: that seat is Q's OS seat now, left empty while M2 could
+    take it."""
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category", "home_state"], [["M1", 1, "OPEN", "MH"],
+                                                                             ["M2", 2, "OPEN", "MH"]])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "quota", "state"],
+              [["Q", "OPEN", 1, "HS", "KA"], ["Q", "OPEN", 1, "OS", "KA"]])
+    stock = load_policy("josaa-2025")
+    hs_to_os = load_policy("josaa-2025", ['seat_pools.conversions=[{quota="HS", to="OS"}]'])
+    prob = read_problem(stock, tmp_path / "c.csv", tmp_path / "v.csv")
+    write_outputs(tmp_path / "out", solve(stock, prob, "greedy").result, {})
+    alloc = read_csv(tmp_path / "out" / "allocation.csv")
+    assert [(r["candidate_id"], r["post"]) for r in alloc] == [("M1", "Q [OS]")]
+    for engine in ("greedy", "cpsat"):
+        done = slide(hs_to_os, prob, alloc, {"M1": "freeze"}, engine)
+        assert {r[0]: r[1] for r in done.rows} == {"M1": "Q [OS]", "M2": "Q [OS]"}
+        assert {r[0]: r[1] for r in slide(stock, prob, alloc, {"M1": "freeze"}, engine).rows} == {"M1": "Q [OS]"}
+    before = read_allocation(tmp_path / "out" / "allocation.csv", prob, stock)
+    head = ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route"]
+    write_csv(tmp_path / "good.csv", head, [r[:6] for r in done.rows])
+    good = read_allocation(tmp_path / "good.csv", prob, stock)
+    assert check_slide(hs_to_os, prob, before, {"M1": "freeze"}, good) == []
+    assert any("2 hold the OPEN seats at Q [OS]" in str(f) for f in check_slide(stock, prob, before,
+                                                                                 {"M1": "freeze"}, good))
+    write_csv(tmp_path / "bad.csv", head, [[*r[:1], "Q [HS]", *r[2:6]] if r[0] == "M2" else r[:6] for r in done.rows])
+    found = check_slide(hs_to_os, prob, before, {"M1": "freeze"}, read_allocation(tmp_path / "bad.csv", prob, stock))
+    said = [str(f) for f in found]
+    assert "1 hold the OPEN seats at Q [HS], where the first round had 0" in said    # (converted: it is OS's now)
+    assert "a OPEN seat at Q [OS] is left empty while M2 could take it" in said
+
+
+def test_a_quota_conversion_names_quotas_the_policy_defines():
+    """A conversion between quotas the policy's `seat_pools.quotas` does not define is refused when the policy is
+    read, naming them; the policy's description says what each conversion makes of the seats."""
+    import pytest
+    from solver.errors import InputError
+    from solver.policy.describe import _seat_pools
+    with pytest.raises(InputError, match="names a quota seat_pools.quotas does not"):
+        load_policy("josaa-2025", ['seat_pools.conversions=[{quota="HS", to="XX"}]'])
+    text = _seat_pools(load_policy("josaa-2025", ['seat_pools.conversions=[{quota="HS", to="OS", source="S"}]']))
+    assert "- HS seats to OS seats: S" in text
