@@ -86,9 +86,6 @@ def audit(policy: Policy, problem: Problem, questions: list[Question], readings:
     """
     t0 = time.perf_counter()
     base = Reading("as given", (), policy, official(policy, problem, state))
-    if base.result.pools.same_rank:
-        raise Unsupported("audit where candidates of the same rank are admitted together (merit.same_rank = "
-                          "\"supernumerary\") is not built: the model of every lawful allocation has exact capacities")
     read = [base]
     out = AuditResult(None, read, [], [], options=list(readings))
     for sets in combinations(policy, list(readings)):

@@ -6,11 +6,20 @@ candidate's preference, so the stable allocation is unique exactly when they agr
 is the same in both has it in every stable allocation (the lattice of stable matchings; Roth and Sotomayor 1990,
 Theorem 5.35 for many-to-one).
 
+With the same-rank rule (`merit.same_rank = "supernumerary"`) a pool chooses its best up to capacity and
+everyone of the same rank as the last of them. That choice is path-independent (substitutable, and a candidate
+it turns away changes nothing), so the stable allocations still form a lattice and deferred acceptance from
+either side gives that side's optimum (Chambers and Yenmez 2017, "Choice and matching"). It does not satisfy
+the law of aggregate demand: a better candidate can shrink a pool's intake (two of one rank at the last seat are
+both taken; add a better one and only she and one other are), so the number a pool admits may differ between
+stable allocations (no rural hospitals theorem).
+
 For pools each filled on its own (one phase, no capacity following another pool's fill, no horizontal
 minimum, no shared bound): `supported`."""
 from __future__ import annotations
 
 import heapq
+from bisect import insort
 from collections import deque
 
 import numpy as np
@@ -21,7 +30,7 @@ from ..chain.pools import Pools
 def supported(pools: Pools) -> bool:
     """Whether the pools are a college admissions market the two-sided procedure applies to."""
     return not pools.shared and pools.selection is None and len({p.phase for p in pools}) <= 1 and \
-        not pools.same_rank and not any(p.minus or p.minimums or p.serves for p in pools)
+        not any(p.minus or p.minimums or p.serves for p in pools)
 
 
 def stable_allocation(pools: Pools, n: int, proposing: str = "candidates") -> np.ndarray:
@@ -51,9 +60,14 @@ def stable_allocation(pools: Pools, n: int, proposing: str = "candidates") -> np
         rank.update({(w, k): r for r, k in enumerate(wants[w])})
     cap = [p.capacity(np.zeros(len(pools), dtype=np.int64)) for p in pools.pools]
     place = [p.place if p.place is not None else np.arange(n) for p in pools.pools]
+    # (the same-rank rule: a pool's level for each candidate, equal for those of one rank on its list)
+    level = [pools.lists.levels(p.merit_list) for p in pools.pools] if pools.same_rank else None
+    out = np.full(n, -1, dtype=np.int64)
     if proposing == "candidates":
-        held = _gale_shapley(wants, [1] * n, lambda k, w: int(place[k][w]), cap)
-        out = np.full(n, -1, dtype=np.int64)
+        if level is None:
+            held = _gale_shapley(wants, [1] * n, lambda k, w: int(place[k][w]), cap)
+        else:
+            held = _candidates_propose(wants, lambda k, w: (int(level[k][w]), int(place[k][w])), cap)
         for k, heap in enumerate(held):
             for _, w in heap:
                 out[w] = k
@@ -63,12 +77,12 @@ def stable_allocation(pools: Pools, n: int, proposing: str = "candidates") -> np
     for w, k in zip(ci.tolist(), pi.tolist()):
         members[k].append(w)
     lists = [p.in_order(np.array(m, dtype=np.int64)).tolist() for p, m in zip(pools.pools, members)]
-    held = _gale_shapley(lists, cap, lambda w, k: rank[(w, k)], [1] * n)
-    out = np.full(n, -1, dtype=np.int64)
-    for w, heap in enumerate(held):
-        for _, k in heap:
-            out[w] = k
-    return out
+    if level is None:
+        for w, heap in enumerate(_gale_shapley(lists, cap, lambda w, k: rank[(w, k)], [1] * n)):
+            for _, k in heap:
+                out[w] = k
+        return out
+    return _pools_propose(lists, cap, lambda k, w: int(level[k][w]), rank, n)
 
 
 def _gale_shapley(lists, quota, key, room) -> list[list]:
@@ -94,3 +108,56 @@ def _gale_shapley(lists, quota, key, room) -> list[list]:
                 holds[out] -= 1
                 free.append(out)
     return held
+
+
+def _candidates_propose(wants, key, cap) -> list[list]:
+    """Candidate-proposing deferred acceptance under the same-rank rule: pool k holds its `cap[k]` best by
+    `key(k, w)` = (level, place), and everyone of the level of the last of them. Returns each pool's holders as
+    a sorted list of (key, candidate)."""
+    held = [[] for _ in cap]
+    nxt = [0] * len(wants)
+    free = deque(w for w in range(len(wants)) if wants[w])
+    while free:
+        w = free.popleft()
+        while nxt[w] < len(wants[w]):
+            k = wants[w][nxt[w]]
+            nxt[w] += 1
+            h, c, mine = held[k], cap[k], key(k, w)
+            if c <= 0 or (len(h) >= c and mine[0] > h[c - 1][0][0]):
+                continue                       # (turned away: below the level of the pool's last seat)
+            insort(h, (mine, w))
+            while len(h) > c and h[-1][0][0] > h[c - 1][0][0]:
+                free.append(h.pop()[1])        # (pushed below the level of the last seat: moves on)
+            break
+    return held
+
+
+def _pools_propose(lists, cap, level, rank: dict, n: int) -> np.ndarray:
+    """Pools-proposing deferred acceptance under the same-rank rule: pool k offers its seats down its list to
+    those who have not turned it down, until `cap[k]` hold them and the next is not of the level of the last
+    of those; a candidate keeps the offer she ranks highest (`rank[(w, k)]`, smaller is better). The offers
+    held are a prefix of those not turned down, so a pool turned down only offers further."""
+    holding: list[list[int]] = [[] for _ in cap]     # per pool, those holding its offer, in its list's order
+    at = {}                                         # candidate -> (her place for the pool, pool) she holds
+    nxt = [0] * len(lists)
+    place = [{w: r for r, w in enumerate(m)} for m in lists]
+    free = deque(k for k in range(len(lists)) if cap[k] > 0)
+    while free:
+        k = free.popleft()
+        h, c = holding[k], cap[k]
+        while nxt[k] < len(lists[k]) and (len(h) < c or level(k, lists[k][nxt[k]]) == level(k, h[c - 1])):
+            w = lists[k][nxt[k]]
+            nxt[k] += 1
+            mine = rank[(w, k)]
+            if w in at and at[w][0] < mine:
+                continue                                     # (she holds a pool she ranks higher)
+            if w in at:
+                old = at[w][1]
+                holding[old].remove(w)
+                free.append(old)
+            at[w] = (mine, k)
+            insort(h, w, key=lambda x, k=k: place[k][x])
+    out = np.full(n, -1, dtype=np.int64)
+    for w, (_, k) in at.items():
+        out[w] = k
+    return out

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from ortools.sat.python import cp_model
 
+from .same_rank import deepened, link_blocks, same_rank_blocks, seats_over_the_number, tied_blocks
 from ...compartment import signatures
 from ...pools import Pool, Pools, admit_types, runs
 from ....data.routes import Phase
@@ -69,6 +70,7 @@ class Chains:
         # per chain, the clauses "the chain admits everyone" (each OR'd with "the pool is full")
         self.tails: list[list[list]] = []
         self.lit_of: dict[int, cp_model.IntVar] = {}
+        skip = frozenset()       # (places an audit's chain may pass by: `_link_blocks`)
         for s, g in zip(self.sigs, self.groups):
             label = f"signature {s}" if pool.minimums else ""
             lits = [model.new_bool_var(names("admit", pool, i, label)) for i in g.tolist()]
@@ -76,11 +78,12 @@ class Chains:
                 _link(model, lits, blocks)
                 self.tails.append([[lits[-1]]] if lits else [])
             else:
-                self.tails.append(_link_blocks(model, pool, g, lits, rules))
+                tails, skip = _link_blocks(model, pool, g, lits, rules, blocks)
+                self.tails.append(tails)
             self.lits.append(lits)
             self.lit_of.update(zip(g.tolist(), lits))
         self.depth = depth
-        self.ties = _ties(self.groups, self.lits, blocks)
+        self.ties = tied_blocks(self.groups, self.lits, blocks, skip)
         self.merit: dict[int, cp_model.IntVar] = {}     # see horizontal.merit_cutoff
         self.top_free: dict[int, object] = {}            # in the merit top and free
 
@@ -91,49 +94,28 @@ def _depth(pool: Pool, members: np.ndarray, depth: int, rules: "Rules | None", l
     is taken whole. Pools with horizontal minimums keep exact capacities (deferred acceptance's `choose`)."""
     if pool.minimums:
         return depth, []
-    if rules is not None:     # (an audit's model, or a conflict's: the audit refuses the same-rank rule)
-        return rules.depth(pool, members, depth), []
+    if rules is not None:     # (an audit's model, or a conflict's: bypassed members and tie blocks deepen it)
+        depth = rules.depth(pool, members, depth)
     blocks = same_rank_blocks(level[members]) if level is not None else []
-    return max([depth] + [e for b, e in blocks if b < depth < e]), blocks
-
-
-def _ties(groups: list[np.ndarray], lits: list[list], blocks: list[tuple[int, int]]) -> list[tuple[list, object]]:
-    """Per block of the same rank within the chain: its members, and the literal of the one after it (None: the
-    chain ends with it)."""
-    g = groups[0] if groups else np.zeros(0, np.int64)
-    return [(g[b:e].tolist(), lits[0][e] if e < len(g) else None) for b, e in blocks if b < len(g)]
+    return deepened(depth, blocks), blocks
 
 
 def _link(m: cp_model.CpModel, lits: list, blocks: list[tuple[int, int]]) -> None:
     """A chain's literals as a merit prefix (each admitted one's predecessor admitted), and each block of the same
-    rank admitted whole (its first admitted: its last too)."""
+    rank admitted whole."""
     for a, b in zip(lits[1:], lits[:-1]):
         m.add_implication(a, b)
-    for b, e in blocks:
-        if b < len(lits):
-            m.add_implication(lits[b], lits[min(e, len(lits)) - 1])
+    link_blocks(m, lits, blocks)
 
 
-def same_rank_blocks(level: np.ndarray) -> list[tuple[int, int]]:
-    """(start, end) of each run of two or more equal levels in `level` (a chain's members' levels, in its
-    order): candidates of the same rank on the pool's list (`MeritLists.level`).
-
-    Example
-    -------
-    >>> same_rank_blocks(np.array([0, 1, 1, 3, 4, 4, 4]))
-    [(1, 3), (4, 7)]
-    """
-    if len(level) < 2:
-        return []
-    edge = np.flatnonzero(np.r_[True, level[1:] != level[:-1], True])
-    return [(int(b), int(e)) for b, e in zip(edge[:-1], edge[1:]) if e - b > 1]
-
-
-def _link_blocks(m: cp_model.CpModel, pool: Pool, members: np.ndarray, lits: list, rules: "Rules") -> list[list]:
+def _link_blocks(m: cp_model.CpModel, pool: Pool, members: np.ndarray, lits: list, rules: "Rules",
+                 same: list[tuple[int, int]]) -> tuple[list[list], frozenset]:
     """A chain whose merit order the audit loosens: candidates tied on merit (`Rules.ties`, a tie settled only
     by id) form a block admitted in any order, every member of a block before anyone of the next; a candidate
     the audit added to a pool she may not hold (`Rules.ineligible`) is bypassed while her rule's literal holds
-    (she then neither holds the pool nor moves its cutoff). Returns the clauses "the chain admits everyone"."""
+    (she then neither holds the pool nor moves its cutoff); a block of the same rank on the pool's list (`same`)
+    is admitted whole, but for those bypassed. Returns the clauses "the chain admits everyone", and the places of
+    those who may be bypassed."""
     ties = rules.ties if rules.ties is not None else np.full(int(members.max(initial=0)) + 1, -1)
     blocks: list[list[int]] = []
     for k, i in enumerate(members.tolist()):
@@ -153,7 +135,8 @@ def _link_blocks(m: cp_model.CpModel, pool: Pool, members: np.ndarray, lits: lis
                         m.add_implication(lits[x], lits[z])
                 else:
                     m.add_implication(lits[x], lits[y])
-    return _tails(blocks, soft, lits)
+    link_blocks(m, lits, same, frozenset(soft))
+    return _tails(blocks, soft, lits), frozenset(soft)
 
 
 def _tails(blocks: list[list[int]], soft: dict, lits: list) -> list[list]:
@@ -315,8 +298,9 @@ def capacity(model: Model, p: Pool, ch: Chains, sums: list) -> None:
     m, rules = model.m, model.rules
     used = sums[p.index] + sum(sums[q] for q in p.minus)
     within = m.add(used <= p.base)
+    guards = [rules.lit(("capacity", p.index))] if rules is not None and rules.capacity else []
     if ch.ties:
-        _seats_over_the_number(model, p, ch, used, within)
+        seats_over_the_number(model, p, ch, used, within, guards)
     full = m.new_bool_var(model.names("full", p))
     m.add(used >= p.base).only_enforce_if(full)
     if ch.truncated:
@@ -330,27 +314,6 @@ def capacity(model: Model, p: Pool, ch: Chains, sums: list) -> None:
     for tails in ch.tails:
         for clause in tails:
             m.add_bool_or([*clause, full, *waste])
-
-
-def _seats_over_the_number(model: Model, p: Pool, ch: Chains, used, within) -> None:
-    """The same-rank rule (JoSAA Business Rules, "Multiple student - same rank rule", as summarised; the policy's
-    `merit.same_rank`): where the last candidates the pool admits are of one rank, all of them hold it on seats
-    over the number, so long as fewer than its capacity of better ones hold it. Where that block is the last
-    admitted, the capacity bounds the holders better than it; otherwise the holders."""
-    m, names = model.m, model.names
-    last = []
-    for members, after in ch.ties:
-        admitted_ = ch.lit_of[members[0]]
-        e = m.new_bool_var(names("last_admitted_same_rank", p))
-        if after is None:
-            m.add(e == admitted_)
-        else:   # e = admitted_ and not after
-            m.add_bool_and([admitted_, after.Not()]).only_enforce_if(e)
-            m.add_bool_or([admitted_.Not(), after, e])
-        mine = [model.holds[p.index][i] for i in members if i in model.holds[p.index]]
-        m.add(used - cp_model.LinearExpr.sum(mine) <= p.base - 1).only_enforce_if(e)
-        last.append(e.Not())
-    within.only_enforce_if(last)
 
 
 def admitted(m: cp_model.CpModel, own, shared: list, name: str = ""):
