@@ -195,3 +195,26 @@ def test_names_with_brackets_are_plain_text(exam, tmp_path):
     r = invoke("solve", "--policy", "upsc-cse", "--vacancies", e / "vacancies.csv", "--candidates", e / "final.csv",
                "--engine", "greedy", "--out", tmp_path / "o [x]")
     assert r.exit_code == 0, r.output
+
+
+@pytest.mark.parametrize("edit", ["reordered", "damaged"])
+def test_an_input_changed_since_the_run_is_named_whatever_it_now_holds(exam, tmp_path, edit):
+    """The final list's candidates file edited after the run (two rows swapped: still a good file; or damaged: a
+    missing column, which reading it would report): `fill` says the file changed since the run read it, exit 2,
+    and writes nothing; a damaged file is told as changed, not as what reading it finds."""
+    e = exam / "exam"
+    for name in ("vacancies.csv", "final.csv", "preferences.csv"):
+        shutil.copy(e / name, tmp_path / name)
+    r = invoke("solve", "--policy", "upsc-cse", "--vacancies", tmp_path / "vacancies.csv", "--candidates",
+               tmp_path / "final.csv", "--preferences", tmp_path / "preferences.csv", "--reserve-list", "--out",
+               tmp_path / "final", "--quiet")
+    assert r.exit_code == 0, r.output
+    lines = (tmp_path / "final.csv").read_text().splitlines()
+    if edit == "reordered":
+        lines[1], lines[2] = lines[2], lines[1]
+    else:
+        lines = ["x,y"] + lines[1:]
+    (tmp_path / "final.csv").write_text("\n".join(lines) + "\n")
+    r = invoke("fill", "--result", tmp_path / "final", "--declined", e / "declined.csv", "--out", tmp_path / "f")
+    assert r.exit_code == 2 and "final.csv: changed since the run in" in r.output, r.output
+    assert "missing required column" not in r.output and not (tmp_path / "f").exists()
