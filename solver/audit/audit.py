@@ -22,6 +22,8 @@ from .lawful import lawful_model, relaxable, solution
 from .questions import Question
 from .readings import OpenOption, combinations, sources
 from .houses import extend, houses, truncated
+from .lattice import institution_optimal, lattice_answer
+from .stable import supported
 from .ties import model_bytes, solved_in, tie_orders, too_large
 from .unique import outcome, uniqueness, with_pools
 
@@ -101,11 +103,13 @@ def audit(policy: Policy, problem: Problem, questions: list[Question], readings:
     if lattice is not None:
         out.alternatives["institution-optimal"] = lattice
     out.unique = unique
+    # (the institution-optimal allocation per reading, for questions the two extremes settle: the lattice's own)
+    extremes = {id(base.result): lattice or base.result} if out.status["unique"] == "lattice" else {}
     out.contested = rows + _between_readings(base, read[1:])
     out.timings["unique"] = round(time.perf_counter() - t0, 3)
     for n, q in enumerate(questions, 1):
         t = time.perf_counter()
-        answer, alt = _ask(q, read, time_limit, workers)
+        answer, alt = _ask(q, read, time_limit, workers, extremes)
         answer["seconds"] = round(time.perf_counter() - t, 3)
         out.answers.append(answer)
         if alt is not None:
@@ -129,12 +133,12 @@ def _between_readings(base: Reading, others: list[Reading]) -> list[list[str]]:
     return rows
 
 
-def _ask(q: Question, readings: list[Reading], time_limit, workers) -> tuple[dict, Result | None]:
+def _ask(q: Question, readings: list[Reading], time_limit, workers, extremes: dict) -> tuple[dict, Result | None]:
     """Under each reading in turn: fix the question's literal and solve; the first yes is the answer, with
     its allocation; a no under every reading names, for the policy as given, the blocking rules."""
     explained, unsettled = None, None
     for r in readings:
-        verdict, detail, alt = _ask_one(q, r.result, readings[0].result, time_limit, workers)
+        verdict, detail, alt = _ask_one(q, r.result, readings[0].result, time_limit, workers, extremes=extremes)
         if verdict == "time_limit":
             return {"question": q.text, "answer": "unknown", "reading": r.name, "blocking": "",
                     "detail": "time limit reached", "minimal": False}, None
@@ -162,20 +166,22 @@ def settled_by_structure(res: Result) -> bool:
 
 
 def _ask_one(q: Question, res: Result, base: Result, time_limit, workers, model: bool = False,
-             reduce: bool | None = None):
+             reduce: bool | None = None, extremes: dict | None = None):
     """The question under one reading: "yes" with the allocation, "no" with the blocking rules, or "time_limit".
     Where the structure settles it (`settled_by_structure`) and `model` is false, from the reading's official
-    allocation, with no CP-SAT model built (an SSC-size model took 6.9 GB); else from the model of every lawful
-    allocation, or, where that is past the budget (or `reduce`) and the recruitment is a house allocation, from
-    the model of the part of it the question can touch (`houses.truncated`)."""
+    allocation, with no CP-SAT model built (an SSC-size model took 6.9 GB); with several lists and the model past
+    the budget, from the two extreme stable allocations where they settle it (`_by_lattice`; `extremes`: the
+    institution-optimal allocation per reading, made once); else from the model of every lawful allocation, or,
+    where that is past the budget (or `reduce`) and the recruitment is a house allocation, from the model of the
+    part of it the question can touch (`houses.truncated`)."""
     problem, i = res.problem, q.candidate
     ids = problem.candidates.ids
     tied = problem.candidates.tie_blocks()
     if q.post is not None and not problem.ranked[i, q.post]:
         return "no", ("post not applied for", f"no: {ids[i]} did not rank {problem.posts[q.post]} (SPEC.md "
                       "preferences.csv)", True), None
-    if not model and settled_by_structure(res):
-        return _by_structure(q, res, base)
+    if not model and (found := _read_off(q, res, base, extremes)) is not None:
+        return found
     h, pools, kept = _scope(res, i, reduce if reduce is not None else not model and too_large(res.pools))
     if pools is None or (h is not None and too_large(pools)):
         return _by_tie_orders(q, res, base, pools)
@@ -196,6 +202,30 @@ def _ask_one(q: Question, res: Result, base: Result, time_limit, workers, model:
         return "yes", _yes_detail(q, base, alt), alt
     core, minimal = shrunk(model, rules, core, time_limit, workers)
     return "no", _explain(q, res, pools, why, core, minimal), None
+
+
+def _read_off(q: Question, res: Result, base: Result, extremes: dict | None):
+    """The answer where the structure (`settled_by_structure`) or the lattice (`_by_lattice`) settles it without a
+    model; None where neither does."""
+    if settled_by_structure(res):
+        return _by_structure(q, res, base)
+    return _by_lattice(q, res, base, extremes)
+
+
+def _by_lattice(q: Question, res: Result, base: Result, extremes: dict | None):
+    """Several merit lists whose model of every lawful allocation is past the budget (JoSAA size): the answer
+    the official (candidate-optimal) and the institution-optimal allocations settle (`solver.audit.lattice`), or
+    None where they do not (a post strictly between them in her order) or the lists are not a plain market."""
+    if not (res.pools.several_lists and supported(res.pools) and too_large(res.pools)):
+        return None
+    extremes = {} if extremes is None else extremes
+    if id(res) not in extremes:      # (the results live as long as the audit: their ids stand)
+        extremes[id(res)] = institution_optimal(res)
+    found = lattice_answer(q, res, extremes[id(res)])
+    if found is None:
+        return None
+    verdict, said = found
+    return ("yes", _yes_detail(q, base, said), said) if verdict == "yes" else ("no", ("stability", said, True), None)
 
 
 def _scope(res: Result, i: int, reduce: bool):

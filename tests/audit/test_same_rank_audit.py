@@ -6,6 +6,7 @@ allocations form a lattice (Chambers and Yenmez 2017) and the audit's two extrem
 pool's intake may differ between them. The example is worked by hand; the property checks the audit against every
 allocation of small markets, enumerated and judged here from the rule's words."""
 import itertools
+from unittest import mock
 
 from conftest import write_csv
 from hypothesis import HealthCheck, given, settings
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 from solver import load_policy, solve
 from solver.audit import audit, parse
+from solver.audit import ties as ties_module
 from solver.audit.stable import stable_allocation
 from solver.io.readers import read_problem
 from solver.verify import read_allocation
@@ -66,6 +68,39 @@ def test_a_seat_over_the_number_in_one_stable_allocation_and_not_in_the_other(tm
     assert answers == {"!D": "yes", "D@Y": "yes", "A@Y": "yes", "B@X": "yes", "!A": "no"}
     proved = audit(pol, prob, [], [], lambda sets: load_policy("josaa-2025"), prove=True)
     assert proved.unique is False and {r[0] for r in proved.contested} == {"A", "B", "D"}
+
+
+def test_questions_read_off_the_two_extremes_where_the_model_is_too_large(tmp_path):
+    """The market above with the model of every lawful allocation past the budget (as at JoSAA size): a question
+    is answered from the two extreme stable allocations, every stable allocation lying between them in each
+    candidate's order. D may be left out (the institution-optimal allocation), may hold Y (the official one); A
+    may hold Y (the institution-optimal one) but is never left out: her seat runs from X to Y, both seats."""
+    pol, prob = _problem(tmp_path, ["A", "B", "D"], [("X", 1, "one"), ("Y", 1, "two")],
+                         [["B", "one", 1], ["A", "one", 2], ["A", "two", 1], ["B", "two", 2], ["D", "two", 2]],
+                         {"A": ["X", "Y"], "B": ["Y", "X"], "D": ["Y"]})
+    with mock.patch.object(ties_module, "MODEL_BUDGET", 0):
+        out = _audit(pol, prob, ["!D", "D@Y", "A@Y", "!A", "B"])
+    said = {a["question"]: a for a in out.answers}
+    assert {q: a["answer"] for q, a in said.items()} == {"!D": "yes", "D@Y": "yes", "A@Y": "yes", "!A": "no",
+                                                         "B": "yes"}
+    assert said["!A"]["blocking"] == "stability"
+    assert "from X OPEN (the official, candidate-optimal allocation) down to Y OPEN" in said["!A"]["detail"]
+    assert _held(out.alternatives["not-D"]) == {"A": "Y", "B": "X"}     # (the institution-optimal one)
+
+
+def test_a_post_between_the_two_extremes_is_left_to_the_model(tmp_path):
+    """Three posts of one seat, each ranking by a list of its own; A wants X, Y, Z; B wants Y, Z, X; C wants Z, X,
+    Y; X ranks B, C, A; Y ranks C, A, B; Z ranks A, B, C. Three stable allocations: each candidate's first choice
+    (the official one), each post's first (the institution-optimal one), and each one's second (A Y, B Z, C X:
+    each wants the post above, whose holder is above him there). A at Y is in the third alone: the two extremes do
+    not settle it, so past the model's budget it is "unknown", never "no"; with the model it is "yes"."""
+    ranks = [[c, lst, k + 1] for lst, order in (("lx", "BCA"), ("ly", "CAB"), ("lz", "ABC")) for k, c in enumerate(order)]
+    pol, prob = _problem(tmp_path, ["A", "B", "C"], [("X", 1, "lx"), ("Y", 1, "ly"), ("Z", 1, "lz")], ranks,
+                         {"A": ["X", "Y", "Z"], "B": ["Y", "Z", "X"], "C": ["Z", "X", "Y"]})
+    assert {a["question"]: a["answer"] for a in _audit(pol, prob, ["A@Y"]).answers} == {"A@Y": "yes"}
+    with mock.patch.object(ties_module, "MODEL_BUDGET", 0):
+        out = _audit(pol, prob, ["A@Y", "A@Z", "!A"])
+    assert {a["question"]: a["answer"] for a in out.answers} == {"A@Y": "unknown", "A@Z": "yes", "!A": "no"}
 
 
 def test_a_tie_everyone_agrees_on_leaves_one_stable_allocation(tmp_path):
@@ -145,3 +180,11 @@ def test_the_audit_bounds_every_stable_allocation_with_ties(tmp_path_factory, m)
     assert out.unique is (len({tuple(s.values()) for s in stable}) == 1)
     possible = {f"{c}@{s[c]}" for s in stable for c in ids if s[c] is not None}
     assert {a["question"] for a in out.answers if a["answer"] == "yes"} == possible & set(asked)
+    # (the model past the budget: what the two extremes settle is the same; a post between them is not settled)
+    out_of_range = [f"!{c}" for c in ids]
+    with mock.patch.object(ties_module, "MODEL_BUDGET", 0):
+        quick = _audit(pol, prob, asked + out_of_range)
+    left_out = {f"!{c}" for s in stable for c in ids if s[c] is None}
+    for a in quick.answers:
+        if a["answer"] != "unknown":
+            assert (a["answer"] == "yes") == (a["question"] in possible | left_out), a
