@@ -51,6 +51,8 @@ def stable_allocation(pools: Pools, n: int, proposing: str = "candidates") -> np
     >>> stable_allocation(pools, 2).tolist(), stable_allocation(pools, 2, "pools").tolist()
     ([1, 0], [0, 1])
     """
+    if proposing == "pools":
+        return pools_propose(pools, n)
     ci, pi = pools.preference_lists()
     start, end = pools.runs
     rank = {}                                   # (candidate, pool) -> her place for it
@@ -63,26 +65,14 @@ def stable_allocation(pools: Pools, n: int, proposing: str = "candidates") -> np
     # (the same-rank rule: a pool's level for each candidate, equal for those of one rank on its list)
     level = [pools.lists.levels(p.merit_list) for p in pools.pools] if pools.same_rank else None
     out = np.full(n, -1, dtype=np.int64)
-    if proposing == "candidates":
-        if level is None:
-            held = _gale_shapley(wants, [1] * n, lambda k, w: int(place[k][w]), cap)
-        else:
-            held = _candidates_propose(wants, lambda k, w: (int(level[k][w]), int(place[k][w])), cap)
-        for k, heap in enumerate(held):
-            for _, w in heap:
-                out[w] = k
-        return out
-    # (a pool's list: those who may hold it and want it, in its merit list's order)
-    members = [[] for _ in pools.pools]
-    for w, k in zip(ci.tolist(), pi.tolist()):
-        members[k].append(w)
-    lists = [p.in_order(np.array(m, dtype=np.int64)).tolist() for p, m in zip(pools.pools, members)]
     if level is None:
-        for w, heap in enumerate(_gale_shapley(lists, cap, lambda w, k: rank[(w, k)], [1] * n)):
-            for _, k in heap:
-                out[w] = k
-        return out
-    return _pools_propose(lists, cap, lambda k, w: int(level[k][w]), rank, n)
+        held = _gale_shapley(wants, [1] * n, lambda k, w: int(place[k][w]), cap)
+    else:
+        held = _candidates_propose(wants, lambda k, w: (int(level[k][w]), int(place[k][w])), cap)
+    for k, heap in enumerate(held):
+        for _, w in heap:
+            out[w] = k
+    return out
 
 
 def _gale_shapley(lists, quota, key, room) -> list[list]:
@@ -132,32 +122,76 @@ def _candidates_propose(wants, key, cap) -> list[list]:
     return held
 
 
-def _pools_propose(lists, cap, level, rank: dict, n: int) -> np.ndarray:
-    """Pools-proposing deferred acceptance under the same-rank rule: pool k offers its seats down its list to
-    those who have not turned it down, until `cap[k]` hold them and the next is not of the level of the last
-    of those; a candidate keeps the offer she ranks highest (`rank[(w, k)]`, smaller is better). The offers
-    held are a prefix of those not turned down, so a pool turned down only offers further."""
-    holding: list[list[int]] = [[] for _ in cap]     # per pool, those holding its offer, in its list's order
-    at = {}                                         # candidate -> (her place for the pool, pool) she holds
-    nxt = [0] * len(lists)
-    place = [{w: r for r, w in enumerate(m)} for m in lists]
-    free = deque(k for k in range(len(lists)) if cap[k] > 0)
-    while free:
-        k = free.popleft()
-        h, c = holding[k], cap[k]
-        while nxt[k] < len(lists[k]) and (len(h) < c or level(k, lists[k][nxt[k]]) == level(k, h[c - 1])):
-            w = lists[k][nxt[k]]
-            nxt[k] += 1
-            mine = rank[(w, k)]
-            if w in at and at[w][0] < mine:
-                continue                                     # (she holds a pool she ranks higher)
-            if w in at:
-                old = at[w][1]
-                holding[old].remove(w)
-                free.append(old)
-            at[w] = (mine, k)
-            insort(h, w, key=lambda x, k=k: place[k][x])
-    out = np.full(n, -1, dtype=np.int64)
-    for w, (_, k) in at.items():
-        out[w] = k
+def pools_propose(pools: Pools, n: int) -> np.ndarray:
+    """Pools-proposing deferred acceptance over arrays, in rounds: each pool offers its seats down its list (those
+    who may hold it and ranked it, in its merit list's order) to as many as it has seats not held, and, under the
+    same-rank rule, to the next one where he is of the rank of the last of its holders; each candidate keeps the
+    offer she ranks highest and turns the others down. The offers a pool holds are always a prefix of those who
+    have not turned it down, within its choice of them, so it only ever offers further down; it stops when no
+    pool offers. Returns the pool each candidate holds (-1 none). At JoSAA size (37 million pairs) a loop in
+    Python over the pairs took more than 24 GB."""
+    ci, pi = pools.preference_lists()
+    if not len(ci):
+        return np.full(n, -1, dtype=np.int64)
+    start, end = pools.runs
+    mine = np.arange(len(ci), dtype=np.int64) - np.repeat(start, end - start)     # her place for the pool
+    order = np.lexsort((_places(pools, ci, pi), pi))     # each pool's list, in its merit list's order
+    who, place, of = ci[order].astype(np.int64), mine[order], pi[order]
+    merit = np.array([p.merit_list for p in pools.pools], dtype=np.int64)
+    level = pools.lists.level[merit[of], who] if pools.same_rank else None
+    first = np.searchsorted(of, np.arange(len(pools) + 1))
+    ptr, stop = first[:-1].copy(), first[1:]
+    cap = np.array([p.capacity(np.zeros(len(pools), dtype=np.int64)) for p in pools.pools], dtype=np.int64)
+    held = np.full(n, -1, dtype=np.int64)
+    rank = np.full(n, np.iinfo(np.int64).max)   # her place for the pool she holds
+    at = np.full(n, -1, dtype=np.int64)         # where in the pool's list she holds it
+    while True:
+        count = np.bincount(held[held >= 0], minlength=len(pools))
+        width = np.clip(np.minimum(cap - count, stop - ptr), 0, None)
+        if level is not None:
+            width += _tied_next(held, at, level, cap, count, ptr, stop) & (width == 0)
+        k = np.flatnonzero(width)
+        if not len(k):
+            break
+        offer = np.repeat(ptr[k], width[k]) + np.arange(int(width[k].sum())) - np.repeat(np.cumsum(width[k]) - width[k],
+                                                                                           width[k])
+        ptr[k] += width[k]
+        w, r = who[offer], place[offer]
+        best = np.lexsort((r, w))                # each candidate's best offer of the round
+        w, r, offer = w[best], r[best], offer[best]
+        firsts = np.r_[True, w[1:] != w[:-1]]
+        w, r, offer = w[firsts], r[firsts], offer[firsts]
+        take = r < rank[w]
+        w, r, offer = w[take], r[take], offer[take]
+        held[w], rank[w], at[w] = of[offer], r, offer
+    return held
+
+
+def _places(pools: Pools, ci: np.ndarray, pi: np.ndarray) -> np.ndarray:
+    """Each pair's candidate's place on the list of its pool (`Pool.place`, one per merit list; the candidates'
+    own order where the pool has none), a pass per list."""
+    key = ci.astype(np.int64)
+    lists = {p.merit_list: p.place for p in pools.pools if p.place is not None}
+    code = {m: k + 1 for k, m in enumerate(lists)}
+    which = np.array([code[p.merit_list] if p.place is not None else 0 for p in pools.pools], dtype=np.int64)[pi]
+    for k, place in enumerate(lists.values(), 1):
+        at = np.flatnonzero(which == k)
+        key[at] = place[ci[at]]
+    return key
+
+
+def _tied_next(held, at, level, cap, count, ptr, stop) -> np.ndarray:
+    """1 for each pool holding at least its capacity whose next on its list is of the rank (level) of the last of
+    its best `cap` holders: the same-rank rule's choice takes him too; else 0."""
+    out = np.zeros(len(cap), dtype=np.int64)
+    full = (cap > 0) & (count >= cap) & (ptr < stop)
+    if not full.any():
+        return out
+    h = np.flatnonzero(held >= 0)
+    h = h[np.lexsort((at[h], held[h]))]          # holders by pool, in its list's order
+    pool = held[h]
+    begin = np.searchsorted(pool, np.arange(len(cap)))
+    k = np.flatnonzero(full)
+    last = at[h[begin[k] + cap[k] - 1]]          # the place of each full pool's cap-th holder
+    out[k] = level[ptr[k]] == level[last]
     return out

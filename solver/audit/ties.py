@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..chain.engines.assignment import Assignment
-from ..chain.engines.cpsat.size import BYTES_PER_PAIR
+from ..chain.engines.cpsat.size import BYTES_PER_PAIR, pairs
 from ..chain.pools import Pools
 from ..outcome.result import Result
 
@@ -18,7 +18,7 @@ MODEL_BUDGET = 4 * 2**30
 
 def model_bytes(pools: Pools) -> int:
     """The model's estimated peak memory (`engines.cpsat.size`)."""
-    return sum(int(p.eligible.sum()) for p in pools.pools) * BYTES_PER_PAIR
+    return pairs(pools) * BYTES_PER_PAIR
 
 
 def too_large(pools: Pools) -> bool:

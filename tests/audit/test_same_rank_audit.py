@@ -16,6 +16,7 @@ from solver import load_policy, solve
 from solver.audit import audit, parse
 from solver.audit import ties as ties_module
 from solver.audit.stable import stable_allocation
+from solver.chain.engines.cpsat.size import pairs
 from solver.io.readers import read_problem
 from solver.verify import read_allocation
 from solver.verify.checks import verify
@@ -173,6 +174,7 @@ def test_the_audit_bounds_every_stable_allocation_with_ties(tmp_path_factory, m)
     assert {c: place(c, mine.get(c)) for c in ids} == best
     # (the audit's own candidate-proposing deferred acceptance, heap for heap, gives the engine's)
     assert stable_allocation(result.pools, prob.n).tolist() == result.assignment.pool.tolist()
+    assert pairs(result.pools) == sum(int(p.eligible.sum()) for p in result.pools.pools)   # (the size estimate's)
     asked = [f"{c}@{p}" for c in ids for p in wants[c]]
     out = _audit(pol, prob, asked)
     other = _held(out.alternatives["institution-optimal"]) if "institution-optimal" in out.alternatives else mine

@@ -385,3 +385,18 @@ def test_preferred_pairs_are_those_before_the_held_pool(inst, seed):
             h = at[ref_holds[at]]
             ref_wanted[at[at < h[0]] if len(h) else at] = True
         assert np.array_equal(holds, ref_holds) and np.array_equal(wanted, ref_wanted)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(instances(), instances(traits=True), instances(overall=True), instances(allow_prefs=False)))
+def test_the_candidates_lists_hold_every_pair_a_pool_may_take(inst):
+    """The candidate-pool pairs of the candidates' lists (`Pools.preference_lists`) are the pools' eligible sets
+    (those each admits who ranked its post), pair for pair: the model-size estimate counts the one for the other
+    (`solver.chain.engines.cpsat.size.pairs`)."""
+    from solver.chain.engines.cpsat.size import pairs
+    _, _, _, g, _ = _solve_both(inst)
+    pools = g.result.pools
+    ci, pi = pools.preference_lists()
+    got = {(int(i), int(p)) for i, p in zip(ci, pi)}
+    assert got == {(int(i), p.index) for p in pools.pools for i in np.flatnonzero(p.eligible)}
+    assert pairs(pools) == len(got)
