@@ -153,9 +153,9 @@ def pools_propose(pools: Pools, n: int) -> np.ndarray:
         k = np.flatnonzero(width)
         if not len(k):
             break
-        offer = np.repeat(ptr[k], width[k]) + np.arange(int(width[k].sum())) - np.repeat(np.cumsum(width[k]) - width[k],
-                                                                                           width[k])
-        ptr[k] += width[k]
+        size = width[k]                          # (pool k's offers: its list's places ptr[k], ptr[k] + 1, ...)
+        offer = np.repeat(ptr[k] - (np.cumsum(size) - size), size) + np.arange(int(size.sum()))
+        ptr[k] += size
         w, r = who[offer], place[offer]
         best = np.lexsort((r, w))                # each candidate's best offer of the round
         w, r, offer = w[best], r[best], offer[best]
