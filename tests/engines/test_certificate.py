@@ -3,6 +3,7 @@ it (`solver.chain.engines.cpsat.certificate`). It must accept exactly what the f
 recruitments, the greedy's assignment and planted violations of it (a candidate moved to another pool, left
 out, or placed where she is not eligible)."""
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -44,6 +45,10 @@ def test_the_reduced_certificate_accepts_exactly_what_the_full_model_accepts(ins
         return   # (an objective, or a recommendation list's bounds: certified on the full model)
     held = res.assignment.pool.copy()
     assert certifies(pools, held, True) and certifies(pools, held, False)
+    # (the reduced pools' lists, the full lists' kept pairs, are those their own pools give when made afresh)
+    cut = certificate_pools(pools, held)
+    fresh = replace(cut, pools=cut.pools).preference_lists()
+    assert all(np.array_equal(a, b) for a, b in zip(cut.preference_lists(), fresh))
     moves = data.draw(st.lists(st.tuples(st.integers(0, prob.n - 1), st.integers(-1, len(pools) - 1)),
                                min_size=1, max_size=3))
     for i, p in moves:

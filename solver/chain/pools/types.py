@@ -160,10 +160,15 @@ class Pools:
         from .reuse import lists_of_fewer
         if "_all_lists" in self.__dict__ or (lists := lists_of_fewer(self, earlier, kept)) is None:
             return False
-        for a in lists:
-            a.flags.writeable = False
-        self.__dict__["_all_lists"] = lists     # (the cached property's own slot: made once, as if computed)
+        self.seed_lists(*lists)
         return True
+
+    def seed_lists(self, ci: np.ndarray, pi: np.ndarray) -> None:
+        """Take (ci, pi) as these pools' preference lists, where the caller knows them: the pairs an earlier set of
+        pools listed, cut down to those these pools admit (a subset of lists sorted by one rule stays sorted)."""
+        for a in (ci, pi):
+            a.flags.writeable = False
+        self.__dict__["_all_lists"] = (ci, pi)     # (the cached property's own slot: made once, as if computed)
 
     @cached_property
     def runs(self) -> tuple[np.ndarray, np.ndarray]:
