@@ -19,7 +19,7 @@ def lattice_answer(q, res: Result, alt: Result):
     between the two in the candidate's order is asked about (some stable allocation between them may give it)."""
     i = q.candidate
     ci, pi = res.pools.preference_lists()
-    mine = pi[ci == i].tolist()                  # her pools, best first
+    mine = pi[np.searchsorted(ci, i):np.searchsorted(ci, i, side="right")].tolist()   # her pools, best first
     best, worst = int(res.assignment.pool[i]), int(alt.assignment.pool[i])
     at = {p: k for k, p in enumerate(mine)}
     b, w = at.get(best, len(mine)), at.get(worst, len(mine))
