@@ -10,6 +10,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from ..chain.reductions import DIRECT, Answer, StageData
+from ..chain.engines.cpsat.certificate import contested_pools
 from ..chain.engines.cpsat.conflict import core as named_core, shrunk
 from ..chain.engines.cpsat.model import Names, Rules
 from ..chain.engines.greedy import solve_greedy
@@ -22,7 +23,7 @@ from .lawful import lawful_model, relaxable, solution
 from .questions import Question
 from .readings import OpenOption, combinations, sources
 from .houses import extend, houses, truncated
-from .lattice import institution_optimal, lattice_answer
+from .lattice import contested_no, institution_optimal, lattice_answer
 from .stable import supported
 from .ties import model_bytes, solved_in, tie_orders, too_large
 from .unique import outcome, uniqueness, with_pools
@@ -180,7 +181,7 @@ def _ask_one(q: Question, res: Result, base: Result, time_limit, workers, model:
     if q.post is not None and not problem.ranked[i, q.post]:
         return "no", ("post not applied for", f"no: {ids[i]} did not rank {problem.posts[q.post]} (SPEC.md "
                       "preferences.csv)", True), None
-    if not model and (found := _read_off(q, res, base, extremes)) is not None:
+    if not model and (found := _read_off(q, res, base, extremes, time_limit, workers)) is not None:
         return found
     h, pools, kept = _scope(res, i, reduce if reduce is not None else not model and too_large(res.pools))
     if pools is None or (h is not None and too_large(pools)):
@@ -204,18 +205,19 @@ def _ask_one(q: Question, res: Result, base: Result, time_limit, workers, model:
     return "no", _explain(q, res, pools, why, core, minimal), None
 
 
-def _read_off(q: Question, res: Result, base: Result, extremes: dict | None):
-    """The answer where the structure (`settled_by_structure`) or the lattice (`_by_lattice`) settles it without a
-    model; None where neither does."""
+def _read_off(q: Question, res: Result, base: Result, extremes: dict | None, time_limit=None, workers: int = 1):
+    """The answer where the structure (`settled_by_structure`) or the lattice (`_by_lattice`) settles it without
+    the whole model; None where neither does."""
     if settled_by_structure(res):
         return _by_structure(q, res, base)
-    return _by_lattice(q, res, base, extremes)
+    return _by_lattice(q, res, base, extremes, time_limit, workers)
 
 
-def _by_lattice(q: Question, res: Result, base: Result, extremes: dict | None):
+def _by_lattice(q: Question, res: Result, base: Result, extremes: dict | None, time_limit, workers):
     """Several merit lists whose model of every lawful allocation is past the budget (JoSAA size): the answer
-    the official (candidate-optimal) and the institution-optimal allocations settle (`solver.audit.lattice`), or
-    None where they do not (a post strictly between them in her order) or the lists are not a plain market."""
+    the official (candidate-optimal) and the institution-optimal allocations settle (`solver.audit.lattice`);
+    where they do not (a post strictly between them in her order), the model of the contested candidates alone,
+    everyone else at the seat both give him (`_among_contested`). None where the lists are not a plain market."""
     if not (res.pools.several_lists and supported(res.pools) and too_large(res.pools)):
         return None
     extremes = {} if extremes is None else extremes
@@ -223,9 +225,37 @@ def _by_lattice(q: Question, res: Result, base: Result, extremes: dict | None):
         extremes[id(res)] = institution_optimal(res)
     found = lattice_answer(q, res, extremes[id(res)])
     if found is None:
-        return None
+        return _among_contested(q, res, base, extremes[id(res)], time_limit, workers)
     verdict, said = found
     return ("yes", _yes_detail(q, base, said), said) if verdict == "yes" else ("no", ("stability", said, True), None)
+
+
+def _among_contested(q: Question, res: Result, base: Result, alt: Result, time_limit, workers):
+    """The model of every lawful allocation cut down to the candidates whose seats differ between the two
+    extremes (`certificate.contested_pools`): the others hold in every stable allocation the seat both give
+    them, so they are fixed there, and the question is asked of the rest."""
+    problem, held = res.problem, res.assignment.pool
+    free = held != alt.assignment.pool
+    pools = contested_pools(res.pools, held, free)
+    rules = Rules(ties=problem.candidates.tie_blocks(), capacity=True, waste=True)
+    model = lawful_model(pools, problem, rules)
+    for p, xs in enumerate(model.holds):
+        for i, x in xs.items():
+            if not free[i]:
+                model.m.add(x == int(held[i] == p))
+    mine = [xs[q.candidate] for p, xs in enumerate(model.holds)
+            if q.candidate in xs and (q.post is None or pools.pools[p].post == q.post)]
+    model.m.add(cp_model.LinearExpr.sum(mine) == (1 if q.selected else 0))
+    status, solver, core = named_core(model, rules, time_limit, workers)
+    if status == "time_limit":
+        return "time_limit", None, None
+    if status == "feasible":
+        got = Result(res.policy, problem, res.seats, res.pools, solution(model, solver, problem.n), "cpsat")
+        return "yes", _yes_detail(q, base, got), got
+    if not core:     # (what stands in the way is the others' seats, fixed: no rule of the model's own)
+        return "no", ("stability", contested_no(q, res, int(free.sum())), True), None
+    core, minimal = shrunk(model, rules, core, time_limit, workers)
+    return "no", _explain(q, res, pools, {}, core, minimal), None
 
 
 def _scope(res: Result, i: int, reduce: bool):

@@ -52,6 +52,17 @@ def _why(q, res: Result, alt: Result) -> str:
             f"of preference, and {asked} is not among them ({SRC})")
 
 
+def contested_no(q, res: Result, contested: int) -> str:
+    """A "no" the model of the contested candidates found (`solver.audit.audit._among_contested`), in words."""
+    i = q.candidate
+    ids, posts = res.problem.candidates.ids, res.problem.posts
+    asked = ("a seat" if q.post is None else posts[q.post]) if q.selected else \
+        ("no seat" if q.post is None else f"a seat other than {posts[q.post]}")
+    return (f"no: no stable allocation gives {ids[i]} {asked}: everyone whose outcome the official and the "
+            f"institution-optimal allocations agree on has it in every stable allocation, and with them there, "
+            f"no allocation of the {contested} contested candidates that is stable gives it ({SRC})")
+
+
 def institution_optimal(res: Result) -> Result:
     """The institution-optimal stable allocation of the official result's pools (`solver.audit.stable`)."""
     from .stable import stable_allocation

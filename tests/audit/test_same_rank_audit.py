@@ -89,19 +89,26 @@ def test_questions_read_off_the_two_extremes_where_the_model_is_too_large(tmp_pa
     assert _held(out.alternatives["not-D"]) == {"A": "Y", "B": "X"}     # (the institution-optimal one)
 
 
-def test_a_post_between_the_two_extremes_is_left_to_the_model(tmp_path):
+def test_a_post_between_the_two_extremes_goes_to_the_model_of_the_contested(tmp_path):
     """Three posts of one seat, each ranking by a list of its own; A wants X, Y, Z; B wants Y, Z, X; C wants Z, X,
     Y; X ranks B, C, A; Y ranks C, A, B; Z ranks A, B, C. Three stable allocations: each candidate's first choice
     (the official one), each post's first (the institution-optimal one), and each one's second (A Y, B Z, C X:
     each wants the post above, whose holder is above him there). A at Y is in the third alone: the two extremes do
-    not settle it, so past the model's budget it is "unknown", never "no"; with the model it is "yes"."""
-    ranks = [[c, lst, k + 1] for lst, order in (("lx", "BCA"), ("ly", "CAB"), ("lz", "ABC")) for k, c in enumerate(order)]
-    pol, prob = _problem(tmp_path, ["A", "B", "C"], [("X", 1, "lx"), ("Y", 1, "ly"), ("Z", 1, "lz")], ranks,
-                         {"A": ["X", "Y", "Z"], "B": ["Y", "Z", "X"], "C": ["Z", "X", "Y"]})
+    not settle it, so past the model's budget it goes to the model of the contested candidates alone (here A, B
+    and C): "yes", with the third allocation, as the whole model says. D (first on Q's list, wanting only Q) holds Q
+    in every stable allocation; A ranks Q between X and Z, so A at Q goes to that model too, and is "no"."""
+    ranks = [[c, lst, k + 1] for lst, order in (("lx", "BCA"), ("ly", "CAB"), ("lz", "ABC"), ("lq", "DA"))
+             for k, c in enumerate(order)]
+    pol, prob = _problem(tmp_path, ["A", "B", "C", "D"], [("X", 1, "lx"), ("Y", 1, "ly"), ("Z", 1, "lz"),
+                                                          ("Q", 1, "lq")], ranks,
+                         {"A": ["X", "Q", "Y", "Z"], "B": ["Y", "Z", "X"], "C": ["Z", "X", "Y"], "D": ["Q"]})
     assert {a["question"]: a["answer"] for a in _audit(pol, prob, ["A@Y"]).answers} == {"A@Y": "yes"}
     with mock.patch.object(ties_module, "MODEL_BUDGET", 0):
-        out = _audit(pol, prob, ["A@Y", "A@Z", "!A"])
-    assert {a["question"]: a["answer"] for a in out.answers} == {"A@Y": "unknown", "A@Z": "yes", "!A": "no"}
+        out = _audit(pol, prob, ["A@Y", "A@Q", "A@Z", "!A"])
+    said = {a["question"]: a for a in out.answers}
+    assert {q: a["answer"] for q, a in said.items()} == {"A@Y": "yes", "A@Q": "no", "A@Z": "yes", "!A": "no"}
+    assert _held(out.alternatives["A-at-Y"]) == {"A": "Y", "B": "Z", "C": "X", "D": "Q"}
+    assert said["A@Q"]["blocking"]      # (D holds Q in every stable allocation: a rule or the fixed seats named)
 
 
 def test_a_tie_everyone_agrees_on_leaves_one_stable_allocation(tmp_path):
@@ -182,11 +189,11 @@ def test_the_audit_bounds_every_stable_allocation_with_ties(tmp_path_factory, m)
     assert out.unique is (len({tuple(s.values()) for s in stable}) == 1)
     possible = {f"{c}@{s[c]}" for s in stable for c in ids if s[c] is not None}
     assert {a["question"] for a in out.answers if a["answer"] == "yes"} == possible & set(asked)
-    # (the model past the budget: what the two extremes settle is the same; a post between them is not settled)
+    # (the model past the budget: the two extremes, and the model of the contested alone between them)
     out_of_range = [f"!{c}" for c in ids]
     with mock.patch.object(ties_module, "MODEL_BUDGET", 0):
         quick = _audit(pol, prob, asked + out_of_range)
     left_out = {f"!{c}" for s in stable for c in ids if s[c] is None}
-    for a in quick.answers:
-        if a["answer"] != "unknown":
-            assert (a["answer"] == "yes") == (a["question"] in possible | left_out), a
+    assert {a["question"] for a in quick.answers if a["answer"] == "yes"} == (possible | left_out) & \
+        set(asked + out_of_range)
+    assert {a["answer"] for a in quick.answers} <= {"yes", "no"}

@@ -73,6 +73,23 @@ def certificate_pools(pools: Pools, held: np.ndarray) -> Pools:
     return _restricted(pools, len(held), ci, pi, keep)
 
 
+def contested_pools(pools: Pools, held: np.ndarray, free: np.ndarray) -> Pools:
+    """The pools cut down to what decides the candidates `free` (a bool per candidate) where everyone else keeps
+    the pool `held` gives him (-1 none): every pair of the free candidates, each other one's held pair, and per
+    pool the best other candidate who wanted it (a pool admits a merit prefix, so keeping him out keeps out every
+    worse one). For pools without minimums or shared bounds (`solver.audit.stable.supported`): with the others
+    fixed, the model of these pools has the same lawful allocations as the whole one."""
+    fixed = np.where(free, -1, held)
+    ci, pi, holds, wanted = preferred_pairs(pools, fixed)
+    mine = free[ci]
+    keep = (holds & ~mine) | mine
+    w = np.flatnonzero(wanted & ~mine)
+    if len(w):
+        order = w[np.lexsort((_places(pools, ci[w], pi[w]), pi[w]))]
+        keep[order[np.r_[True, pi[order][1:] != pi[order][:-1]]]] = True
+    return _restricted(pools, len(held), ci, pi, keep)
+
+
 def _places(pools: Pools, ci: np.ndarray, pi: np.ndarray) -> np.ndarray:
     """Each pair's candidate's place in its pool's merit list (the candidate index under one list)."""
     if not pools.several_lists:
