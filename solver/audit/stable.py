@@ -24,7 +24,7 @@ from collections import deque
 
 import numpy as np
 
-from ..chain.pools import Pools
+from ..chain.pools import Pools, places_on_lists
 
 
 def supported(pools: Pools) -> bool:
@@ -135,7 +135,7 @@ def pools_propose(pools: Pools, n: int) -> np.ndarray:
         return np.full(n, -1, dtype=np.int64)
     start, end = pools.runs
     mine = np.arange(len(ci), dtype=np.int64) - np.repeat(start, end - start)     # her place for the pool
-    order = np.lexsort((_places(pools, ci, pi), pi))     # each pool's list, in its merit list's order
+    order = np.lexsort((places_on_lists(pools, ci, pi), pi))     # each pool's list, in its merit list's order
     who, place, of = ci[order].astype(np.int64), mine[order], pi[order]
     merit = np.array([p.merit_list for p in pools.pools], dtype=np.int64)
     level = pools.lists.level[merit[of], who] if pools.same_rank else None
@@ -165,19 +165,6 @@ def pools_propose(pools: Pools, n: int) -> np.ndarray:
         w, r, offer = w[take], r[take], offer[take]
         held[w], rank[w], at[w] = of[offer], r, offer
     return held
-
-
-def _places(pools: Pools, ci: np.ndarray, pi: np.ndarray) -> np.ndarray:
-    """Each pair's candidate's place on the list of its pool (`Pool.place`, one per merit list; the candidates'
-    own order where the pool has none), a pass per list."""
-    key = ci.astype(np.int64)
-    lists = {p.merit_list: p.place for p in pools.pools if p.place is not None}
-    code = {m: k + 1 for k, m in enumerate(lists)}
-    which = np.array([code[p.merit_list] if p.place is not None else 0 for p in pools.pools], dtype=np.int64)[pi]
-    for k, place in enumerate(lists.values(), 1):
-        at = np.flatnonzero(which == k)
-        key[at] = place[ci[at]]
-    return key
 
 
 def _tied_next(held, at, level, cap, count, ptr, stop) -> np.ndarray:

@@ -16,9 +16,10 @@ fills: ``base - sum(filled[q] for q in minus)``; both engines and the reports re
 """
 from .build import build_pools, dereserved_pool, exchange_pools, fallback_pools, own_compartments, probation_pools, \
     with_minimums
-from .lists import admit_types, held_positions, preferred_pairs, runs
+from .lists import admit_types, held_positions, places_on_lists, preferred_pairs, runs
 from .types import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT, PROBATION, RESERVED, Pool, Pools, Shared, group
 
 __all__ = ["DERESERVED", "EXCHANGE", "FALLBACK", "OPEN_MERIT", "PROBATION", "RESERVED", "Pool", "Pools", "Shared",
            "admit_types", "build_pools", "dereserved_pool", "exchange_pools", "fallback_pools", "group",
-           "held_positions", "own_compartments", "preferred_pairs", "probation_pools", "runs", "with_minimums"]
+           "held_positions", "own_compartments", "places_on_lists", "preferred_pairs", "probation_pools", "runs",
+           "with_minimums"]

@@ -229,3 +229,17 @@ def runs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     start = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
     return start, np.r_[start[1:], len(keys)]
+
+
+def places_on_lists(pools: Pools, ci: np.ndarray, pi: np.ndarray) -> np.ndarray:
+    """Each (candidate, pool) pair's candidate's place on the list of its pool (`Pool.place`, one per merit list;
+    the candidates' own order, their index, where the pool has none), a pass per list: what the certificate and
+    the audit sort a pool's candidates by."""
+    key = ci.astype(np.int64)
+    lists = {p.merit_list: p.place for p in pools.pools if p.place is not None}
+    code = {m: k + 1 for k, m in enumerate(lists)}
+    which = np.array([code[p.merit_list] if p.place is not None else 0 for p in pools.pools], dtype=np.int64)[pi]
+    for k, place in enumerate(lists.values(), 1):
+        at = np.flatnonzero(which == k)
+        key[at] = place[ci[at]]
+    return key

@@ -17,7 +17,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ...pools import Pools, preferred_pairs, runs
+from ...pools import Pools, places_on_lists, preferred_pairs, runs
 
 
 def _restricted(pools: Pools, n: int, ci: np.ndarray, pi: np.ndarray, keep: np.ndarray) -> Pools:
@@ -65,11 +65,7 @@ def certificate_pools(pools: Pools, held: np.ndarray) -> Pools:
     keep |= wanted & minimums[pi]
     # the best candidate who wanted each pool without minimums: the first of its pairs by (pool, merit), merit
     # being the pool's own list where it has one
-    w = np.flatnonzero(wanted & ~minimums[pi])
-    if len(w):
-        order = w[np.lexsort((_places(pools, ci[w], pi[w]), pi[w]))]
-        first = order[np.r_[True, pi[order][1:] != pi[order][:-1]]]
-        keep[first] = True
+    keep[_best_per_pool(pools, ci, pi, np.flatnonzero(wanted & ~minimums[pi]))] = True
     return _restricted(pools, len(held), ci, pi, keep)
 
 
@@ -83,19 +79,16 @@ def contested_pools(pools: Pools, held: np.ndarray, free: np.ndarray) -> Pools:
     ci, pi, holds, wanted = preferred_pairs(pools, fixed)
     mine = free[ci]
     keep = (holds & ~mine) | mine
-    w = np.flatnonzero(wanted & ~mine)
-    if len(w):
-        order = w[np.lexsort((_places(pools, ci[w], pi[w]), pi[w]))]
-        keep[order[np.r_[True, pi[order][1:] != pi[order][:-1]]]] = True
+    keep[_best_per_pool(pools, ci, pi, np.flatnonzero(wanted & ~mine))] = True
     return _restricted(pools, len(held), ci, pi, keep)
 
 
-def _places(pools: Pools, ci: np.ndarray, pi: np.ndarray) -> np.ndarray:
-    """Each pair's candidate's place in its pool's merit list (the candidate index under one list)."""
-    if not pools.several_lists:
-        return ci
-    lists = np.array([p.merit_list for p in pools.pools], dtype=np.int64)
-    return pools.lists.position[lists[pi], ci]
+def _best_per_pool(pools: Pools, ci: np.ndarray, pi: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Of the pairs `w`, each pool's first by its merit list (`places_on_lists`): its best candidate among them."""
+    if not len(w):
+        return w
+    order = w[np.lexsort((places_on_lists(pools, ci[w], pi[w]), pi[w]))]
+    return order[np.r_[True, pi[order][1:] != pi[order][:-1]]]
 
 
 def dominance_pools(pools: Pools, held: np.ndarray) -> Pools:
