@@ -1,6 +1,5 @@
-"""Deferred acceptance with the proposing side a parameter (Gale and Shapley 1962; the shape of
-`deferred_acceptance` in QuantEcon's MatchingMarkets.jl: one loop, a heap per responder bounded by its quota,
-keyed by its ranking). Candidates proposing give the candidate-optimal stable allocation, the engines' answer;
+"""Deferred acceptance with the proposing side a parameter (Gale and Shapley 1962): a loop in Python with the
+candidates proposing, rounds over arrays with the pools proposing (JoSAA size). Candidates proposing give the candidate-optimal stable allocation, the engines' answer;
 pools proposing give the institution-optimal one. Every stable allocation lies between the two in every
 candidate's preference, so the stable allocation is unique exactly when they agree, and a candidate whose seat
 is the same in both has it in every stable allocation (the lattice of stable matchings; Roth and Sotomayor 1990,
@@ -18,7 +17,6 @@ For pools each filled on its own (one phase, no capacity following another pool'
 minimum, no shared bound): `supported`."""
 from __future__ import annotations
 
-import heapq
 from bisect import insort
 from collections import deque
 
@@ -55,55 +53,26 @@ def stable_allocation(pools: Pools, n: int, proposing: str = "candidates") -> np
         return pools_propose(pools, n)
     ci, pi = pools.preference_lists()
     start, end = pools.runs
-    rank = {}                                   # (candidate, pool) -> her place for it
     wants = [[] for _ in range(n)]
     for w, s, e in zip(ci[start].tolist(), start.tolist(), end.tolist()):
         wants[w] = pi[s:e].tolist()
-        rank.update({(w, k): r for r, k in enumerate(wants[w])})
     cap = [p.capacity(np.zeros(len(pools), dtype=np.int64)) for p in pools.pools]
     place = [p.place if p.place is not None else np.arange(n) for p in pools.pools]
-    # (the same-rank rule: a pool's level for each candidate, equal for those of one rank on its list)
-    level = [pools.lists.levels(p.merit_list) for p in pools.pools] if pools.same_rank else None
+    # (the same-rank rule: a pool's level for each candidate, equal for those of one rank on its list; without
+    # it, her place: no two alike, and the choice is the best up to capacity)
+    level = [pools.lists.levels(p.merit_list) for p in pools.pools] if pools.same_rank else place
     out = np.full(n, -1, dtype=np.int64)
-    if level is None:
-        held = _gale_shapley(wants, [1] * n, lambda k, w: int(place[k][w]), cap)
-    else:
-        held = _candidates_propose(wants, lambda k, w: (int(level[k][w]), int(place[k][w])), cap)
-    for k, heap in enumerate(held):
-        for _, w in heap:
+    for k, holders in enumerate(_candidates_propose(wants, lambda k, w: (int(level[k][w]), int(place[k][w])), cap)):
+        for _, w in holders:
             out[w] = k
     return out
 
 
-def _gale_shapley(lists, quota, key, room) -> list[list]:
-    """Proposers walk their `lists`, each holding at most `quota[p]` acceptances at a time; responder r keeps
-    its `room[r]` best by `key(r, p)` (smaller better) in a bounded heap. Returns each responder's heap of
-    (-key, proposer)."""
-    held = [[] for _ in range(len(room))]
-    holds = [0] * len(lists)
-    nxt = [0] * len(lists)
-    free = deque(range(len(lists)))
-    while free:
-        p = free.popleft()
-        while holds[p] < quota[p] and nxt[p] < len(lists[p]):
-            r = lists[p][nxt[p]]
-            nxt[p] += 1
-            k, heap = key(r, p), held[r]
-            if len(heap) < room[r]:
-                heapq.heappush(heap, (-k, p))
-                holds[p] += 1
-            elif heap and -heap[0][0] > k:
-                _, out = heapq.heapreplace(heap, (-k, p))
-                holds[p] += 1
-                holds[out] -= 1
-                free.append(out)
-    return held
-
-
 def _candidates_propose(wants, key, cap) -> list[list]:
-    """Candidate-proposing deferred acceptance under the same-rank rule: pool k holds its `cap[k]` best by
-    `key(k, w)` = (level, place), and everyone of the level of the last of them. Returns each pool's holders as
-    a sorted list of (key, candidate)."""
+    """Candidate-proposing deferred acceptance, one loop (the shape of `deferred_acceptance` in QuantEcon's
+    MatchingMarkets.jl): pool k holds its `cap[k]` best by `key(k, w)` = (level, place), and everyone of the
+    level of the last of them (the same-rank rule; with every level distinct, its best `cap[k]`). Returns each
+    pool's holders as a sorted list of (key, candidate)."""
     held = [[] for _ in cap]
     nxt = [0] * len(wants)
     free = deque(w for w in range(len(wants)) if wants[w])
