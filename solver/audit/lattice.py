@@ -45,22 +45,25 @@ def _why(q, res: Result, alt: Result) -> str:
         return (f"no: {ids[i]}'s outcome is {official} in every stable allocation (the official, candidate-optimal "
                 f"allocation and the institution-optimal one agree, and every stable allocation lies between them "
                 f"in {ids[i]}'s order of preference; {SRC})")
-    asked = ("a seat" if q.post is None else posts[q.post]) if q.selected else \
-        ("no seat" if q.post is None else f"a seat other than {posts[q.post]}")
     return (f"no: every stable allocation gives {ids[i]} an outcome from {official} (the official, "
             f"candidate-optimal allocation) down to {other} (the institution-optimal one) in {ids[i]}'s order "
-            f"of preference, and {asked} is not among them ({SRC})")
+            f"of preference, and {_asked(q, posts)} is not among them ({SRC})")
 
 
 def contested_no(q, res: Result, contested: int) -> str:
     """A "no" the model of the contested candidates found (`solver.audit.audit._among_contested`), in words."""
     i = q.candidate
     ids, posts = res.problem.candidates.ids, res.problem.posts
-    asked = ("a seat" if q.post is None else posts[q.post]) if q.selected else \
-        ("no seat" if q.post is None else f"a seat other than {posts[q.post]}")
-    return (f"no: no stable allocation gives {ids[i]} {asked}: everyone whose outcome the official and the "
+    return (f"no: no stable allocation gives {ids[i]} {_asked(q, posts)}: everyone whose outcome the official and the "
             f"institution-optimal allocations agree on has it in every stable allocation, and with them there, "
             f"no allocation of the {contested} contested candidates that is stable gives it ({SRC})")
+
+
+def _asked(q, posts) -> str:
+    """What question `q` asks her outcome to be, in words."""
+    if q.selected:
+        return "a seat" if q.post is None else posts[q.post]
+    return "no seat" if q.post is None else f"a seat other than {posts[q.post]}"
 
 
 def institution_optimal(res: Result) -> Result:
