@@ -338,13 +338,12 @@ def _explain(q: Question, res: Result, pools, why: dict, core: list, minimal: bo
             names.append(f"eligibility[{where}]")
             parts.append(f"{text} ({source})")
         elif kind == "capacity":
-            holders = np.flatnonzero(res.assignment.pool == p.index)
-            above = [int(h) for h in holders if h < i]
+            above, rank, on = _above_on_list(res, p, i)
             names.append(f"capacity[{where}]")
-            who = ", ".join(f"{ids[h]} (rank {h + 1})" for h in above[:5]) + (" and others" if len(above) > 5 else "")
+            who = ", ".join(f"{ids[h]} ({rank(h)})" for h in above[:5]) + (" and others" if len(above) > 5 else "")
             parts.append(f"the {p.base} vacancies of {where} (vacancies.csv) go to " + (
-                f"{who}, eligible and ranked above {ids[i]} (no justified envy: merit within the category; Indra "
-                "Sawhney 1992)" if above else "candidates the rules place there"))
+                f"{who}, eligible and ranked above {ids[i]} {on}(no justified envy: merit within the category; "
+                "Indra Sawhney 1992)" if above else "candidates the rules place there"))
         elif kind == "waste":
             names.append(f"non_wastefulness[{where}]")
             parts.append(f"{where} may leave an eligible candidate who wants it out only when full, and "
@@ -355,6 +354,17 @@ def _explain(q: Question, res: Result, pools, why: dict, core: list, minimal: bo
                      "other choice")
     return "; ".join(names), "no: " + "; ".join(parts), minimal
 
+
+def _above_on_list(res: Result, p, i: int):
+    """The holders of pool `p` ranked above candidate i on the list that orders the pool (its own merit list
+    under several lists: JoSAA Business Rules, "Rank lists"; else the candidates' own merit), best first; how a
+    holder's rank is told; and the words naming that list."""
+    holders = np.flatnonzero(res.assignment.pool == p.index)
+    if p.place is None:
+        return [int(h) for h in holders if h < i], lambda h: f"rank {h + 1}", ""
+    name = res.problem.lists.names[p.merit_list] if res.problem.lists is not None else ""
+    above = [int(h) for h in holders[np.argsort(p.place[holders], kind="stable")] if p.place[h] < p.place[i]]
+    return above, lambda h: f"rank {int(p.place[h]) + 1} on {name}", f"on {name}, the list that ranks the post "
 
 def _yes_detail(q: Question, res: Result, alt: Result) -> str:
     i = q.candidate

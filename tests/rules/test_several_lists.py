@@ -239,6 +239,19 @@ def test_one_stable_allocation_when_the_lists_agree_where_it_matters(tmp_path):
     assert out.unique is True and out.contested == [] and "institution-optimal" not in out.alternatives
 
 
+def test_audit_says_who_holds_the_seat_above_her_on_the_posts_own_list(tmp_path):
+    """JSO ranks on Paper-II (D, C, B, A): A, first on Paper-I, asks for JSO's one seat, which D holds. D is below
+    her on Paper-I, above her on the list that ranks JSO, so the "no" names D and his Paper-II rank (JoSAA Business
+    Rules, "Rank lists": each program ranks by its own list), not "candidates the rules place there"."""
+    from solver.audit import audit, parse
+    pol, prob = inputs(tmp_path, vacs=[["JSO", "UR", 1, "paper2"]], prefs={c: ["JSO"] for c in "ABCD"})
+    assert held(solve(pol, prob).result) == {"D": "JSO"}
+    out = audit(pol, prob, [parse("A@JSO", prob)], [], lambda sets: load_policy("central-dopt"))
+    (ans,) = out.answers
+    assert (ans["answer"], ans["blocking"]) == ("no", "capacity[UR@JSO]")
+    assert "D (rank 1 on paper2), eligible and ranked above A on paper2" in ans["detail"]
+
+
 def test_audit_on_the_command_line_writes_the_institution_optimal_allocation(tmp_path):
     crossing(tmp_path)
     r = CliRunner().invoke(app, ["audit", "--policy", "central-dopt", "--candidates", str(tmp_path / "c.csv"),
