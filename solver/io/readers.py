@@ -15,6 +15,7 @@ from ..errors import InputError
 from ..policy import Policy
 from ..data.problem import Candidates, Problem, availed
 from .cells import _bools, _choice, _first_bad, _is_date, _numbers, _parsed, ordinals, unique_ids
+from .choices import CHOICES, read_choices
 from .tables import Table, read_table, release_arrow_memory
 from .preferences import preferences_table, read_preferences
 from .vacancies import read_vacancies
@@ -312,7 +313,12 @@ def input_sources(candidates, vacancies, preferences=None) -> dict[str, str]:
             **({"preferences": str(preferences)} if preferences is not None else {})}
 
 
-def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=None, ranks=None) -> Problem:
+def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=None, ranks=None,
+                 choices=None) -> Problem:
+    """The problem in the input files (SPEC.md, "Input tables"), read and checked under `policy`. `choices`:
+    the path of an earlier run's choices.npy (`solver.io.choices`): each candidate's ranked posts as that run read
+    `preferences`, taken in place of reading that file again (`preferences` still names it), or, where it does not
+    fit these candidates and posts, the file is read after all, with a warning."""
     # The preferences are decoded (Arrow, outside the interpreter's lock) while the candidates and vacancies are
     # read and checked; their warnings are said after those files', and a bad candidates file is still told
     # first, as when the files were read one after another.
@@ -322,10 +328,16 @@ def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=N
             raise TypeError(f"read_problem: {name} must be a path, a pandas DataFrame or a pyarrow Table, not "
                             f"{type(given).__module__.split('.')[0]}.{type(given).__name__}")
     said: list[str] = []
-    pending = Background(preferences_table, preferences, said.append) if preferences is not None else None
+    pending = Background(preferences_table, preferences, said.append) \
+        if preferences is not None and choices is None else None
     cands, _ = read_candidates(candidates, policy, warn)
     posts, rows = read_vacancies(vacancies, policy, warn)
     rows = _policy_lists(policy, rows, ranks, vacancies, warn)
+    if choices is not None and (choices := read_choices(choices, len(cands), len(posts))) is None:
+        if warn:
+            warn(f"the earlier run's {CHOICES} does not hold choices of these candidates and posts: {preferences} "
+                 "read again")
+        pending = Background(preferences_table, preferences, said.append)
     prefs, views = None, {}
     if pending is not None:
         table = pending.result()
@@ -335,7 +347,7 @@ def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=N
         ids_by_merit = {cid: i for i, cid in enumerate(cands.ids)}
         prefs, views = read_preferences(preferences, ids_by_merit, programs_of(rows, posts), len(cands), warn,
                                         table)
-    prefs, views = _in_pools(policy, cands, posts, rows, prefs, views)
+    prefs, views = (choices, {}) if choices is not None else _in_pools(policy, cands, posts, rows, prefs, views)
     _appointed_elsewhere(cands, posts, candidates, warn)
     lists = _lists(ranks, cands, rows, vacancies, policy.merit.same_rank == "supernumerary")
     sources = {**input_sources(candidates, vacancies, preferences), **({"ranks": str(ranks)} if ranks else {})}

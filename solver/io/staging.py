@@ -50,7 +50,7 @@ def csv_text(rows) -> str:
 
 
 OUTPUT_FILES = ("allocation.csv", "decisions.csv", "unfilled.csv", "cutoffs.csv", "summary.json", "diff.csv",
-                "carried.csv", "report.html", "reserve_list.csv")
+                "carried.csv", "report.html", "reserve_list.csv", "choices.npy")
 STAGING_PREFIX = ".aarakshan-"
 # This process's staging folders not yet published or removed: a stop removes them (`abandon`).
 _LIVE: set[Path] = set()

@@ -70,9 +70,28 @@ def previous(folder: str | Path, needs: tuple[str, ...] = ("allocation.csv",), w
     if preferences is not None:
         paths["preferences"] = str(preferences)
     problem = read_problem(pol, paths["candidates"], paths["vacancies"], paths.get("preferences"), warn=warn,
-                           ranks=paths.get("ranks"))
+                           ranks=paths.get("ranks"), choices=_choices(folder, doc, warn, policy is None and
+                                                                      preferences is None and "preferences" in paths))
     files = {p.name: sha256(p) for p in sorted(folder.iterdir()) if p.is_file()}
     return Previous(folder, pol, problem, paths, files)
+
+
+def _choices(folder: Path, doc: dict, warn, same_reading: bool) -> Path | None:
+    """The run's choices.npy where the round may take it for its preferences file (`solver.io.choices`): the
+    round reads the run's own preferences under its own policy, the run was made by this version of the package,
+    and the file is the one summary.json records (the inputs were checked against it before). One changed since
+    is not taken, and the round says so (the preferences file, checked, is read instead)."""
+    from .. import __version__
+    from ..io.choices import CHOICES
+    path = folder / CHOICES
+    recorded = doc.get("outputs") if isinstance(doc.get("outputs"), dict) else {}
+    if not same_reading or doc.get("provenance", {}).get("aarakshan") != __version__ or not path.is_file():
+        return None
+    if recorded.get(CHOICES) != sha256(path):
+        warn(f"{path} changed since the run wrote it (its SHA-256 differs from summary.json's outputs): the "
+             "preferences file is read again instead")
+        return None
+    return path
 
 
 def _found(recorded: dict) -> str:
@@ -159,7 +178,7 @@ def run_fill(result: str | Path, declined: str | Path, out: str | Path | None, e
     return prev, done
 
 
-SLIDE_FILES = ("allocation.csv", "unfilled.csv", "slide.csv", "withdrawn.csv", "summary.json")
+SLIDE_FILES = ("allocation.csv", "unfilled.csv", "slide.csv", "withdrawn.csv", "choices.npy", "summary.json")
 
 
 def read_responses(path: Path, allocation: list[dict], warn=lambda _: None, frozen=frozenset(),
@@ -220,6 +239,7 @@ def run_slide(result: str | Path, responses: str | Path, out: str | Path | None,
     `policy` and `preferences`: the round's own, where they are not the round before's (a second counselling on
     the seats left, as CSAB's special rounds after JoSAA: its policy, and the choices filled afresh); the next
     round reads them from this one's summary.json. Returns (Previous, Slid)."""
+    from ..io.choices import CHOICES, write_choices
     from ..io.staging import stage, write_csv, write_json
     from ..outcome.reports import provenance
     from ..outcome.result import ALLOCATION_COLUMNS, UNFILLED_COLUMNS
@@ -249,6 +269,8 @@ def run_slide(result: str | Path, responses: str | Path, out: str | Path | None,
             write_csv(tmp / "unfilled.csv", UNFILLED_COLUMNS, done.unfilled)
             write_csv(tmp / "slide.csv", SLIDE_COLUMNS, done.moves)
             write_csv(tmp / "withdrawn.csv", ["candidate_id"], [[x] for x in done.gone])
+            if "preferences" in prev.problem.sources:
+                write_choices(tmp / CHOICES, prev.problem.preferences)
             write_json(tmp / "summary.json", doc)
         stage(out, write, SLIDE_FILES, reads=[prev.folder, responses, *prev.inputs.values()]).publish()
     return prev, done

@@ -290,8 +290,8 @@ def test_fill_refuses_a_reserve_list_changed_since_the_run_wrote_it(tmp_path):
                          "--quiet", "--out", str(tmp_path / "out"), "--reserve-list"])
     assert res.exit_code == 0, res.output
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
-    assert sorted(summary["outputs"]) == ["allocation.csv", "cutoffs.csv", "decisions.csv", "reserve_list.csv",
-                                          "unfilled.csv"]
+    assert sorted(summary["outputs"]) == ["allocation.csv", "choices.npy", "cutoffs.csv", "decisions.csv",
+                                          "reserve_list.csv", "unfilled.csv"]
     write_csv(tmp_path / "d.csv", ["candidate_id", "reason"], [["O2", "declined"]])
     fill_args = ["fill", "--declined", str(tmp_path / "d.csv"), "--result", str(tmp_path / "out")]
     listed = (tmp_path / "out" / "reserve_list.csv").read_text().splitlines(keepends=True)
