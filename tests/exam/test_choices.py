@@ -96,7 +96,8 @@ def test_a_run_of_another_version_is_read_from_its_preferences_file(first, tmp_p
 @pytest.mark.parametrize("made", [
     lambda f: write_choices(f, (np.array([0]),) * 4),                 # another number of candidates
     lambda f: write_choices(f, (np.array([0]), np.array([7]), np.array([1]))),   # a post out of range
-    lambda f: np.save(f, np.array([2, 3, 1, 1, 1, 0, 1, 2], dtype=np.int32)),    # another format
+    lambda f: np.save(f, np.array([9, 3, 3, 1, 1, 1, 0, 1, 2], dtype=np.int32)),    # another format
+    lambda f: np.save(f, np.array([1, 3, 4, 1, 1, 1, 0, 1, 2], dtype=np.int32)),    # counts that do not add up
     lambda f: np.save(f, np.array([1.0, 3.0])),                      # not int32
     lambda f: f.write_bytes(b"not a numpy file"),
 ])
@@ -113,3 +114,18 @@ def test_choices_that_do_not_fit_are_not_taken(tmp_path, made):
                         warn=said.append, choices=tmp_path / CHOICES)
     assert [x.tolist() for x in prob.preferences] == [[1], [0], [2]]
     assert any(CHOICES in s and "read again" in s for s in said), said
+
+
+@pytest.mark.parametrize("lists", [
+    [[2, 0], [], [1]],                      # uint16, two to a cell, an odd count padded
+    [[2, 0, 5], [4]],                       # uint16, an even count
+    [[70_000, 3], [65_535], []],            # an index past uint16: int32
+    [[], []],
+])
+def test_choices_read_back_as_written(tmp_path, lists):
+    """Whatever the width of the indices, the lists come back as written, int32, one view each."""
+    write_choices(tmp_path / CHOICES, tuple(np.array(x, dtype=np.int32) for x in lists))
+    got = read_choices(tmp_path / CHOICES, len(lists), 70_001)
+    assert [x.tolist() for x in got] == lists and all(x.dtype == np.int32 for x in got)
+    if top := max((v for x in lists for v in x), default=None):     # (a post index past the posts: refused)
+        assert read_choices(tmp_path / CHOICES, len(lists), top) is None
