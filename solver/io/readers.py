@@ -335,8 +335,8 @@ def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=N
     rows = _policy_lists(policy, rows, ranks, vacancies, warn)
     if choices is not None and (choices := read_choices(choices, len(cands), len(posts))) is None:
         if warn:
-            warn(f"the earlier run's {CHOICES} does not hold choices of these candidates and posts: {preferences} "
-                 "read again")
+            warn(f"the earlier run's {CHOICES} does not hold choices of these candidates and posts in this "
+                 f"version's format: {preferences} read again")
         pending = Background(preferences_table, preferences, said.append)
     prefs, views = None, {}
     if pending is not None:
