@@ -307,10 +307,11 @@ def _in_pools(policy: Policy, cands: Candidates, posts, rows, prefs, views):
     return expand(prefs, programs, tuple(pool[p] for p in posts), policy.seat_pools, cands), {}
 
 
-def input_sources(candidates, vacancies, preferences=None) -> dict[str, str]:
+def input_sources(candidates, vacancies, preferences=None, ranks=None) -> dict[str, str]:
     """Each input's role and where it came from (`Problem.sources`: messages and the provenance name them)."""
     return {"candidates": str(candidates), "vacancies": str(vacancies),
-            **({"preferences": str(preferences)} if preferences is not None else {})}
+            **({"preferences": str(preferences)} if preferences is not None else {}),
+            **({"ranks": str(ranks)} if ranks else {})}
 
 
 def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=None, ranks=None,
@@ -350,7 +351,7 @@ def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=N
     prefs, views = (choices, {}) if choices is not None else _in_pools(policy, cands, posts, rows, prefs, views)
     _appointed_elsewhere(cands, posts, candidates, warn)
     lists = _lists(ranks, cands, rows, vacancies, policy.merit.same_rank == "supernumerary")
-    sources = {**input_sources(candidates, vacancies, preferences), **({"ranks": str(ranks)} if ranks else {})}
+    sources = input_sources(candidates, vacancies, preferences, ranks)
     problem = Problem(cands, posts, rows, prefs, sources, lists)
     problem.ranking.seed(**views)   # (what the reader's checks made: no second copy of 19 million rows)
     release_arrow_memory()

@@ -161,7 +161,7 @@ def run_year(options: RunOptions, rnd: Round, *, progress: Say = _quiet, done: D
     """
     pol, reg, year = options.policy, rnd.register, rnd.year
     digests = None if rnd.problem is not None or rnd.out is None else \
-        InputDigests(_sources(rnd, input_sources(rnd.candidates, rnd.vacancies, rnd.preferences)))
+        InputDigests(_sources(rnd, input_sources(rnd.candidates, rnd.vacancies, rnd.preferences, rnd.ranks)))
     staged = None
     try:
         if rnd.shortlist is not None:

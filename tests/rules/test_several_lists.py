@@ -417,3 +417,21 @@ def test_a_category_without_a_row_is_ranked_by_its_posts_list(tmp_path):
     pools = solve(pol, prob, engine="greedy").result.pools
     obc_at_jso = [p for p in pools if p.post == jso and p.category == "OBC"]
     assert obc_at_jso and all(p.merit_list == paper2 for p in obc_at_jso)
+
+
+def test_the_digests_begun_with_the_run_name_the_ranks_file_too(tmp_path, monkeypatch):
+    """The SHA-256 of the inputs, worked out beside the solve from the start of a run, are those of every file
+    the problem names, the ranks file among them: provenance then takes them as they are, with no file hashed a
+    second time at the end (a ranks file left out had every input hashed again)."""
+    from solver.io.readers import input_sources
+    from solver.outcome import reports
+    from solver.runs.year import Round, RunOptions, run_year
+    pol, prob = inputs(tmp_path)
+    assert input_sources(tmp_path / "c.csv", tmp_path / "v.csv", tmp_path / "p.csv", tmp_path / "r.csv") == \
+        prob.sources
+    called = []
+    monkeypatch.setattr(reports, "_sha256_each", lambda sources: called.append(sorted(sources)) or
+                        {role: reports.sha256_file(path) for role, path in sources.items()})
+    run_year(RunOptions(pol, "greedy"), Round(tmp_path / "c.csv", tmp_path / "v.csv", tmp_path / "p.csv",
+                                              out=tmp_path / "out", ranks=tmp_path / "r.csv"))
+    assert called == [["candidates", "preferences", "ranks", "vacancies"]]     # (once: in the background)
