@@ -79,11 +79,12 @@ class Holders:
 
 
 def expand(prefs: tuple[np.ndarray, ...], programs: tuple[str, ...], pools: tuple[SeatPool, ...], rules,
-           candidates) -> tuple[np.ndarray, ...]:
+           candidates, ranked: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
     """Each candidate's ranked programs (indices into `programs`) as ranked posts (indices into `pools`): a
     program's place taken by the pools of it the candidate may hold (`Holders`), in the policy's order
     (`rules.rank`). Vectorised over the pairs, by the candidates' signatures: the kinds of pool they may
-    hold."""
+    hold. `ranked`: the same choices as one array, candidate after candidate (the reader's rows), where it has
+    them: then the lists are not joined again."""
     n = len(candidates)
     key = [rules.rank(p.quota, p.gender_pool, p.trait) for p in pools]
     of = {name: [] for name in programs}
@@ -108,17 +109,28 @@ def expand(prefs: tuple[np.ndarray, ...], programs: tuple[str, ...], pools: tupl
     count = open_.sum(axis=2)
     sizes = np.fromiter((len(p) for p in prefs), dtype=np.int64, count=n)
     # Each ranked program's cell of `listed` (signature, program), flat: its pools sit at cell + 0, 1, ...
+    # (Arrays made once and worked in place: at JoSAA's 19.4 million choices each fresh array is 80-160 MB of
+    # pages the kernel hands out one fault at a time, and the faults were most of the time.)
     cell = np.repeat((sig.reshape(-1) * len(programs)).astype(np.int32), sizes)
     if len(cell):
-        cell += np.concatenate(prefs).astype(np.int32, copy=False)
+        cell += ranked if ranked is not None else np.concatenate(prefs).astype(np.int32, copy=False)
     k = count.astype(np.int32).reshape(-1)[cell]                 # pools each ranked program stands for
-    ends = np.r_[0, np.cumsum(k)]
+    total = int(k.sum(dtype=np.int64))
     # The k pools of a ranked program are its cell's first k places: one gather over the pairs repeated k times,
     # each copy at its offset (int32 where it fits: JoSAA's 24 million places, read once, not per place)
-    step = np.int32 if max(listed.size, ends[-1]) < 2 ** 31 else np.int64
-    start = cell.astype(step) * listed.shape[2] - ends[:-1].astype(step)
+    step = np.int32 if max(listed.size, total) < 2 ** 31 else np.int64
+    ends = np.zeros(len(k) + 1, dtype=step)
+    np.cumsum(k, out=ends[1:])
+    start = cell.astype(step, copy=False)
+    start *= listed.shape[2]
+    start -= ends[:-1]
     place = np.repeat(start, k)
-    place += np.arange(len(place), dtype=step)
+    del start, cell
+    for b0 in range(0, len(place), _BLOCK):          # (place += arange, without a 24-million temporary)
+        place[b0:b0 + _BLOCK] += np.arange(b0, min(b0 + _BLOCK, len(place)), dtype=step)
     flat = listed.reshape(-1)[place].astype(np.int32, copy=False)
-    bounds = ends[np.r_[0, np.cumsum(sizes)]]                     # (each candidate's first ranked pool's place)
+    bounds = ends[np.r_[0, np.cumsum(sizes)]].tolist()            # (each candidate's first ranked pool's place)
     return tuple(flat[bounds[i]:bounds[i + 1]] for i in range(n))
+
+
+_BLOCK = 1 << 20

@@ -304,7 +304,9 @@ def _in_pools(policy: Policy, cands: Candidates, posts, rows, prefs, views):
     pool = {r.post: r.pool for r in rows}
     if prefs is None:
         prefs = (np.arange(len(programs)),) * len(cands)
-    return expand(prefs, programs, tuple(pool[p] for p in posts), policy.seat_pools, cands), {}
+    read = views.get("rows")      # (the choices candidate after candidate, in merit order, as the read made them)
+    return expand(prefs, programs, tuple(pool[p] for p in posts), policy.seat_pools, cands,
+                  read[1] if read is not None else None), {}
 
 
 def input_sources(candidates, vacancies, preferences=None, ranks=None) -> dict[str, str]:
