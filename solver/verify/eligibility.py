@@ -4,7 +4,7 @@ Each function checks one rule over every allocation row and returns its breaches
 """
 from __future__ import annotations
 
-from ..data.routes import Route
+from ..data.routes import NOT_RANKED, Route
 from ..data.lists import ABSENT
 from .allocation import Violation
 from .reading import OPEN_MERIT, Reading
@@ -27,10 +27,12 @@ def applied_for(r: Reading) -> list[Violation]:
     """An appointee holds a post they ranked, unless the policy allocates the recommended to unranked posts
     (SPEC.md, preferences.csv)."""
     m = r.policy.migration
-    if m.selection_list and m.allocate_unranked:
+    if m.selection_list and m.allocate_unranked or r.problem.preferences is None:
         return []
+    # (each pair read off its candidate's list: the n x P matrix of who ranked what is 950 MB at JoSAA's size)
+    unranked = r.problem.ranking.ranks(r.alloc.cand, r.alloc.post) == NOT_RANKED
     return [r.violation("post not applied for", i, j, "the candidate did not rank this post", "SPEC.md preferences.csv")
-            for i, j in zip(r.alloc.cand.tolist(), r.alloc.post.tolist()) if not r.problem.ranked[i, j]]
+            for i, j in zip(r.alloc.cand[unranked].tolist(), r.alloc.post[unranked].tolist())]
 
 
 def on_the_list(r: Reading) -> list[Violation]:

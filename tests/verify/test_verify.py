@@ -181,3 +181,20 @@ BASE_BIHAR = [["A", 90, "UR", "M", "", ""], ["B", 85, "SC", "M", "", ""], ["D", 
               ["E", 60, "EBC", "M", "", ""]]
 VAC_BIHAR = [["X", "UR", 2, ""], ["X", "SC", 1, ""], ["X", "EBC", 1, ""]]
 
+
+
+def test_a_post_not_ranked_is_not_held(tmp_path):
+    """SPEC.md preferences.csv: an appointee holds a post he ranked. A ranks X then Y, B only Y, C only X (one
+    UR seat at each). B placed at X, which he did not rank, is named, and only he: A at Y (ranked second) and C
+    nowhere are no such breach, whatever else the allocation breaks."""
+    write_csv(tmp_path / "c.csv", ["id", "score", "category"], [["A", 90, "UR"], ["B", 80, "UR"], ["C", 70, "UR"]])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], [["X", "UR", 1], ["Y", "UR", 1]])
+    write_csv(tmp_path / "p.csv", ["candidate_id", "order", "post"],
+              [["A", 1, "X"], ["A", 2, "Y"], ["B", 1, "Y"], ["C", 1, "X"]])
+    write_csv(tmp_path / "a.csv", HEAD, [["A", "Y", "UR", "UR", "", "open_merit", 1],
+                                         ["B", "X", "UR", "UR", "", "open_merit", 2]])
+    pol = load_policy("central-dopt")
+    prob = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv", tmp_path / "p.csv")
+    found = [(v.candidate, v.post) for v in verify(pol, prob, read_allocation(tmp_path / "a.csv", prob, pol))
+             if v.rule == "post not applied for"]
+    assert found == [("B", "X")]
