@@ -12,12 +12,16 @@ from ..data.lists import ABSENT
 from .reading import OPEN_MERIT, Reading
 
 
-def prefers(r: Reading, code: str, who: np.ndarray, rank: np.ndarray) -> np.ndarray:
-    """Which of `who` (candidate indices, who ranked a post `rank`-th) would rather hold that post's `code`
-    compartment than what they hold: nothing, a later phase, a post they rank lower, or a later compartment
-    at the same rank."""
-    keys, prec = r.keys[who], r.precedence[code]
-    return (keys[:, 0] > 0) | ((keys[:, 0] == 0) & ((keys[:, 1] > rank) | ((keys[:, 1] == rank) & (keys[:, 2] > prec))))
+def wanted_below(r: Reading, who: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """For each of `who` (candidate indices, who ranked a post `rank`-th), the precedence below which they would
+    rather hold a compartment of that post than what they hold: above every compartment's where they hold
+    nothing, hold by a later phase or hold a post they rank lower; their own compartment's where they hold that
+    post; below every one (-1) where they hold a post they rank higher. A candidate wants the post's `code`
+    compartment where this is above `r.precedence[code]`: worked once per post, compared once per compartment."""
+    keys = r.keys[who]
+    phase, held, prec = keys[:, 0], keys[:, 1], keys[:, 2]
+    always = (phase > 0) | ((phase == 0) & (held > rank))
+    return np.where(always, np.iinfo(np.int64).max, np.where((phase == 0) & (held == rank), prec, -1))
 
 
 def merit_within_compartments(r: Reading) -> list[Violation]:
@@ -45,6 +49,7 @@ def _post(r: Reading, j: int) -> list[Violation]:
     out = []
     here = np.flatnonzero(at & r.compartment_route)
     everyone, ranked = r.applicants(j)   # (those who ranked the post: a ninth of JoSAA's candidates)
+    below = wanted_below(r, everyone, ranked)
     for code in r.precedence:
         cap = seats.cap(post, code)
         rows = here[r.seat[here] == code]
@@ -52,13 +57,12 @@ def _post(r: Reading, j: int) -> list[Violation]:
             continue     # (no vacancy of the category at the post: none to waste or to be passed over for)
         # (the merit list of the post's code seats: the candidates' own order unless its row names one)
         place, listed = r.place(j, code)
-        applied, ranks = everyone, ranked
+        applied, above = everyone, below
         if listed:
             keep = place[applied] < ABSENT  # (one absent from the list may not hold its seats)
-            applied, ranks = applied[keep], ranks[keep]
+            applied, above = applied[keep], above[keep]
         holders = a.cand[rows]
-        may = r.may[code][applied]
-        wants = applied[may][prefers(r, code, applied[may], ranks[may])]   # (ascending merit)
+        wants = applied[r.may[code][applied] & (above > r.precedence[code])]   # (ascending merit)
         if len(holders) < cap and cap > 0:
             for i in wants[:5].tolist():
                 out.append(r.violation("vacancy left while an eligible candidate wanted it", i, j,
