@@ -129,3 +129,32 @@ def test_choices_read_back_as_written(tmp_path, lists):
     assert [x.tolist() for x in got] == lists and all(x.dtype == np.int32 for x in got)
     if top := max((v for x in lists for v in x), default=None):     # (a post index past the posts: refused)
         assert read_choices(tmp_path / CHOICES, len(lists), top) is None
+
+
+def test_fill_reads_the_runs_choices_and_fills_the_same(tmp_path, monkeypatch):
+    """`fill` reads the run before it through the same door as a round of counselling: with the run's
+    choices.npy it reads no preferences file, and its files are those it writes without the file, byte for
+    byte (the worked fill of tests/exam/test_reserve.py: O2 declines; upsc-cse, preferences, a reserve list)."""
+    from test_reserve import FILL_CANDS, FILL_VACS, prefs
+    write_csv(tmp_path / "c.csv", ["id", "score", "category", "relaxed", "pwbd"], FILL_CANDS)
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], FILL_VACS)
+    write_csv(tmp_path / "p.csv", ["candidate_id", "order", "post"], prefs())
+    write_csv(tmp_path / "d.csv", ["candidate_id", "reason"], [["O2", "declined"]])
+    r = CliRunner().invoke(app, ["solve", "--policy", "upsc-cse", "--candidates", str(tmp_path / "c.csv"),
+                                 "--vacancies", str(tmp_path / "v.csv"), "--preferences", str(tmp_path / "p.csv"),
+                                 "--engine", "greedy", "--quiet", "--out", str(tmp_path / "out"), "--reserve-list"])
+    assert r.exit_code == 0, r.output
+    shutil.copytree(tmp_path / "out", tmp_path / "bare")
+    (tmp_path / "bare" / CHOICES).unlink()
+
+    def fill(result, out):
+        done = CliRunner().invoke(app, ["fill", "--declined", str(tmp_path / "d.csv"), "--result", str(result),
+                                        "--out", str(out)])
+        assert done.exit_code == 0, done.output
+        return {p.name: p.read_bytes() for p in sorted(out.iterdir()) if p.name != "summary.json"}
+
+    read = fill(tmp_path / "bare", tmp_path / "f-read")
+    with monkeypatch.context() as m:
+        m.setattr(readers, "preferences_table", lambda *a: pytest.fail("the preferences file was read again"))
+        kept = fill(tmp_path / "out", tmp_path / "f-kept")
+    assert kept == read and "filled_from_reserve.csv" in kept
