@@ -157,3 +157,29 @@ def materialise(folder, inst, shuffle_seed=None):
     pp = write_csv(folder / "preferences.csv", ["candidate_id", "order", "post"], prefs) if prefs else None
     pol = load_policy(policy_name, sets)
     return pol, read_problem(pol, folder / "candidates.csv", folder / "vacancies.csv", pp)
+
+
+def tied_problem(folder, ids, vacs, ranks, prefs):
+    """ids in own merit order; vacs: (post, seats, list); ranks: (id, list, rank); prefs: id -> posts in order."""
+    from conftest import write_csv
+    write_csv(folder / "c.csv", ["id", "rank", "category"], [[c, k + 1, "OPEN"] for k, c in enumerate(ids)])
+    write_csv(folder / "v.csv", ["post", "category", "vacancies", "merit_list"], [[p, "OPEN", k, lst] for p, k, lst in vacs])
+    write_csv(folder / "r.csv", ["candidate_id", "list", "rank"], ranks)
+    write_csv(folder / "p.csv", ["candidate_id", "order", "post"],
+              [[cid, k + 1, post] for cid, posts in prefs.items() for k, post in enumerate(posts)])
+    pol = load_policy("josaa-2025")
+    return pol, read_problem(pol, folder / "c.csv", folder / "v.csv", folder / "p.csv", ranks=folder / "r.csv")
+
+
+@st.composite
+def tied_market(draw):
+    """Up to 5 candidates on two merit lists with equal ranks (`one`, `two`; some off a list), up to 3 posts of
+    1-2 seats each ranked by one of them, random preferences: markets where the same-rank rule bites."""
+    n = draw(st.integers(2, 5))
+    ids = [f"C{i}" for i in range(n)]
+    posts = ["X", "Y", "Z"][:draw(st.integers(1, 3))]
+    vacs = [(p, draw(st.integers(1, 2)), lst) for p, lst in zip(posts, ["one", "two", "one"])]
+    ranks = [[c, lst, draw(st.integers(1, 3))] for c in ids for lst in ("one", "two")
+             if c == ids[0] or draw(st.integers(0, 4))]      # (some off a list; each list names someone)
+    prefs = {c: list(draw(st.permutations(posts))[:draw(st.integers(1, len(posts)))]) for c in ids}
+    return ids, vacs, ranks, prefs

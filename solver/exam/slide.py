@@ -29,7 +29,10 @@ from ..errors import PolicyConflict, Unsupported
 from ..data.kinds import Engine
 from .conversions import seats_left
 from .later import later_solution, placed_posts, round_policy, round_rows
-from ..chain.pools.reuse import earlier_lists
+from ..chain.engines.greedy import resumable, resume
+from ..chain.pools.reuse import earlier_lists, with_cut
+from ..chain.solve import Solution
+from ..outcome.result import Result
 from ..policy import Policy
 from ..data.problem import Problem
 
@@ -144,13 +147,11 @@ def _rounds(single: Policy, problem: Problem, first: dict, answer: dict, newcome
     solves = 0
     lists = _lists(problem, floating + newcomers, first, answer, closed)
     earlier = None     # (the solve before's lists and its candidates: they serve the next solve)
+    sol, lost = None, []
     while True:
-        counts, mins = _seats([r for cid, r in first.items() if cid not in fixed and r["post"] not in closed])
-        counts = counts + extra
-        pool = np.array(sorted([i for i in floating if ids[i] not in fixed] + newcomers), dtype=np.int64)
-        # (who is placed where is all a solve that turns out not to be the last is read for)
-        sol = later_solution(single, problem, pool, counts, mins, *solving, [lists[i] for i in pool.tolist()],
-                             earlier) if len(pool) and counts else None
+        if (sol := _resumed(sol, lost, first, where, closed)) is None:
+            pool = np.array(sorted([i for i in floating if ids[i] not in fixed] + newcomers), dtype=np.int64)
+            sol = _afresh(single, problem, first, fixed, (closed, extra), pool, lists, solving, earlier)
         solves += 1
         lost = _lost(problem, placed_posts(sol, pool) if sol is not None else {}, floating, fixed, first, where)
         if not lost:
@@ -158,9 +159,50 @@ def _rounds(single: Policy, problem: Problem, first: dict, answer: dict, newcome
                 return [], "none", 0, fixed, solves
             return round_rows(sol, pool), sol.result.assignment.status, sol.differences, fixed, solves
         fixed |= set(lost)
-        # (its lists kept, not the solution: two JoSAA-size solutions at once cost 0.8 GB)
-        earlier = (earlier_lists(sol.result.pools), pool) if sol is not None else None
-        del sol
+        if sol is not None and not (str(solving[0]) == "greedy" and resumable(sol.result.pools)):
+            # (its lists kept, not the solution: two JoSAA-size solutions at once cost 0.8 GB)
+            earlier, sol = (earlier_lists(sol.result.pools), pool), None
+
+
+def _afresh(single: Policy, problem: Problem, first: dict, fixed: set, offered: tuple, pool: np.ndarray,
+            lists: dict, solving: tuple, earlier):
+    """The round solved from the start for the candidates `pool`: the seats of those who do not keep their own
+    (`fixed`), less those at posts the round does not offer, and the seats the last round left (`offered`:
+    closed posts, extra seats); None where nobody or no seat is left. Who is placed where is all a solve that
+    turns out not to be the last is read for."""
+    closed, extra = offered
+    counts, mins = _seats([r for cid, r in first.items() if cid not in fixed and r["post"] not in closed])
+    counts = counts + extra
+    if not len(pool) or not counts:
+        return None
+    return later_solution(single, problem, pool, counts, mins, *solving, [lists[i] for i in pool.tolist()], earlier)
+
+
+def _resumed(sol, lost: list[str], first: dict, where: dict, closed: frozenset[str]):
+    """The round solved again with the floaters `lost` fixed, resumed from `sol` (`greedy.resume`) where that
+    gives what solving afresh gives: `sol` greedy's, of resumable pools, and each of `lost` holding nothing in
+    it. Each fixed floater's own seat, if the round offered it, is cut from his post's pool of its category; he
+    stays among the solve's candidates, holding nothing with nothing left to propose to, as one taken out.
+    None where it is not resumed (the caller solves afresh)."""
+    if sol is None or not lost:
+        return None
+    res = sol.result
+    pools = res.pools
+    ids = res.problem.candidates.ids
+    own = {(p.post, p.category): p.index for p in pools if not p.carried}
+    cut = np.zeros(len(pools), dtype=np.int64)
+    for cid in lost:
+        r = first[cid]
+        if r["post"] in closed:
+            continue
+        k = own.get((where[r["post"]], r["seat_category"]))
+        if k is None:
+            return None
+        cut[k] += 1
+    if (res.assignment.pool[np.isin(ids, lost)] >= 0).any():
+        return None
+    return Solution(Result(res.policy, res.problem, res.seats, with_cut(pools, cut), resume(pools, res.assignment, cut),
+                           res.engine), None, {})
 
 
 def _lost(problem: Problem, got: dict[int, str], floating: list[int], fixed: set, first: dict, where: dict) -> list:

@@ -9,6 +9,8 @@ import itertools
 from unittest import mock
 
 from conftest import write_csv
+from strategies import tied_market as _market
+from strategies import tied_problem as _problem
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,17 +24,6 @@ from solver.verify import read_allocation
 from solver.verify.checks import verify
 
 COLS = ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route"]
-
-
-def _problem(folder, ids, vacs, ranks, prefs):
-    """ids in own merit order; vacs: (post, seats, list); ranks: (id, list, rank); prefs: id -> posts in order."""
-    write_csv(folder / "c.csv", ["id", "rank", "category"], [[c, k + 1, "OPEN"] for k, c in enumerate(ids)])
-    write_csv(folder / "v.csv", ["post", "category", "vacancies", "merit_list"], [[p, "OPEN", k, lst] for p, k, lst in vacs])
-    write_csv(folder / "r.csv", ["candidate_id", "list", "rank"], ranks)
-    write_csv(folder / "p.csv", ["candidate_id", "order", "post"],
-              [[cid, k + 1, post] for cid, posts in prefs.items() for k, post in enumerate(posts)])
-    pol = load_policy("josaa-2025")
-    return pol, read_problem(pol, folder / "c.csv", folder / "v.csv", folder / "p.csv", ranks=folder / "r.csv")
 
 
 def _held(result) -> dict:
@@ -141,18 +132,6 @@ def _stable(assign: dict, prefs: dict, seats: dict, levels: dict) -> bool:
         if any(c in _chooses(seats[p], levels[p], at[p] | {c}) for p in better):
             return False
     return True
-
-
-@st.composite
-def _market(draw):
-    n = draw(st.integers(2, 5))
-    ids = [f"C{i}" for i in range(n)]
-    posts = ["X", "Y", "Z"][:draw(st.integers(1, 3))]
-    vacs = [(p, draw(st.integers(1, 2)), lst) for p, lst in zip(posts, ["one", "two", "one"])]
-    ranks = [[c, lst, draw(st.integers(1, 3))] for c in ids for lst in ("one", "two")
-             if c == ids[0] or draw(st.integers(0, 4))]      # (some off a list; each list names someone)
-    prefs = {c: list(draw(st.permutations(posts))[:draw(st.integers(1, len(posts)))]) for c in ids}
-    return ids, vacs, ranks, prefs
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..compartment import choose, fill_in_turn
 from ..pools import Pools, runs
+from ..pools.lists import held_positions
 from .assignment import Assignment, mark_adjusted
 from .support import check_supported
 
@@ -60,10 +61,23 @@ def _deferred_acceptance(pools: Pools, members: list[int], assign: np.ndarray, f
     for k in members:
         cap[k] = pools.pools[k].capacity(filled)
     who = ci[start]                      # candidates, in merit order
-    key = _keys(pools, who)
-    level = _keys(pools, who, levels=True) if pools.same_rank else None
     ptr = start.copy()                   # next pair each candidate will propose
     held = np.full(len(who), -1)         # pool each candidate holds (-1 none)
+    _propose(pools, members, pi, who, ptr, end, held, cap)
+    got = held >= 0
+    assign[who[got]] = held[got]
+    if any(pools.pools[k].minimums for k in members):
+        mark_adjusted(pools, assign, adjusted)
+    filled += np.bincount(held[got], minlength=len(filled))
+
+
+def _propose(pools: Pools, members: list[int], pi: np.ndarray, who: np.ndarray, ptr: np.ndarray, end: np.ndarray,
+             held: np.ndarray, cap: np.ndarray) -> None:
+    """Deferred acceptance's rounds from a state: `held` (a pool per candidate of `who`, -1 none), `ptr` (the
+    pair each will propose next, `end` past her last), `cap` (each pool's seats). Runs until nobody free has a
+    pool left to propose to; `held` and `ptr` are updated in place."""
+    key = _keys(pools, who)
+    level = _keys(pools, who, levels=True) if pools.same_rank else None
     horizontal = np.zeros(len(pools), dtype=bool)
     horizontal[[k for k in members if pools.pools[k].minimums]] = True
     touched = np.zeros(len(pools), dtype=bool)
@@ -109,11 +123,36 @@ def _deferred_acceptance(pools: Pools, members: list[int], assign: np.ndarray, f
         out = cand[~kept]
         held[out] = -1
         ptr[out] += 1                # the rejected, and displaced holders, move on to their next pool
-    got = held >= 0
-    assign[who[got]] = held[got]
-    if horizontal.any():
-        mark_adjusted(pools, assign, adjusted)
-    filled += np.bincount(held[got], minlength=len(filled))
+
+
+def resumable(pools: Pools) -> bool:
+    """Whether `resume` gives what a fresh run would: one phase of deferred acceptance, no pool with
+    horizontal minimums (whose choice is not a cut of a larger one's), no bound shared between pools."""
+    return not pools.merit_only and not pools.shared and len({p.phase for p in pools}) == 1 and \
+        not any(p.minimums for p in pools)
+
+
+def resume(pools: Pools, assignment: Assignment, cut: np.ndarray) -> Assignment:
+    """The candidate-optimal stable assignment of `pools` with `cut[k]` fewer seats at pool k, continued from
+    `assignment`, deferred acceptance's of the market before the cut (`resumable` pools): each cut pool's
+    holders propose to it again, it keeps its best up to its seats now, and the rest propose on down their
+    lists. A fresh run ends in the same assignment: a pool with fewer seats turns away everyone it turned away
+    with more (a choice that is a cut of a larger one; the same-rank rule's too, a path-independent choice:
+    Chambers and Yenmez 2017), so every rejection made before the cut still stands, and deferred acceptance's
+    outcome does not depend on the order the proposals come in (Roth and Sotomayor 1990, ch. 5)."""
+    members = [p.index for p in pools]
+    ci, pi = pools.preference_lists()
+    start, end, ptr = held_positions(pools, assignment.pool)
+    who = ci[start]
+    held = assignment.pool[who].copy()
+    none = np.zeros(len(pools), dtype=np.int64)
+    cap = np.array([p.capacity(none) for p in pools], dtype=np.int64) - cut
+    again = np.flatnonzero((held >= 0) & (cut[np.maximum(held, 0)] > 0))
+    held[again] = -1                 # (they propose to the pool they held again, at `ptr`)
+    _propose(pools, members, pi, who, ptr, end, held, cap)
+    out = np.full(len(assignment.pool), -1, dtype=np.int64)
+    out[who] = held
+    return Assignment(out, np.zeros(len(out), dtype=bool), "greedy", {"resumed": True})
 
 
 def _keys(pools: Pools, who: np.ndarray, levels: bool = False):

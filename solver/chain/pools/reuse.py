@@ -86,3 +86,16 @@ def lists_of_fewer(pools: Pools, earlier: EarlierLists, kept: np.ndarray) -> tup
 def shape(p: Pool) -> tuple:
     """What places a pool in the candidates' lists and decides who it admits, but its admitted set."""
     return p.post, p.phase, p.precedence, p.route, p.sources, p.merit_list, p.ranked_by is None
+
+
+def with_cut(pools: Pools, cut: np.ndarray) -> Pools:
+    """`pools` with `cut[k]` fewer seats at pool k: the pools alike but for their seats, so the preference
+    lists and their runs, made already, are carried over (a round of counselling resumed after a cut:
+    `solver.chain.engines.greedy.resume`)."""
+    from dataclasses import replace
+    out = replace(pools, pools=tuple(replace(p, base=p.base - int(cut[p.index])) if cut[p.index] else p
+                                     for p in pools.pools))
+    for name in ("_all_lists", "runs"):
+        if name in pools.__dict__:
+            out.__dict__[name] = pools.__dict__[name]
+    return out
