@@ -271,6 +271,16 @@ def drawn_problem(folder, cands, vacs, prefs):
     return pol, read_problem(pol, folder / "c.csv", folder / "v.csv", folder / "p.csv")
 
 
+def drawn_round(folder, m):
+    """A drawn `counselling()` instance's first round solved and written to `folder`: the policy, the problem,
+    allocation.csv's rows, and each holder's drawn response."""
+    cands, vacs, prefs, answers = m
+    pol, prob = drawn_problem(folder, cands, vacs, prefs)
+    write_outputs(folder / "out", solve(pol, prob, "greedy").result, {})
+    alloc = read_csv(folder / "out" / "allocation.csv")
+    return pol, prob, alloc, {r["candidate_id"]: answers[r["candidate_id"]] for r in alloc}
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(m=counselling())
 def test_a_round_moves_nobody_down_keeps_slides_in_the_institute_and_verify_agrees(tmp_path_factory, m):
@@ -279,10 +289,7 @@ def test_a_round_moves_nobody_down_keeps_slides_in_the_institute_and_verify_agre
     and verify --stage slide finds nothing; both engines give the same round."""
     cands, vacs, prefs, answers = m
     folder = tmp_path_factory.mktemp("round")
-    pol, prob = drawn_problem(folder, cands, vacs, prefs)
-    write_outputs(folder / "out", solve(pol, prob, "greedy").result, {})
-    alloc = read_csv(folder / "out" / "allocation.csv")
-    said = {r["candidate_id"]: answers[r["candidate_id"]] for r in alloc}
+    pol, prob, alloc, said = drawn_round(folder, m)
     done = slide(pol, prob, [dict(r) for r in alloc], said)
     assert [r[:3] for r in slide(pol, prob, [dict(r) for r in alloc], said, "cpsat").rows] == \
         [r[:3] for r in done.rows]
