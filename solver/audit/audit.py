@@ -359,12 +359,13 @@ def _above_on_list(res: Result, p, i: int):
     """The holders of pool `p` ranked above candidate i on the list that orders the pool (its own merit list
     under several lists: JoSAA Business Rules, "Rank lists"; else the candidates' own merit), best first; how a
     holder's rank is told; and the words naming that list."""
-    holders = np.flatnonzero(res.assignment.pool == p.index)
+    holders = p.in_order(np.flatnonzero(res.assignment.pool == p.index))
     if p.place is None:
         return [int(h) for h in holders if h < i], lambda h: f"rank {h + 1}", ""
-    name = res.problem.lists.names[p.merit_list] if res.problem.lists is not None else ""
-    above = [int(h) for h in holders[np.argsort(p.place[holders], kind="stable")] if p.place[h] < p.place[i]]
+    name = res.problem.lists.names[p.merit_list]
+    above = [int(h) for h in holders if p.place[h] < p.place[i]]
     return above, lambda h: f"rank {int(p.place[h]) + 1} on {name}", f"on {name}, the list that ranks the post "
+
 
 def _yes_detail(q: Question, res: Result, alt: Result) -> str:
     i = q.candidate

@@ -52,6 +52,13 @@ def write_choices(path: str | Path, preferences: tuple[np.ndarray, ...]) -> None
             fh.write(b"\0\0")
 
 
+def keep_choices(folder: str | Path, problem) -> None:
+    """Write the problem's choices to `folder`'s choices.npy where they were read from a preferences file (the
+    stage after a run takes them from there: `solve`'s and `slide`'s outputs)."""
+    if "preferences" in problem.sources:
+        write_choices(Path(folder) / CHOICES, problem.preferences)
+
+
 def read_choices(path: str | Path, n: int, posts: int) -> tuple[np.ndarray, ...] | None:
     """The choices `write_choices` wrote, for a problem of `n` candidates and `posts` posts (int32 views of one
     array); None where the file does not hold such choices (another format, another number of candidates, a post

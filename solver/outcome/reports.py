@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from ..io.background import Background
-from ..io.choices import CHOICES, write_choices
+from ..io.choices import keep_choices
 from ..io.invocation import COMMAND
 from ..io.staging import Staged, sha256_file, stage, write_csv, write_json
 from .reasons import decision_rows
@@ -168,8 +168,7 @@ def stage_outputs(out: str | Path, result: Result, timings: dict, diff: list | N
         write_csv(tmp / "decisions.csv", DECISION_COLUMNS, decision_rows(result))
         write_csv(tmp / "unfilled.csv", UNFILLED_COLUMNS, result.dispositions)
         write_csv(tmp / "cutoffs.csv", CUTOFF_COLUMNS, result.cutoffs())
-        if "preferences" in result.problem.sources:   # (for the stage after this one: `solver.io.choices`)
-            write_choices(tmp / CHOICES, result.problem.preferences)
+        keep_choices(tmp, result.problem)   # (for the stage after this one: `solver.io.choices`)
         if diff is not None:
             write_csv(tmp / "diff.csv", DIFF_COLUMNS, diff)
         if record is not None:

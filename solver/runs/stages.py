@@ -239,7 +239,7 @@ def run_slide(result: str | Path, responses: str | Path, out: str | Path | None,
     `policy` and `preferences`: the round's own, where they are not the round before's (a second counselling on
     the seats left, as CSAB's special rounds after JoSAA: its policy, and the choices filled afresh); the next
     round reads them from this one's summary.json. Returns (Previous, Slid)."""
-    from ..io.choices import CHOICES, write_choices
+    from ..io.choices import keep_choices
     from ..io.staging import stage, write_csv, write_json
     from ..outcome.reports import provenance
     from ..outcome.result import ALLOCATION_COLUMNS, UNFILLED_COLUMNS
@@ -269,8 +269,7 @@ def run_slide(result: str | Path, responses: str | Path, out: str | Path | None,
             write_csv(tmp / "unfilled.csv", UNFILLED_COLUMNS, done.unfilled)
             write_csv(tmp / "slide.csv", SLIDE_COLUMNS, done.moves)
             write_csv(tmp / "withdrawn.csv", ["candidate_id"], [[x] for x in done.gone])
-            if "preferences" in prev.problem.sources:
-                write_choices(tmp / CHOICES, prev.problem.preferences)
+            keep_choices(tmp, prev.problem)
             write_json(tmp / "summary.json", doc)
         stage(out, write, SLIDE_FILES, reads=[prev.folder, responses, *prev.inputs.values()]).publish()
     return prev, done
