@@ -34,7 +34,7 @@ def natural_tops(pools: Pools, assign: np.ndarray) -> dict[int, np.ndarray]:
 
 def available(pools: Pools, assign: np.ndarray, pool) -> np.ndarray:
     """Those eligible for `pool` who hold no pool they prefer, in merit order (`free_for`, vectorised)."""
-    e = np.flatnonzero(pool.eligible)
+    e = pool.who()
     k = assign[e]
     phase, post, prec = (col[np.maximum(k, 0)] for col in pools.columns)
     rank = pools.post_rank[e, post]

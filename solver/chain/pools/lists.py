@@ -32,9 +32,9 @@ def _lists_by_rows(pools: Pools) -> tuple[np.ndarray, np.ndarray] | None:
         cand_row, post_row = np.repeat(np.arange(n, dtype=np.int32), len(here)), np.tile(here, n)
     else:
         cand_row, post_row = ranking.rows
-    if ranking.preferences is not None and any(
+    if any(p.members is not None for p in pools.pools) or ranking.preferences is not None and any(
             p.ranked_by is None and (p.admits & ~ranking.ranked_by_post[p.post]).any() for p in pools.pools):
-        return None
+        return None      # (`members` are not read off the rows: a certificate's pools are seeded with their lists)
     kind, admitted = admit_types([p.admits for p in pools.pools])
     n_types = admitted.shape[0]
     phases = sorted({p.phase for p in pools.pools})
@@ -164,7 +164,7 @@ def _lists_by_sort(pools: Pools) -> tuple[np.ndarray, np.ndarray]:
     members = list(range(len(pools.pools)))
     # Pool-major, each pool's eligible found on its own (stacking the masks first copied 800 MB at JoSAA
     # size: 4.1 s against 0.5 s).
-    found = [np.flatnonzero(pools.pools[k].eligible) for k in members]
+    found = [pools.pools[k].who() for k in members]
     counts = [len(f) for f in found]
     ci = np.concatenate(found).astype(np.int64, copy=False)
     m = np.array(members)

@@ -41,6 +41,10 @@ class Pool:
     merit_list: int = 0               # the list that orders the pool's applicants (`Pools.lists`; 0: own merit)
     # each candidate's place in that list (`solver.data.lists`); None: the candidates' own order (their index)
     place: np.ndarray | None = None
+    # the eligible set itself as candidate indices (ascending), where a pool holds a few of many: the certificate's
+    # pools, cut to the pairs that can refute an assignment (at JoSAA size 27,465 masks over 172,782 candidates,
+    # 4.7 GB, most holding a handful). `admits` stays the rules' admission, of which these are some.
+    members: np.ndarray | None = None
 
     def in_order(self, who: np.ndarray) -> np.ndarray:
         """`who` (candidate indices) in the order of the pool's merit list."""
@@ -56,12 +60,23 @@ class Pool:
         made one of 600 MB each time, for the reasons only its last solve writes)."""
         return None if self.ranked_by is None else self.ranked_by.ranked_by_post[self.post]
 
-    @cached_property
+    @property
     def eligible(self) -> np.ndarray:
-        """bool over candidates: who may hold the pool, those it admits who ranked its post. Made when first
-        read: JoSAA's 4,635 pools are 800 MB of masks, which the greedy's path (reading the lists, made from
-        `admits` and the ranked rows) never needs."""
-        return self.admits if self.ranked is None else self.admits & self.ranked
+        """bool over candidates: who may hold the pool, those it admits who ranked its post (or its `members`).
+        Made when first read and kept: JoSAA's 4,635 pools are 800 MB of masks, which the greedy's path (reading
+        the lists, made from `admits` and the ranked rows) never needs. A pool of `members` makes it afresh each
+        time, for the few readers that want a mask (`who` is what the models read)."""
+        if self.members is not None:
+            mask = np.zeros(len(self.admits), dtype=bool)
+            mask[self.members] = True
+            return mask
+        if (kept := self.__dict__.get("_eligible")) is None:
+            kept = self.__dict__["_eligible"] = self.admits if self.ranked is None else self.admits & self.ranked
+        return kept
+
+    def who(self) -> np.ndarray:
+        """The candidates who may hold the pool, as indices in ascending order (`eligible`'s)."""
+        return self.members if self.members is not None else np.flatnonzero(self.eligible)
 
     @property
     def category(self) -> str:

@@ -21,16 +21,16 @@ from ...pools import Pools, places_on_lists, preferred_pairs, runs
 
 
 def _restricted(pools: Pools, n: int, ci: np.ndarray, pi: np.ndarray, keep: np.ndarray) -> Pools:
-    """The pools with eligibility cut down to the pairs `keep`, and their preference lists those pairs, in the
-    order of the full lists (made afresh, the lists of 27,000 pools read a dense candidates x posts matrix of
-    ranks: 3.8 GB of a JoSAA-size certificate's 10.7 GB)."""
+    """The pools with eligibility cut down to the pairs `keep` (each pool's `members`: a mask per pool was 4.7 GB
+    of a JoSAA-size certificate), and their preference lists those pairs, in the order of the full lists (made
+    afresh, the lists of 27,000 pools read a dense candidates x posts matrix of ranks: 3.8 GB more)."""
     kp, kc = pi[keep], ci[keep]
-    order = np.argsort(kp, kind="stable")
+    order = np.lexsort((kc, kp))
     kp, kc = kp[order], kc[order]
-    masks = [np.zeros(n, dtype=bool) for _ in pools.pools]
+    members = [kc[:0]] * len(pools.pools)
     for s, e in zip(*runs(kp)):
-        masks[int(kp[s])][kc[s:e]] = True
-    out = replace(pools, pools=tuple(replace(p, admits=m, ranked_by=None) for p, m in zip(pools.pools, masks)))
+        members[int(kp[s])] = kc[s:e]
+    out = replace(pools, pools=tuple(replace(p, members=m, ranked_by=None) for p, m in zip(pools.pools, members)))
     out.seed_lists(ci[keep], pi[keep])
     return out
 
@@ -47,7 +47,7 @@ def certificate_pools(pools: Pools, held: np.ndarray) -> Pools:
 
     Returns
     -------
-    Pools, the same pools in the same order with smaller `eligible` masks.
+    Pools, the same pools in the same order, each with its `members`: the eligible cut down.
 
     Example
     -------

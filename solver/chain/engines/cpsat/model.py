@@ -59,7 +59,7 @@ class Chains:
 
     def __init__(self, model: cp_model.CpModel, pool: Pool, depth: int, names: Names, rules: "Rules | None" = None,
                  level: np.ndarray | None = None):
-        self.elig = pool.in_order(np.flatnonzero(pool.eligible))   # (its merit list's order)
+        self.elig = pool.in_order(pool.who())   # (its merit list's order)
         sig = signatures(pool, self.elig)
         self.sigs = sorted(set(sig.tolist())) if pool.minimums else [0]
         self.full_groups = [self.elig[sig == s] for s in self.sigs]
