@@ -84,11 +84,14 @@ def contested_pools(pools: Pools, held: np.ndarray, free: np.ndarray) -> Pools:
 
 
 def _best_per_pool(pools: Pools, ci: np.ndarray, pi: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Of the pairs `w`, each pool's first by its merit list (`places_on_lists`): its best candidate among them."""
+    """Of the pairs `w`, each pool's first by its merit list (`places_on_lists`): its best candidate among them.
+    A least place per pool, then the pairs at it (no sort: 20 million pairs at JoSAA size, 3.2 s to lexsort)."""
     if not len(w):
         return w
-    order = w[np.lexsort((places_on_lists(pools, ci[w], pi[w]), pi[w]))]
-    return order[np.r_[True, pi[order][1:] != pi[order][:-1]]]
+    place, pool = places_on_lists(pools, ci[w], pi[w]), pi[w]
+    least = np.full(len(pools.pools), np.iinfo(np.int64).max)
+    np.minimum.at(least, pool, place)
+    return w[place == least[pool]]
 
 
 def dominance_pools(pools: Pools, held: np.ndarray) -> Pools:
