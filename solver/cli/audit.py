@@ -118,7 +118,7 @@ def _audit_shortlist(policy, candidates, vacancies, out, reading, declared, rati
 
     pol = load(policy, set_, recruitment)
     try:
-        problem = read_problem(pol, candidates, vacancies, warn=warn)
+        problem = read_problem(pol, candidates, vacancies, warn=warn, lists=False)
         options = open_options(pol, parse_readings(reading), declared, problem, decides="shortlist")
         for q in pol.open_questions if declared else ():
             if q.decides == "shortlist" and q.key not in {o.key for o in options}:

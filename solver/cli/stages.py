@@ -33,7 +33,7 @@ def shortlist_cmd(
 
     pol = load(policy, set_, "direct")
     try:
-        problem = read_problem(pol, candidates, vacancies, warn=warn)
+        problem = read_problem(pol, candidates, vacancies, warn=warn, lists=False)
         sources = dict(problem.sources)
         if shortlist is not None:
             only_called(candidates, shortlist)

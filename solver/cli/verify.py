@@ -55,13 +55,16 @@ def verify(
     from ..verify.carries import carries
 
     if stage == "shortlist":
+        if ranks is not None:
+            warn(f"{ranks}: not read by --stage shortlist (a shortlist is called on the stage's own score, before "
+                 "the final stage's lists)")
         return _verify_shortlist(policy, candidates, vacancies, shortlist, ratio, set_)
     if stage == "slide":
         return _verify_slide(policy, candidates, vacancies, preferences, allocation, responses, slid, set_, ranks,
                              withdrawn, frozen)
     if stage in ("reserve", "fill"):
         return _verify_reserve(stage, policy, candidates, vacancies, preferences, allocation, reserve_list, declined,
-                               fill, set_)
+                               fill, set_, ranks)
     if stage == "cadre":
         return _verify_cadre(policy, candidates, vacancies, preferences, cadres, year, set_)
     if stage != "allocation":
@@ -111,7 +114,7 @@ def _verify_shortlist(policy, candidates, vacancies, shortlist, ratio, set_) -> 
         usage("--stage shortlist takes --shortlist FILE and --ratio R")
     pol = load(policy, set_, "direct")
     try:
-        problem = read_problem(pol, candidates, vacancies, warn=warn)
+        problem = read_problem(pol, candidates, vacancies, warn=warn, lists=False)
         called = called_ids(shortlist)
         broken = check_shortlist(pol, problem, ratio, called)
     except AarakshanError as e:
@@ -128,9 +131,10 @@ def _about(finding) -> list[str]:
 
 
 def _verify_reserve(stage, policy, candidates, vacancies, preferences, allocation, reserve_list, declined, fill,
-                    set_) -> None:
+                    set_, ranks=None) -> None:
     """`verify --stage reserve|fill`: the reserve list's rules, or the fill's, checked from the policy, the inputs
-    and the allocation (`solver.verify.stages`)."""
+    and the allocation (`solver.verify.stages`); refused where posts rank by several lists, as the list is."""
+    from ..exam.reserve import on_one_merit
     from ..io.readers import read_problem
     from ..runs.stages import read_declined, read_rows
     from ..verify import read_allocation
@@ -140,7 +144,8 @@ def _verify_reserve(stage, policy, candidates, vacancies, preferences, allocatio
         usage("--stage reserve takes --allocation and --reserve-list; --stage fill also --declined and --fill")
     pol = load(policy, set_, "direct")
     try:
-        problem = read_problem(pol, candidates, vacancies, preferences, warn=warn)
+        problem = read_problem(pol, candidates, vacancies, preferences, warn=warn, ranks=ranks)
+        on_one_merit(problem)
         alloc = read_allocation(allocation, problem, pol)
         rows = read_rows(reserve_list, ["candidate_id", "category", "list"])
         if stage == "reserve":

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..chain.eligibility import member_mask, open_mask
+from ..data.problem import Problem
+from ..errors import Unsupported
 from ..policy import Policy
 from ..outcome.result import Result
 from ..data.routes import Route
@@ -60,8 +62,19 @@ def at_general_standard(result: Result) -> np.ndarray:
     return out
 
 
+def on_one_merit(problem: Problem, folder=None) -> None:
+    """Refuse (Unsupported, exit 3) a reserve list, or a fill or check of one, where posts rank by several merit
+    lists (a ranks file): the list is drawn on the candidates' own merit, where a post of another list would
+    take its reserves in that list's order (CSE Rule 16(4) speaks of one order of merit), which is not built."""
+    if problem.lists is not None:
+        where = f"the run in {folder}" if folder is not None else "these posts"
+        raise Unsupported(f"{where} rank by several merit lists (a ranks file): a reserve list, and a fill from "
+                          "it, are drawn on one merit and are not built for several lists")
+
+
 def reserve_list(policy: Policy, result: Result) -> ReserveList:
-    """The reserve list and the Extended List below `result`'s allocation (see the module's text).
+    """The reserve list and the Extended List below `result`'s allocation (see the module's text). Refused where
+    posts rank by several merit lists (`on_one_merit`).
 
     Example
     -------
@@ -79,6 +92,7 @@ def reserve_list(policy: Policy, result: Result) -> ReserveList:
     [['B', 'UR', 'reserve'], ['E', 'OBC', 'reserve'], ['D', 'UR', 'extended']]
     """
     problem, rule = result.problem, policy.reserve_list
+    on_one_merit(problem)
     c = problem.candidates
     general = at_general_standard(result)
     codes = list(policy.reserved_codes)

@@ -5,6 +5,8 @@ every input has been read.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pathlib import Path
 
 import numpy as np
@@ -274,7 +276,6 @@ def _policy_lists(policy: Policy, rows, ranks, vacancies, warn):
     named = policy.merit.post_lists
     if not named:
         return rows
-    from dataclasses import replace
     key = [r.pool.program if r.pool is not None else r.post for r in rows]
     wanted = {k for r, k in zip(rows, key) if not r.merit_list and k in named}
     if ranks is None:
@@ -317,11 +318,13 @@ def input_sources(candidates, vacancies, preferences=None, ranks=None) -> dict[s
 
 
 def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=None, ranks=None,
-                 choices=None) -> Problem:
+                 choices=None, lists: bool = True) -> Problem:
     """The problem in the input files (SPEC.md, "Input tables"), read and checked under `policy`. `choices`:
     the path of an earlier run's choices.npy (`solver.io.choices`): each candidate's ranked posts as that run read
     `preferences`, taken in place of reading that file again (`preferences` still names it), or, where it does not
-    fit these candidates and posts, the file is read after all, with a warning."""
+    fit these candidates and posts, the file is read after all, with a warning. `lists=False`: the posts' merit
+    lists (vacancies.csv `merit_list`, the policy's `merit.post_lists`) are not read, every post ranking by the
+    candidates' own merit: a shortlist is called on the stage's score, before the final stage's lists exist."""
     # The preferences are decoded (Arrow, outside the interpreter's lock) while the candidates and vacancies are
     # read and checked; their warnings are said after those files', and a bad candidates file is still told
     # first, as when the files were read one after another.
@@ -335,7 +338,8 @@ def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=N
         if preferences is not None and choices is None else None
     cands, _ = read_candidates(candidates, policy, warn)
     posts, rows = read_vacancies(vacancies, policy, warn)
-    rows = _policy_lists(policy, rows, ranks, vacancies, warn)
+    rows = _policy_lists(policy, rows, ranks, vacancies, warn) if lists else \
+        tuple(replace(r, merit_list="") if r.merit_list else r for r in rows)
     if choices is not None and (choices := read_choices(choices, len(cands), len(posts))) is None:
         if warn:
             warn(f"the earlier run's {CHOICES} does not hold choices of these candidates and posts in this "
@@ -352,9 +356,10 @@ def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=N
                                         table)
     prefs, views = (choices, {}) if choices is not None else _in_pools(policy, cands, posts, rows, prefs, views)
     _appointed_elsewhere(cands, posts, candidates, warn)
-    lists = _lists(ranks, cands, rows, vacancies, policy.merit.same_rank == "supernumerary")
+    ranks = ranks if lists else None
+    merit_lists = _lists(ranks, cands, rows, vacancies, policy.merit.same_rank == "supernumerary")
     sources = input_sources(candidates, vacancies, preferences, ranks)
-    problem = Problem(cands, posts, rows, prefs, sources, lists)
+    problem = Problem(cands, posts, rows, prefs, sources, merit_lists)
     problem.ranking.seed(**views)   # (what the reader's checks made: no second copy of 19 million rows)
     release_arrow_memory()
     return problem

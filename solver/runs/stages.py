@@ -149,11 +149,8 @@ def run_fill(result: str | Path, declined: str | Path, out: str | Path | None, e
 
     engine = Engine.parse(engine)
     prev = previous(result, ("allocation.csv", "reserve_list.csv"), warn)
-    if prev.problem.lists is not None:
-        from ..errors import Unsupported
-        raise Unsupported(f"the run in {prev.folder} ranks posts by several merit lists: filling its vacancies "
-                          "from the reserve list is not built for several lists (the reserve list is drawn on "
-                          "one merit)")
+    from ..exam.reserve import on_one_merit
+    on_one_merit(prev.problem, prev.folder)
     allocation = read_rows(prev.folder / "allocation.csv", ["candidate_id", "post", "seat_category"], ["horizontal"])
     listed = read_rows(prev.folder / "reserve_list.csv", ["candidate_id", "category", "list"])
     reserve = {r["candidate_id"]: r["list"] for r in listed}
