@@ -1,10 +1,7 @@
 """Load a CSV or Parquet table as columns of strings, keeping the line each row came from."""
 from __future__ import annotations
 
-import csv
-import io
 import mmap
-import os
 import re
 from pathlib import Path
 
@@ -15,6 +12,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from ..errors import InputError
+from .lines import check_utf8, locate_bad_record, mapped, record_lines
 
 
 class Table:
@@ -136,12 +134,12 @@ def read_table(path: str | Path, required: list[str], optional: list[str], warn=
             tbl = _plain_keeping(tbl, encode)
             _check_types(path, tbl)
         else:
-            data = _mapped(path)
+            data = mapped(path)
             end = data.find(b"\n")
             try:
                 first = data[:end if end >= 0 else len(data)].decode("utf-8-sig").rstrip("\r")
             except UnicodeDecodeError:
-                _check_utf8(path, bytes(data))
+                check_utf8(path, bytes(data))
                 raise
             header = pacsv.read_csv(pa.py_buffer((first + "\n").encode()), read_options=pacsv.ReadOptions(
                 autogenerate_column_names=True, use_threads=False))
@@ -149,11 +147,11 @@ def read_table(path: str | Path, required: list[str], optional: list[str], warn=
             _check_header(path, names)
             tbl = _read_csv(path, names, encode, numbers)
         if data is not None:
-            lines = _record_lines(data, tbl.num_rows)
+            lines = record_lines(data, tbl.num_rows)
     except (pa.ArrowException, OSError) as e:
         if data is not None:
-            _check_utf8(path, bytes(data))   # (Arrow checks UTF-8 too, but names no line)
-            _locate_bad_record(path, bytes(data))
+            check_utf8(path, bytes(data))   # (Arrow checks UTF-8 too, but names no line)
+            locate_bad_record(path, bytes(data))
         raise InputError(path, None, None, f"cannot be read as a table: {str(e).splitlines()[0][:300]}") from None
     finally:
         if isinstance(data, mmap.mmap):
@@ -162,26 +160,6 @@ def read_table(path: str | Path, required: list[str], optional: list[str], warn=
     if data is not None and lines is not None and len(lines) == tbl.num_rows:
         t.line = lines
     return t
-
-
-def _mapped(path: Path) -> "mmap.mmap | bytes":
-    """The file's bytes, mapped from the page cache rather than read into a copy (JoSAA's preferences are 408
-    MB, and fresh pages are what a read costs on a slow machine); b"" for an empty file, which cannot be
-    mapped. The caller closes it."""
-    with open(path, "rb") as f:
-        return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if os.fstat(f.fileno()).st_size else b""
-
-
-def _line_ends(data) -> int:
-    """How many line ends (b"\\n") `data` holds, counted a block at a time by numpy, outside the interpreter's
-    lock (bytes.count held it 0.24 s over JoSAA's 408 MB, while the main thread read the other files)."""
-    a = np.frombuffer(data, np.uint8)
-    count = sum(int(np.count_nonzero(a[s:s + _BLOCK] == 10)) for s in range(0, len(a), _BLOCK))
-    del a      # (a view of the map: it would keep the map from closing)
-    return count
-
-
-_BLOCK = 1 << 24
 
 
 def release_arrow_memory() -> None:
@@ -362,16 +340,6 @@ def _first_invisible(col, name: str) -> tuple[int, str, str]:
     return row, name, INVISIBLE.search(col[row].as_py()).group()
 
 
-def _check_utf8(path: Path, data: bytes) -> None:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line_start = data.rfind(b"\n", 0, e.start) + 1
-        column = data[line_start:e.start].count(b",") + 1
-        raise InputError(path, data.count(b"\n", 0, e.start) + 1, column,
-                         f"not UTF-8 (byte 0x{data[e.start]:02x}); save the file as UTF-8") from None
-
-
 def _check_header(path: Path, names: list[str]) -> None:
     seen: dict[str, int] = {}
     for k, name in enumerate(names, 1):
@@ -383,44 +351,3 @@ def _check_header(path: Path, names: list[str]) -> None:
 
 def _short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
-
-
-def _record_lines(data, records: int) -> np.ndarray | None:
-    """The physical line on which each record after the header starts, where blank lines or quoted line breaks
-    make it differ from its position; None when every record is one line (the common, fast case: as many
-    lines as records and a header, which a count of line ends tells without parsing; quoted fields alone, as
-    many writers quote every field, do not make a record span lines)."""
-    if b'"' not in data and b"\n\n" not in data and b"\n\r\n" not in data:
-        return None
-    if _line_ends(data) + (data[-1:] != b"\n") == records + 1:
-        return None
-    starts = []
-    reader = csv.reader(io.StringIO(bytes(data).decode("utf-8-sig"), newline=""))
-    prev, header = 0, False
-    for row in reader:
-        if row:   # (csv gives [] for a blank line, which Arrow skips)
-            if header:
-                starts.append(prev + 1)
-            header = True
-        prev = reader.line_num
-    return np.array(starts, dtype=np.int64)
-
-
-def _locate_bad_record(path: Path, data: bytes) -> None:
-    """Arrow names no line for a malformed record: find it (wrong number of fields, an unclosed quote)."""
-    text = data.decode("utf-8-sig", errors="replace")
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    prev, width = 0, None
-    try:
-        for row in reader:
-            if not row:
-                prev = reader.line_num
-                continue
-            if width is None:
-                width = len(row)
-            elif len(row) != width:
-                raise InputError(path, prev + 1, min(len(row), width) + 1,
-                                 f"{len(row)} fields where the header has {width}")
-            prev = reader.line_num
-    except csv.Error as e:
-        raise InputError(path, prev + 1, None, f"malformed CSV record ({e}; an unclosed quote?)") from None

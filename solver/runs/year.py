@@ -108,6 +108,9 @@ def solve_round(options: RunOptions, problem: Problem, rnd: Round, progress: Say
     from ..register.special import special_round
 
     pol, reg = options.policy, rnd.register
+    if options.reserve_list:      # (refused before the solve, not after it)
+        from ..exam.reserve import on_one_merit
+        on_one_merit(problem)
     if reg is not None and any(pool is not None for pool in problem.post_pools):
         raise Unsupported(
             "a register carries a recruitment's unfilled reserved vacancies forward to the next year (backlog and "
@@ -171,9 +174,6 @@ def run_year(options: RunOptions, rnd: Round, *, progress: Say = _quiet, done: D
         problem = rnd.problem if rnd.problem is not None else \
             read_problem(pol, rnd.candidates, rnd.vacancies, rnd.preferences, warn=warn, ranks=rnd.ranks)
         read_s = time.perf_counter() - t
-        if options.reserve_list:      # (refused before the solve, not after it)
-            from ..exam.reserve import on_one_merit
-            on_one_merit(problem)
         done(f"read {problem.n:,} candidates", read_s)
         doing = f"solving {problem.n:,} candidates with {options.engine}"
         progress(doing + "...")
