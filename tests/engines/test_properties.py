@@ -309,6 +309,11 @@ def test_preference_lists_of_grouped_pools_follow_their_masks(inst, seed):
         assert np.array_equal(q.eligible, pools.pools[k].eligible & free)
         if q.ranked is not None:   # (a service allocation's pools may admit the unranked: no row to restrict by)
             assert np.array_equal(q.eligible, q.admits & prob.ranked[:, q.post])
+    if not pools.shared:     # (pools holding their candidates as indices, the certificate's, grouped alike)
+        from solver.chain.engines.cpsat.certificate import certificate_pools
+        cut = certificate_pools(pools, g.result.assignment.pool)
+        for q, k in zip(group(cut, members, free, np.zeros(len(pools), dtype=np.int64)).pools, members):
+            assert np.array_equal(q.who(), np.flatnonzero(cut.pools[k].eligible & free))
     key = {p.index: (p.phase, p.post, p.precedence) for p in sub.pools}
     pairs = [(i, p.index) for p in sub.pools for i in np.flatnonzero(p.eligible).tolist()]
     ref = sorted(pairs, key=lambda x: (x[0], key[x[1]][0], int(prob.post_rank[x[0], key[x[1]][1]]), key[x[1]][1],

@@ -215,5 +215,6 @@ def group(pools: Pools, members: list[int], free: np.ndarray, filled: np.ndarray
         p = pools.pools[k]
         taken = sum(int(filled[q]) for q in p.minus if q not in local)
         out.append(replace(p, index=j, admits=p.admits & free, base=max(0, p.base - taken),
-                           minus=tuple(local[q] for q in p.minus if q in local)))
+                           minus=tuple(local[q] for q in p.minus if q in local),
+                           members=None if p.members is None else p.members[free[p.members]]))
     return replace(pools, pools=tuple(out))
