@@ -54,10 +54,11 @@ def verify(
     from ..verify import read_allocation, verify as run_verify
     from ..verify.carries import carries
 
+    if ranks is not None and stage in ("shortlist", "cadre"):
+        warn(f"{ranks}: not read by --stage {stage} (" + ("a shortlist is called on the stage's own score, before "
+             "the final stage's lists)" if stage == "shortlist" else "the cadre allocation goes by the service's "
+             "one order of merit)"))
     if stage == "shortlist":
-        if ranks is not None:
-            warn(f"{ranks}: not read by --stage shortlist (a shortlist is called on the stage's own score, before "
-                 "the final stage's lists)")
         return _verify_shortlist(policy, candidates, vacancies, shortlist, ratio, set_)
     if stage == "slide":
         return _verify_slide(policy, candidates, vacancies, preferences, allocation, responses, slid, set_, ranks,

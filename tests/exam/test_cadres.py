@@ -136,6 +136,9 @@ def test_the_command_and_its_verify(tmp_path):
     assert (doc["insiders"], doc["outsiders"], doc["converted"]) == (1, 3, 1)
     ok = CliRunner().invoke(app, ["verify", *base, "--stage", "cadre", "--cadres", str(tmp_path / "c" / "cadres.csv")])
     assert ok.exit_code == 0 and "every rule of the cadre allocation holds" in ok.output, ok.output
+    said = CliRunner().invoke(app, ["verify", *base, "--stage", "cadre", "--cadres", str(tmp_path / "c" / "cadres.csv"),
+                                    "--ranks", str(tmp_path / "o.csv")])     # (a ranks file is not the cadres')
+    assert said.exit_code == 0 and "not read by --stage cadre" in said.output.replace("\n", " "), said.output
     text = (tmp_path / "c" / "cadres.csv").read_text().replace("R3,3,UR,Bihar,Punjab", "R3,3,UR,Bihar,Kerala")
     (tmp_path / "bad.csv").write_text(text)
     bad = CliRunner().invoke(app, ["verify", *base, "--stage", "cadre", "--cadres", str(tmp_path / "bad.csv")])
