@@ -238,8 +238,12 @@ def places_on_lists(pools: Pools, ci: np.ndarray, pi: np.ndarray) -> np.ndarray:
     the audit sort a pool's candidates by."""
     key = ci.astype(np.int64)
     lists = {p.merit_list: p.place for p in pools.pools if p.place is not None}
+    if not lists:
+        return key
     code = {m: k + 1 for k, m in enumerate(lists)}
-    which = np.array([code[p.merit_list] if p.place is not None else 0 for p in pools.pools], dtype=np.int64)[pi]
+    # (a byte per pair where the lists are few: the certificate's 20 million pairs)
+    which = np.array([code[p.merit_list] if p.place is not None else 0 for p in pools.pools],
+                     dtype=np.uint8 if len(lists) < 255 else np.int32)[pi]
     for k, place in enumerate(lists.values(), 1):
         at = np.flatnonzero(which == k)
         key[at] = place[ci[at]]
