@@ -164,17 +164,37 @@ def test_a_man_on_a_womens_seat(tmp_path):
     assert "horizontal seat held by a non-beneficiary" in check(tmp_path, "central-dopt", BASE, VAC, rows)
 
 
-@pytest.mark.parametrize("column, value, problem", [("horizontal", "tall", "unknown trait 'tall'"),
-                                                    ("counted_as", "XYZ", "unknown category 'XYZ'")])
-def test_a_malformed_allocation_is_bad_input(tmp_path, column, value, problem):
+def malformed(tmp_path, bad: dict) -> str:
+    """verify's output on GOOD with cells replaced: {(row, column): value}."""
     rows = [list(r) for r in GOOD]
-    rows[2][HEAD.index(column)] = value
+    for (k, column), value in bad.items():
+        rows[k][HEAD.index(column)] = value
     write_csv(tmp_path / "c.csv", CANDS, BASE)
     write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "women"], VAC)
     write_csv(tmp_path / "a.csv", HEAD, rows)
     r = CliRunner().invoke(app, ["verify", "--policy", "central-dopt", "--candidates", str(tmp_path / "c.csv"),
                                  "--vacancies", str(tmp_path / "v.csv"), "--allocation", str(tmp_path / "a.csv")])
-    assert r.exit_code == 2 and problem in r.output and "line 4" in r.output
+    assert r.exit_code == 2, r.output
+    return r.output.replace("\n", " ")
+
+
+@pytest.mark.parametrize("column, value, problem", [("horizontal", "tall", "unknown trait 'tall'"),
+                                                    ("counted_as", "XYZ", "unknown category 'XYZ'"),
+                                                    ("candidate_id", "Q", "unknown candidate 'Q'"),
+                                                    ("post", "Z", "unknown post 'Z'"),
+                                                    ("seat_category", "XYZ", "unknown category 'XYZ'"),
+                                                    ("route", "walk", "unknown route 'walk'")])
+def test_a_malformed_allocation_is_bad_input(tmp_path, column, value, problem):
+    out = malformed(tmp_path, {(2, column): value})
+    assert problem in out and "line 4" in out and f"column {HEAD.index(column) + 1}" in out
+
+
+def test_the_first_bad_row_is_named_and_its_first_bad_cell(tmp_path):
+    """Row 2 (line 3) has a bad route and a bad post, row 1 (line 2) a bad trait: line 2's trait is named. With
+    row 1 good, line 3's post (the post column comes before the route)."""
+    two = {(1, "route"): "walk", (1, "post"): "Z"}
+    assert "line 2" in (out := malformed(tmp_path, {**two, (0, "horizontal"): "tall"})) and "unknown trait" in out
+    assert "line 3" in (out := malformed(tmp_path, two)) and "unknown post 'Z'" in out and "walk" not in out
 
 
 BASE_BIHAR = [["A", 90, "UR", "M", "", ""], ["B", 85, "SC", "M", "", ""], ["D", 70, "SC", "M", "", ""],
