@@ -106,7 +106,9 @@ def read_rows(path: Path, required: list[str], optional: list[str] = ()) -> list
     """A table's rows as dicts of strings (with `line`: the file line)."""
     t = read_table(path, required, list(optional))
     cols = [c for c in [*required, *optional] if t.has(c)]
-    return [{**{c: str(t[c][k]) for c in cols}, "line": int(t.line[k])} for k in range(len(t))]
+    # (column by column: a cell at a time read a JoSAA round's slide.csv in 0.2 s)
+    return [{**dict(zip(cols, row)), "line": line}
+            for *row, line in zip(*(t[c].astype(str).tolist() for c in cols), t.line.tolist())]
 
 
 def _answers(path: Path, column: str, allocation: list[dict], allowed, not_held: str, read=str,
