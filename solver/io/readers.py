@@ -6,7 +6,6 @@ every input has been read.
 from __future__ import annotations
 
 from dataclasses import replace
-
 from pathlib import Path
 
 import numpy as np
