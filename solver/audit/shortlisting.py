@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..data.problem import Problem
-from ..exam.shortlist import Shortlist, shortlist
+from ..errors import Unsupported
+from ..exam.shortlist import Shortlist, shortlist, shortlists
 from ..policy import Policy
 from .readings import OpenOption, combinations, sources
 
@@ -61,6 +62,9 @@ def audit_shortlist(policy: Policy, problem: Problem, ratio: float, options: lis
     >>> [(row[0], row[2], row[3]) for row in a.contested]
     [('B1', 'called', 'not called')]
     """
+    if len(shortlists(policy, problem, ratio)) > 1:
+        raise Unsupported(f"{policy.name} calls some posts apart (shortlist.separate), and these vacancies have them: "
+                          "the audit of a shortlist of several lists is not built")
     ids = tuple(str(x) for x in problem.candidates.ids)
     base = shortlist(policy, problem, ratio)
     readings = [("as given", (), "", "", base)]

@@ -25,11 +25,14 @@ def shortlist_cmd(
     set_: list[str] = SetOpt,
 ):
     """Call candidates to the next stage: per category the ratio times its vacancies, the open list first, so
-    that a reserved candidate who reaches its cut-off is counted in it (Rajat Yadav, 2025 INSC 1503); ties called."""
+    that a reserved candidate who reaches its cut-off is counted in it (Rajat Yadav, 2025 INSC 1503); ties called.
+    Where the policy calls groups of posts apart (shortlist.separate), a call per list, and a list column."""
     from ..io.readers import read_problem
     from ..io.staging import stage as staged_out, write_csv, write_json
     from ..outcome.reports import provenance
-    from ..exam.shortlist import CUTOFF_COLUMNS, SHORTLIST_COLUMNS, only_called, shortlist as run_shortlist
+    import numpy as np
+
+    from ..exam.shortlist import CUTOFF_COLUMNS, SHORTLIST_COLUMNS, only_called, shortlists
 
     pol = load(policy, set_, "direct")
     try:
@@ -38,22 +41,29 @@ def shortlist_cmd(
         if shortlist is not None:
             only_called(candidates, shortlist)
             sources["shortlist"] = str(shortlist)
-        res = run_shortlist(pol, problem, ratio)
-        doc = {"stage": stage, "ratio": ratio, "called": int(res.called.sum()), "candidates": problem.n,
-               "places": res.places, "vacancies": res.vacancies,
-               "cutoffs": {k: v for k, v in res.cutoffs.items()},
+        calls = shortlists(pol, problem, ratio)
+        called = np.logical_or.reduce([res.called for res in calls.values()])
+        each = {name: {"called": int(res.called.sum()), "places": res.places, "vacancies": res.vacancies,
+                       "cutoffs": dict(res.cutoffs)} for name, res in calls.items()}
+        doc = {"stage": stage, "ratio": ratio, "called": int(called.sum()), "candidates": problem.n,
+               **(each[""] | {"called": int(called.sum())} if "" in calls else
+                  {"lists": each, "separate_source": pol.shortlist.separate_source}),
                "provenance": provenance(pol, list(set_), "shortlist", sources)}
+        named = [] if "" in calls else ["list"]
 
         def write(tmp: Path) -> None:
-            write_csv(tmp / "shortlist.csv", SHORTLIST_COLUMNS, res.rows(problem, pol))
-            write_csv(tmp / "cutoffs.csv", CUTOFF_COLUMNS, res.cutoff_rows(pol))
+            write_csv(tmp / "shortlist.csv", SHORTLIST_COLUMNS + named,
+                      [row + ([name] if named else []) for name, res in calls.items() for row in res.rows(problem, pol)])
+            write_csv(tmp / "cutoffs.csv", CUTOFF_COLUMNS + named,
+                      [row + ([name] if named else []) for name, res in calls.items() for row in res.cutoff_rows(pol)])
             write_json(tmp / "summary.json", doc)
         staged_out(out, write, ("shortlist.csv", "cutoffs.csv", "summary.json"),
                    reads=[candidates, vacancies, shortlist]).publish()
     except AarakshanError as e:
         fail(e)
-    cut = ", ".join(f"{k} {v:g}" for k, v in res.cutoffs.items() if v is not None)
-    say(f"{int(res.called.sum()):,} of {problem.n:,} called to the {stage} (cut-offs: {cut}); written "
+    cut = "; ".join((f"{name}: " if name else "") + ", ".join(f"{k} {v:g}" for k, v in res.cutoffs.items()
+                                                              if v is not None) for name, res in calls.items())
+    say(f"{int(called.sum()):,} of {problem.n:,} called to the {stage} (cut-offs: {cut}); written "
                     f"to {out}/", highlight=False)
 
 

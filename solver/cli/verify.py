@@ -108,19 +108,21 @@ def _verify_shortlist(policy, candidates, vacancies, shortlist, ratio, set_) -> 
     """`verify --stage shortlist`: the shortlist's rules checked from the policy and the inputs
     (`solver.verify.stages.check_shortlist`)."""
     from ..io.readers import read_problem
-    from ..verify.stages import check_shortlist
-    from ..exam.shortlist import called_in as called_ids
+    from ..verify.stages import check_shortlists
+    from ..exam.shortlist import calls_in
 
     if shortlist is None or ratio is None:
         usage("--stage shortlist takes --shortlist FILE and --ratio R")
     pol = load(policy, set_, "direct")
     try:
         problem = read_problem(pol, candidates, vacancies, warn=warn, lists=False)
-        called = called_ids(shortlist)
-        broken = check_shortlist(pol, problem, ratio, called)
+        lists = calls_in(shortlist)
+        broken = check_shortlists(pol, problem, ratio, lists)
+        called = {cid for calls in lists.values() for cid in calls}
     except AarakshanError as e:
         fail(e)
-    source = pol.shortlist.source or "solver.exam.shortlist (Rajasthan High Court v. Rajat Yadav, 2025 INSC 1503, para. 62)"
+    source = "; ".join(x for x in (pol.shortlist.source or "solver.exam.shortlist (Rajasthan High Court v. Rajat "
+                                   "Yadav, 2025 INSC 1503, para. 62)", pol.shortlist.separate_source) if x)
     _report_violations([["shortlist", *_about(text), text, source] for text in broken],
                        f"{len(called):,} called: every rule of the shortlist holds")
 

@@ -35,6 +35,7 @@ from ..policy import Policy
 from ..data.kinds import shortlist_ratio
 from ..data.problem import Problem
 from ..chain.vacancy import determine_seats
+from ..policy.stages import OTHERS
 
 SHORTLIST_COLUMNS = ["candidate_id", "counted_as", "route"]
 CUTOFF_COLUMNS = ["category", "vacancies", "places", "called", "last_score"]
@@ -62,13 +63,29 @@ class Shortlist:
                    int((self.counted_as == code).sum()), "" if last is None else f"{last:g}"]
 
 
-def shortlist(policy: Policy, problem: Problem, ratio: float) -> Shortlist:
+def shortlists(policy: Policy, problem: Problem, ratio: float) -> dict[str, Shortlist]:
+    """Each list's call (`shortlist.separate`: groups of posts called apart, the other posts together as
+    `others`), keyed by the list's name; {"": the one call} where no group's post is among these vacancies.
+    A group's posts not in vacancies.csv are passed over (a model names every post the examination may have)."""
+    groups = {name: frozenset(p for p in posts if p in problem.posts)
+              for name, posts in policy.shortlist.separate.items()}
+    groups = {name: posts for name, posts in groups.items() if posts}
+    if not groups:
+        return {"": shortlist(policy, problem, ratio)}
+    rest = frozenset(problem.posts) - frozenset().union(*groups.values())
+    if rest:
+        groups[OTHERS] = rest
+    return {name: shortlist(policy, problem, ratio, posts) for name, posts in groups.items()}
+
+
+def shortlist(policy: Policy, problem: Problem, ratio: float, posts: frozenset[str] | None = None) -> Shortlist:
     """Who is called to the next stage (see the module's text).
 
     Parameters
     ----------
     policy, problem : the candidates with their stage `score`, and the final stage's vacancies.
     ratio : candidates called per vacancy of each category (e.g. 12 for the UPSC main examination).
+    posts : the posts whose vacancies the call counts (None: every post); `shortlists` calls each list so.
 
     Raises
     ------
@@ -95,10 +112,11 @@ def shortlist(policy: Policy, problem: Problem, ratio: float) -> Shortlist:
     ratio = shortlist_ratio(ratio)
     seats = determine_seats(policy, problem)
     vacancies: dict[str, int] = {}
-    for (_, code), k in seats.seats.items():
-        vacancies[code] = vacancies.get(code, 0) + k
-    for (_, _, trait), k in seats.minimums.items():
-        if trait in policy.shortlist.traits:
+    for (post, code), k in seats.seats.items():
+        if posts is None or post in posts:
+            vacancies[code] = vacancies.get(code, 0) + k
+    for (post, _, trait), k in seats.minimums.items():
+        if trait in policy.shortlist.traits and (posts is None or post in posts):
             vacancies[trait] = vacancies.get(trait, 0) + k
     rule = policy.shortlist
     floor = np.full(len(c), -math.inf)
@@ -137,26 +155,46 @@ def _top(score: np.ndarray, may: np.ndarray, k: int, ties: bool) -> np.ndarray:
     return chosen
 
 
-def called_in(path) -> dict[str, str]:
-    """A shortlist.csv read: candidate id -> the list he is counted in."""
-    from ..io.cells import unique_ids
+def calls_in(path) -> dict[str, dict[str, str]]:
+    """A shortlist.csv read: per list (its `list` column; "" without one), candidate id -> the category list he
+    is counted in. A candidate twice in one list is refused at his second line."""
     from ..io.tables import read_table
-    t = read_table(path, SHORTLIST_COLUMNS, [])
-    ids = unique_ids(t, "candidate_id")   # (a candidate listed twice is refused at his second line)
-    return {str(ids[k]): str(t["counted_as"][k]) for k in range(len(t))}
+    t = read_table(path, SHORTLIST_COLUMNS, ["list"])
+    names = t["list"].tolist() if t.has("list") else [""] * len(t)
+    out: dict[str, dict[str, str]] = {}
+    first: dict[tuple[str, str], int] = {}
+    for k, (cid, code, name) in enumerate(zip(t["candidate_id"].astype(str).tolist(), t["counted_as"].tolist(), names)):
+        if not cid:
+            raise t.error(k, "candidate_id", "empty candidate_id")
+        if (name, cid) in first:
+            raise t.error(k, "candidate_id", f"duplicate candidate_id {cid!r} (first on line "
+                          f"{t.line[first[(name, cid)]]}){f' in list {name!r}' if name else ''}")
+        first[(name, cid)] = k
+        out.setdefault(name, {})[cid] = code
+    return out
 
 
 def only_called(candidates, shortlist) -> None:
     """A later stage takes only those the shortlist called: anyone else in its candidates file is bad input
-    (exit 2), named with his line."""
+    (exit 2), named with his line. One called only in lists of some posts (`shortlist.separate`) would have to be
+    kept to those posts, which is not built: refused (exit 3)."""
+    from ..errors import Unsupported
     from ..io.tables import read_table
     _unchanged(shortlist)
-    called = called_in(shortlist)
+    lists = calls_in(shortlist)
+    called = {cid for calls in lists.values() for cid in calls}
     t = read_table(candidates, ["id"], [])
+    ids = [str(x) for x in t["id"].tolist()]
     # (a set's lookups: numpy's isin on object arrays compares every pair)
-    for k in [k for k, x in enumerate(t["id"]) if str(x) not in called][:1]:
-        raise InputError(candidates, int(t.line[k]), "id", f"{t['id'][k]} was not called to this stage by "
-                             f"{shortlist}")
+    for k in [k for k, x in enumerate(ids) if x not in called][:1]:
+        raise InputError(candidates, int(t.line[k]), "id", f"{ids[k]} was not called to this stage by {shortlist}")
+    if "" not in lists:
+        everywhere = lists.get(OTHERS, {})
+        for cid in [x for x in ids if x not in everywhere][:1]:
+            named = [name for name, calls in lists.items() if cid in calls]
+            raise Unsupported(f"{cid} was called by {shortlist} in the list{'s' * (len(named) > 1)} "
+                              f"{', '.join(named)} only: keeping a candidate to the posts of the lists he was "
+                              "called in is not built")
 
 
 def _unchanged(shortlist) -> None:

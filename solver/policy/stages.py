@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from .base import Strict, _named
 
@@ -12,6 +12,9 @@ from .base import Strict, _named
 # `fill`'s declined.csv): CSE Rules 2025, Rule 20(5) as amended 14.11.2025 (gazette summary).
 REASONS = ("declined", "limited_preferences", "invalid_claim", "cancelled")
 
+
+# The list of the posts no group of `ShortlistRule.separate` names.
+OTHERS = "others"
 
 TRAIT = Literal["women", "pwbd", "ex_serviceman", "pwbd_a", "pwbd_b", "pwbd_c", "pwbd_de"]
 
@@ -26,12 +29,32 @@ class ShortlistRule(Strict):
     lists, each calls the ratio times its vacancies as notified (its minimums, every post and category
     together) from its beneficiaries the category lists left out, in merit order: one called on a category's
     standard does not use up a place of the trait's list, as one called on the open list does not use up his
-    category's (the migration rule read across)."""
+    category's (the migration rule read across).
+
+    `separate`: groups of posts called apart, each on cut-offs of its own (name -> the posts, as vacancies.csv
+    names them), every other post together as the list `others`: a call per list, each counting its own posts'
+    vacancies, a candidate called in as many as reach him (SSC CGL: separate Tier-I cut-offs for JSO, for
+    Statistical Investigator Grade-II and for all other posts; `separate_source`)."""
 
     include_ties: bool = True
     qualifying: dict[str, float] = {}
     traits: list[TRAIT] = []
     source: str = ""
+    separate: dict[str, list[str]] = {}
+    separate_source: str = ""
+
+    @model_validator(mode="after")
+    def _groups_apart(self) -> "ShortlistRule":
+        seen: dict[str, str] = {}
+        for name, posts in self.separate.items():
+            if not name or name == OTHERS or not posts:
+                raise ValueError(f"shortlist.separate: a group needs a name other than {OTHERS!r} and a post "
+                                 f"(got {name!r}: {posts})")
+            for post in posts:
+                if post in seen:
+                    raise ValueError(f"shortlist.separate: post {post!r} is in groups {seen[post]!r} and {name!r}")
+                seen[post] = name
+        return self
 
     def check_codes(self, known: set[str], open_code: str) -> None:
         _named("shortlist.qualifying", [k for k in self.qualifying if k != open_code], known)

@@ -31,31 +31,54 @@ def compartments(policy: Policy, problem: Problem) -> dict[tuple[str, str], int]
     return out
 
 
-def notified(policy: Policy, problem: Problem) -> dict[str, int]:
-    """Each category's vacancies as notified, every post together (`compartments` summed)."""
+def notified(policy: Policy, problem: Problem, posts=None) -> dict[str, int]:
+    """Each category's vacancies as notified, every post (of `posts`, where given) together (`compartments`
+    summed)."""
     out: dict[str, int] = {}
-    for (_, code), k in compartments(policy, problem).items():
-        out[code] = out.get(code, 0) + k
+    for (post, code), k in compartments(policy, problem).items():
+        if posts is None or post in posts:
+            out[code] = out.get(code, 0) + k
     return out
 
 
-def notified_minimum(policy: Policy, problem: Problem, trait: str) -> int:
-    """A horizontal trait's vacancies as notified, every post and category together: vacancies.csv's own
-    column for it where its rows give one, else the policy's share of each compartment (rounded as the policy
-    says, never more than the compartment)."""
-    given = [row.minimums[trait] for row in problem.vacancy_rows if trait in row.minimums]
-    if given:
-        return sum(given)
+def notified_minimum(policy: Policy, problem: Problem, trait: str, posts=None) -> int:
+    """A horizontal trait's vacancies as notified, every post (of `posts`, where given) and category together:
+    vacancies.csv's own column for it where its rows give one, else the policy's share of each compartment
+    (rounded as the policy says, never more than the compartment)."""
+    rows = [row for row in problem.vacancy_rows if posts is None or row.post in posts]
+    if any(trait in row.minimums for row in problem.vacancy_rows):
+        return sum(row.minimums.get(trait, 0) for row in rows)
     share = next((t.share for t in policy.horizontal.traits if t.name == trait), 0.0)
     rounding = {"round": lambda x: math.floor(x + 0.5 + 1e-9), "floor": lambda x: math.floor(x + 1e-9),
                 "ceil": lambda x: math.ceil(x - 1e-9)}[policy.horizontal.rounding]
-    return sum(min(v, rounding(share * v)) for v in compartments(policy, problem).values() if v)
+    return sum(min(v, rounding(share * v)) for (post, _), v in compartments(policy, problem).items()
+               if v and (posts is None or post in posts))
 
 
-def check_shortlist(policy: Policy, problem: Problem, ratio: float, called: dict[str, str]) -> list[str]:
+def check_shortlists(policy: Policy, problem: Problem, ratio: float, lists: dict[str, dict[str, str]]) -> list[str]:
+    """Each list of a shortlist checked on its own posts (`check_shortlist`): the policy's groups of posts called
+    apart (`shortlist.separate`) among these vacancies, every other post in `others`; one list, named "", where
+    no group's post is here. `lists`: list name -> candidate id -> the category list counted in."""
+    from ..policy.stages import OTHERS
+    groups = {name: frozenset(posts) & frozenset(problem.posts) for name, posts in policy.shortlist.separate.items()}
+    groups = {name: posts for name, posts in groups.items() if posts}
+    if groups and (rest := frozenset(problem.posts).difference(*groups.values())):
+        groups[OTHERS] = rest
+    groups = groups or {"": None}
+    calls = ", ".join(repr(g) for g in groups) if groups != {"": None} else "one list, without a list column"
+    out = [Broken(f"the shortlist's list {name!r} is not one the policy calls for these posts ({calls})")
+           for name in lists if name not in groups]
+    for name, posts in groups.items():
+        out += check_shortlist(policy, problem, ratio, lists.get(name, {}), posts, name)
+    return out
+
+
+def check_shortlist(policy: Policy, problem: Problem, ratio: float, called: dict[str, str], posts=None,
+                    group: str = "") -> list[str]:
     """The shortlist's rules: nobody counted in a list he may not be in; each list within its places (ties
     aside); nobody left out who scores above someone called in a list he may be in (migration: the open list
-    first); everyone tied with a list's last called, called. `called`: candidate id -> the list counted in."""
+    first); everyone tied with a list's last called, called. `called`: candidate id -> the list counted in.
+    `posts`: the posts whose vacancies the call counts (None: all), of the list `group`."""
     ratio = shortlist_ratio(ratio)
     # (the kinds of relaxation that bar the open list at a shortlisting stage: migration.bars_open.shortlist)
     policy = policy.at_shortlist()
@@ -66,7 +89,8 @@ def check_shortlist(policy: Policy, problem: Problem, ratio: float, called: dict
     names = {policy.open, *policy.reserved_codes, *rule.traits}
     out += [Broken(f"{cid} is counted in a list {v!r} the policy does not have", candidate=cid)
             for cid, v in called.items() if v not in names]
-    vacancies = notified(policy, problem)
+    vacancies = notified(policy, problem, posts)
+    of = f" of {group}" if group else ""
     qualified = c.score >= np.array([rule.qualifying.get(x, -math.inf) for x in c.category], dtype=float)
     lists = {code: [index[x] for x, v in called.items() if v == code and x in index]
              for code in [policy.open, *policy.reserved_codes]}
@@ -74,14 +98,14 @@ def check_shortlist(policy: Policy, problem: Problem, ratio: float, called: dict
     for code in [policy.open, *policy.reserved_codes]:
         own = np.array(sorted(lists[code]), dtype=np.int64)
         may = _may_hold(policy, c, code) & (c.score >= rule.qualifying.get(code, -math.inf)) & qualified & ~done
-        out += _counted(c, own, may, code) + _within(c, own, may, math.ceil(ratio * vacancies.get(code, 0) - 1e-9),
-                                                     rule, code)
+        out += _counted(c, own, may, code + of) + _within(c, own, may, math.ceil(ratio * vacancies.get(code, 0) - 1e-9),
+                                                          rule, code + of)
         done[own] = True
     for trait in rule.traits:
         own = np.array(sorted(index[x] for x, v in called.items() if v == trait and x in index), dtype=np.int64)
         may = c.trait(trait) & qualified & ~done
-        places = math.ceil(ratio * notified_minimum(policy, problem, trait) - 1e-9)
-        out += _counted(c, own, may, trait) + _within(c, own, may, places, rule, trait)
+        places = math.ceil(ratio * notified_minimum(policy, problem, trait, posts) - 1e-9)
+        out += _counted(c, own, may, trait + of) + _within(c, own, may, places, rule, trait + of)
         done[own] = True
     return out
 
