@@ -188,9 +188,8 @@ def only_called(candidates, shortlist) -> None:
     # (a set's lookups: numpy's isin on object arrays compares every pair)
     for k in [k for k, x in enumerate(ids) if x not in called][:1]:
         raise InputError(candidates, int(t.line[k]), "id", f"{ids[k]} was not called to this stage by {shortlist}")
-    if "" not in lists:
-        everywhere = lists.get(OTHERS, {})
-        for cid in [x for x in ids if x not in everywhere][:1]:
+    if "" not in lists:      # (lists of posts called apart: one in every list may hold any post)
+        for cid in [x for x in ids if any(x not in calls for calls in lists.values())][:1]:
             named = [name for name, calls in lists.items() if cid in calls]
             raise Unsupported(f"{cid} was called by {shortlist} in the list{'s' * (len(named) > 1)} "
                               f"{', '.join(named)} only: keeping a candidate to the posts of the lists he was "

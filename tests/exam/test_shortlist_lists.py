@@ -68,18 +68,21 @@ def test_without_a_group_s_post_the_shortlist_is_one_list_as_before(tmp_path):
 
 
 def test_the_next_stage_refuses_one_called_for_some_posts_only(tmp_path):
-    """C was called in JSO's list only: the final stage would have to keep him to JSO, which is not built, so
-    a final list that includes him is refused (exit 3); one of A and B (called in the others' list) is solved."""
+    """C was called in JSO's list only, B in the others' only: the final stage would have to keep each to his
+    lists' posts, which is not built, so a final candidates file holding either is refused (exit 3), naming the
+    first; A, called in both, may hold any post, and a final stage of him alone is solved."""
     called(tmp_path)
-    write_csv(tmp_path / "f.csv", ["id", "score", "category"], [["A", 300, "UR"], ["B", 280, "UR"]])
     base = ["solve", "--policy", "ssc-cgl", "--vacancies", str(tmp_path / "v.csv"), "--engine", "greedy", "--quiet",
             "--shortlist", str(tmp_path / "s" / "shortlist.csv")]
+    write_csv(tmp_path / "f.csv", ["id", "score", "category"], [["A", 300, "UR"]])
     r = CliRunner().invoke(app, [*base, "--candidates", str(tmp_path / "f.csv"), "--out", str(tmp_path / "o")])
     assert r.exit_code == 0, r.output
-    write_csv(tmp_path / "f2.csv", ["id", "score", "category"], [["A", 300, "UR"], ["C", 290, "OBC"]])
-    r = CliRunner().invoke(app, [*base, "--candidates", str(tmp_path / "f2.csv"), "--out", str(tmp_path / "o2")])
-    assert r.exit_code == 3 and "C was called" in r.output and "JSO only" in r.output.replace("\n", " "), r.output
-    assert not (tmp_path / "o2").exists()
+    for who, only in ((["C", 290, "OBC"], "JSO only"), (["B", 280, "UR"], "others only")):
+        write_csv(tmp_path / "f2.csv", ["id", "score", "category"], [["A", 300, "UR"], who])
+        r = CliRunner().invoke(app, [*base, "--candidates", str(tmp_path / "f2.csv"), "--out", str(tmp_path / "o2")])
+        out = r.output.replace("\n", " ")
+        assert r.exit_code == 3 and f"{who[0]} was called" in out and only in out, r.output
+        assert not (tmp_path / "o2").exists()
 
 
 def test_the_audit_of_a_shortlist_of_several_lists_is_refused(tmp_path):
