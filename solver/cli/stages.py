@@ -39,7 +39,7 @@ def shortlist_cmd(
         problem = read_problem(pol, candidates, vacancies, warn=warn, lists=False)
         sources = dict(problem.sources)
         if shortlist is not None:
-            only_called(candidates, shortlist)
+            only_called(candidates, shortlist, pol, problem)
             sources["shortlist"] = str(shortlist)
         calls = shortlists(pol, problem, ratio)
         called = np.logical_or.reduce([res.called for res in calls.values()])

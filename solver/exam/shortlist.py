@@ -67,15 +67,20 @@ def shortlists(policy: Policy, problem: Problem, ratio: float) -> dict[str, Shor
     """Each list's call (`shortlist.separate`: groups of posts called apart, the other posts together as
     `others`), keyed by the list's name; {"": the one call} where no group's post is among these vacancies.
     A group's posts not in vacancies.csv are passed over (a model names every post the examination may have)."""
+    groups = _groups(policy, problem)
+    if not groups:
+        return {"": shortlist(policy, problem, ratio)}
+    return {name: shortlist(policy, problem, ratio, posts) for name, posts in groups.items()}
+
+
+def _groups(policy: Policy, problem: Problem) -> dict[str, frozenset[str]]:
+    """The lists of `shortlist.separate` among these posts, each its posts, and `others` the rest; {} where no
+    group's post is here."""
     groups = {name: frozenset(p for p in posts if p in problem.posts)
               for name, posts in policy.shortlist.separate.items()}
     groups = {name: posts for name, posts in groups.items() if posts}
-    if not groups:
-        return {"": shortlist(policy, problem, ratio)}
-    rest = frozenset(problem.posts) - frozenset().union(*groups.values())
-    if rest:
-        groups[OTHERS] = rest
-    return {name: shortlist(policy, problem, ratio, posts) for name, posts in groups.items()}
+    rest = frozenset(problem.posts) - frozenset().union(*groups.values()) if groups else frozenset()
+    return groups | ({OTHERS: rest} if rest else {})
 
 
 def shortlist(policy: Policy, problem: Problem, ratio: float, posts: frozenset[str] | None = None) -> Shortlist:
@@ -174,10 +179,12 @@ def calls_in(path) -> dict[str, dict[str, str]]:
     return out
 
 
-def only_called(candidates, shortlist) -> None:
+def only_called(candidates, shortlist, policy: Policy | None = None, problem: Problem | None = None) -> None:
     """A later stage takes only those the shortlist called: anyone else in its candidates file is bad input
-    (exit 2), named with his line. One called only in lists of some posts (`shortlist.separate`) would have to be
-    kept to those posts, which is not built: refused (exit 3)."""
+    (exit 2), named with his line. Where the shortlist has lists of posts called apart (`shortlist.separate`), one
+    called in some lists but not all may hold only their posts: that holds where every post of the others ranks
+    by a merit list he is not on (`problem`'s lists: JSO on Tier-II Paper-II, which only JSO's callees sit);
+    otherwise keeping him to them is not built, and he is refused (exit 3)."""
     from ..errors import Unsupported
     from ..io.tables import read_table
     _unchanged(shortlist)
@@ -188,12 +195,27 @@ def only_called(candidates, shortlist) -> None:
     # (a set's lookups: numpy's isin on object arrays compares every pair)
     for k in [k for k, x in enumerate(ids) if x not in called][:1]:
         raise InputError(candidates, int(t.line[k]), "id", f"{ids[k]} was not called to this stage by {shortlist}")
-    if "" not in lists:      # (lists of posts called apart: one in every list may hold any post)
-        for cid in [x for x in ids if any(x not in calls for calls in lists.values())][:1]:
+    if "" in lists:
+        return
+    groups = _groups(policy, problem) if policy is not None and problem is not None else {}
+    index = {cid: i for i, cid in enumerate(np.asarray(problem.candidates.ids).tolist())} if groups else {}
+    for cid in ids:
+        apart = [name for name, calls in lists.items() if cid not in calls]
+        if apart and not all(_kept_out(problem, index[cid], groups.get(name, ())) for name in apart):
             named = [name for name, calls in lists.items() if cid in calls]
             raise Unsupported(f"{cid} was called by {shortlist} in the list{'s' * (len(named) > 1)} "
-                              f"{', '.join(named)} only: keeping a candidate to the posts of the lists he was "
-                              "called in is not built")
+                              f"{', '.join(named)} only, and a post of another list ranks by a list he is on (or "
+                              "by the candidates' own merit): keeping a candidate to the posts of the lists he "
+                              "was called in is not built")
+
+
+def _kept_out(problem: Problem, i: int, posts) -> bool:
+    """Candidate i may hold none of `posts`: every seat of each is ranked by a merit list he is not on."""
+    if problem.lists is None:
+        return False
+    at = {p: j for j, p in enumerate(problem.posts)}
+    return all(problem.list_of(at[r.post], r.category) != 0 and not problem.lists.on(problem.list_of(
+        at[r.post], r.category))[i] for r in problem.vacancy_rows if r.post in posts)
 
 
 def _unchanged(shortlist) -> None:

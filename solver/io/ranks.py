@@ -29,7 +29,7 @@ def read_ranks(path, ids_by_merit: dict[str, int], n: int, same_rank: bool = Fal
         raise t.error(None, None, "give a rank column or a score column (one of the two)")
     who = np.array([ids_by_merit.get(str(x), -1) for x in t["candidate_id"]], dtype=np.int64)
     if (k := _first_bad(who < 0)) is not None:
-        raise t.error(k, "candidate_id", f"{t['candidate_id'][k]!r} is not among the candidates")
+        raise t.error(k, "candidate_id", f"{str(t['candidate_id'][k])!r} is not among the candidates")
     names = [str(x) for x in t["list"]]
     if (k := _first_bad(np.array([x.strip() == "" for x in names]))) is not None:
         raise t.error(k, "list", "empty list name")

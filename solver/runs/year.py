@@ -167,12 +167,12 @@ def run_year(options: RunOptions, rnd: Round, *, progress: Say = _quiet, done: D
         InputDigests(_sources(rnd, input_sources(rnd.candidates, rnd.vacancies, rnd.preferences, rnd.ranks)))
     staged = None
     try:
-        if rnd.shortlist is not None:
-            from ..exam.shortlist import only_called
-            only_called(rnd.candidates, rnd.shortlist)
         t = time.perf_counter()
         problem = rnd.problem if rnd.problem is not None else \
             read_problem(pol, rnd.candidates, rnd.vacancies, rnd.preferences, warn=warn, ranks=rnd.ranks)
+        if rnd.shortlist is not None:
+            from ..exam.shortlist import only_called
+            only_called(rnd.candidates, rnd.shortlist, pol, problem)
         read_s = time.perf_counter() - t
         done(f"read {problem.n:,} candidates", read_s)
         doing = f"solving {problem.n:,} candidates with {options.engine}"

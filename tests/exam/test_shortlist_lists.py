@@ -67,19 +67,34 @@ def test_without_a_group_s_post_the_shortlist_is_one_list_as_before(tmp_path):
     assert [x["candidate_id"] for x in rows] == ["A", "B"] and "list" not in rows[0]
 
 
-def test_the_next_stage_refuses_one_called_for_some_posts_only(tmp_path):
-    """C was called in JSO's list only, B in the others' only: the final stage would have to keep each to his
-    lists' posts, which is not built, so a final candidates file holding either is refused (exit 3), naming the
-    first; A, called in both, may hold any post, and a final stage of him alone is solved."""
+def test_the_next_stage_keeps_one_called_in_some_lists_to_their_posts_only_through_the_merit_lists(tmp_path):
+    """C was called in JSO's list only, B in the others' only, A in both. At the final stage ssc-cgl ranks JSO on
+    Tier-II Paper-II (merit.post_lists), which only JSO's callees sat: with that ranks file (A and C on it) B is
+    on no list that ranks JSO, so he may hold only AAO and is taken; C could still hold AAO, ranked by the
+    candidates' own merit, and keeping him to JSO is not built: refused (exit 3), nothing written. Without the
+    ranks file B is refused too; A alone is always taken."""
     called(tmp_path)
+    write_csv(tmp_path / "r.csv", ["candidate_id", "list", "rank"], [["A", "tier2_paper2", 1]])
+    write_csv(tmp_path / "rc.csv", ["candidate_id", "list", "rank"], [["C", "tier2_paper2", 1], ["A", "tier2_paper2", 2]])
     base = ["solve", "--policy", "ssc-cgl", "--vacancies", str(tmp_path / "v.csv"), "--engine", "greedy", "--quiet",
             "--shortlist", str(tmp_path / "s" / "shortlist.csv")]
-    write_csv(tmp_path / "f.csv", ["id", "score", "category"], [["A", 300, "UR"]])
-    r = CliRunner().invoke(app, [*base, "--candidates", str(tmp_path / "f.csv"), "--out", str(tmp_path / "o")])
+
+    def final(who, *extra, out="o"):
+        write_csv(tmp_path / "f.csv", ["id", "score", "category"], who)
+        return CliRunner().invoke(app, [*base, "--candidates", str(tmp_path / "f.csv"), "--out", str(tmp_path / out),
+                                        *extra])
+
+    assert final([["A", 300, "UR"]]).exit_code == 0
+    # (B wants JSO first: not on Paper-II's list, he holds AAO, and JSO's UR seat is left to nobody)
+    write_csv(tmp_path / "p.csv", ["candidate_id", "order", "post"],
+              [["A", 1, "AAO"], ["A", 2, "JSO"], ["B", 1, "JSO"], ["B", 2, "AAO"]])
+    r = final([["A", 300, "UR"], ["B", 280, "UR"]], "--ranks", str(tmp_path / "r.csv"), "--preferences",
+              str(tmp_path / "p.csv"), out="o1")
     assert r.exit_code == 0, r.output
-    for who, only in ((["C", 290, "OBC"], "JSO only"), (["B", 280, "UR"], "others only")):
-        write_csv(tmp_path / "f2.csv", ["id", "score", "category"], [["A", 300, "UR"], who])
-        r = CliRunner().invoke(app, [*base, "--candidates", str(tmp_path / "f2.csv"), "--out", str(tmp_path / "o2")])
+    assert {x["candidate_id"]: x["post"] for x in read_csv(tmp_path / "o1" / "allocation.csv")} == {"A": "AAO", "B": "AAO"}
+    for who, only, extra in ((["B", 280, "UR"], "others only", ()),
+                             (["C", 290, "OBC"], "JSO only", ("--ranks", str(tmp_path / "rc.csv")))):
+        r = final([["A", 300, "UR"], who], *extra, out="o2")
         out = r.output.replace("\n", " ")
         assert r.exit_code == 3 and f"{who[0]} was called" in out and only in out, r.output
         assert not (tmp_path / "o2").exists()
