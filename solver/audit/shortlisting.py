@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..data.problem import Problem
 from ..errors import Unsupported
-from ..exam.shortlist import Shortlist, shortlist, shortlists
+from ..exam.shortlist import Shortlist, post_groups, shortlist
 from ..policy import Policy
 from .readings import OpenOption, combinations, sources
 
@@ -62,7 +62,7 @@ def audit_shortlist(policy: Policy, problem: Problem, ratio: float, options: lis
     >>> [(row[0], row[2], row[3]) for row in a.contested]
     [('B1', 'called', 'not called')]
     """
-    if len(shortlists(policy, problem, ratio)) > 1:
+    if post_groups(policy, problem):
         raise Unsupported(f"{policy.name} calls some posts apart (shortlist.separate), and these vacancies have them: "
                           "the audit of a shortlist of several lists is not built")
     ids = tuple(str(x) for x in problem.candidates.ids)

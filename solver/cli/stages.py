@@ -27,12 +27,12 @@ def shortlist_cmd(
     """Call candidates to the next stage: per category the ratio times its vacancies, the open list first, so
     that a reserved candidate who reaches its cut-off is counted in it (Rajat Yadav, 2025 INSC 1503); ties called.
     Where the policy calls groups of posts apart (shortlist.separate), a call per list, and a list column."""
-    from ..io.readers import read_problem
-    from ..io.staging import stage as staged_out, write_csv, write_json
-    from ..outcome.reports import provenance
     import numpy as np
 
     from ..exam.shortlist import CUTOFF_COLUMNS, SHORTLIST_COLUMNS, only_called, shortlists
+    from ..io.readers import read_problem
+    from ..io.staging import stage as staged_out, write_csv, write_json
+    from ..outcome.reports import provenance
 
     pol = load(policy, set_, "direct")
     try:
@@ -46,8 +46,7 @@ def shortlist_cmd(
         each = {name: {"called": int(res.called.sum()), "places": res.places, "vacancies": res.vacancies,
                        "cutoffs": dict(res.cutoffs)} for name, res in calls.items()}
         doc = {"stage": stage, "ratio": ratio, "called": int(called.sum()), "candidates": problem.n,
-               **(each[""] | {"called": int(called.sum())} if "" in calls else
-                  {"lists": each, "separate_source": pol.shortlist.separate_source}),
+               **(each[""] if "" in calls else {"lists": each, "separate_source": pol.shortlist.separate_source}),
                "provenance": provenance(pol, list(set_), "shortlist", sources)}
         named = [] if "" in calls else ["list"]
 

@@ -67,13 +67,13 @@ def shortlists(policy: Policy, problem: Problem, ratio: float) -> dict[str, Shor
     """Each list's call (`shortlist.separate`: groups of posts called apart, the other posts together as
     `others`), keyed by the list's name; {"": the one call} where no group's post is among these vacancies.
     A group's posts not in vacancies.csv are passed over (a model names every post the examination may have)."""
-    groups = _groups(policy, problem)
+    groups = post_groups(policy, problem)
     if not groups:
         return {"": shortlist(policy, problem, ratio)}
     return {name: shortlist(policy, problem, ratio, posts) for name, posts in groups.items()}
 
 
-def _groups(policy: Policy, problem: Problem) -> dict[str, frozenset[str]]:
+def post_groups(policy: Policy, problem: Problem) -> dict[str, frozenset[str]]:
     """The lists of `shortlist.separate` among these posts, each its posts, and `others` the rest; {} where no
     group's post is here."""
     groups = {name: frozenset(p for p in posts if p in problem.posts)
@@ -163,18 +163,13 @@ def _top(score: np.ndarray, may: np.ndarray, k: int, ties: bool) -> np.ndarray:
 def calls_in(path) -> dict[str, dict[str, str]]:
     """A shortlist.csv read: per list (its `list` column; "" without one), candidate id -> the category list he
     is counted in. A candidate twice in one list is refused at his second line."""
+    from ..io.cells import unique_ids
     from ..io.tables import read_table
     t = read_table(path, SHORTLIST_COLUMNS, ["list"])
     names = t["list"].tolist() if t.has("list") else [""] * len(t)
+    ids = unique_ids(t, "candidate_id", within="list" if t.has("list") else None).tolist()
     out: dict[str, dict[str, str]] = {}
-    first: dict[tuple[str, str], int] = {}
-    for k, (cid, code, name) in enumerate(zip(t["candidate_id"].astype(str).tolist(), t["counted_as"].tolist(), names)):
-        if not cid:
-            raise t.error(k, "candidate_id", "empty candidate_id")
-        if (name, cid) in first:
-            raise t.error(k, "candidate_id", f"duplicate candidate_id {cid!r} (first on line "
-                          f"{t.line[first[(name, cid)]]}){f' in list {name!r}' if name else ''}")
-        first[(name, cid)] = k
+    for cid, code, name in zip(ids, t["counted_as"].tolist(), names):
         out.setdefault(name, {})[cid] = code
     return out
 
@@ -185,7 +180,6 @@ def only_called(candidates, shortlist, policy: Policy | None = None, problem: Pr
     called in some lists but not all may hold only their posts: that holds where every post of the others ranks
     by a merit list he is not on (`problem`'s lists: JSO on Tier-II Paper-II, which only JSO's callees sit);
     otherwise keeping him to them is not built, and he is refused (exit 3)."""
-    from ..errors import Unsupported
     from ..io.tables import read_table
     _unchanged(shortlist)
     lists = calls_in(shortlist)
@@ -195,13 +189,20 @@ def only_called(candidates, shortlist, policy: Policy | None = None, problem: Pr
     # (a set's lookups: numpy's isin on object arrays compares every pair)
     for k in [k for k, x in enumerate(ids) if x not in called][:1]:
         raise InputError(candidates, int(t.line[k]), "id", f"{ids[k]} was not called to this stage by {shortlist}")
-    if "" in lists:
-        return
-    groups = _groups(policy, problem) if policy is not None and problem is not None else {}
+    if "" not in lists:
+        _kept_to_lists(shortlist, lists, ids, post_groups(policy, problem) if policy is not None and
+                       problem is not None else {}, problem)
+
+
+def _kept_to_lists(shortlist, lists: dict[str, dict[str, str]], ids: list[str], groups: dict, problem) -> None:
+    """Each of `ids` called in some `lists` but not all is kept out of the others' posts by the merit lists
+    (`_kept_out`), or refused (exit 3)."""
+    from ..errors import Unsupported
+    out = {name: _kept_out(problem, posts) for name, posts in groups.items()}   # (once per list, not per candidate)
     index = {cid: i for i, cid in enumerate(np.asarray(problem.candidates.ids).tolist())} if groups else {}
     for cid in ids:
         apart = [name for name, calls in lists.items() if cid not in calls]
-        if apart and not all(_kept_out(problem, index[cid], groups.get(name, ())) for name in apart):
+        if apart and not all(name in out and out[name][index[cid]] for name in apart):
             named = [name for name, calls in lists.items() if cid in calls]
             raise Unsupported(f"{cid} was called by {shortlist} in the list{'s' * (len(named) > 1)} "
                               f"{', '.join(named)} only, and a post of another list ranks by a list he is on (or "
@@ -209,13 +210,17 @@ def only_called(candidates, shortlist, policy: Policy | None = None, problem: Pr
                               "was called in is not built")
 
 
-def _kept_out(problem: Problem, i: int, posts) -> bool:
-    """Candidate i may hold none of `posts`: every seat of each is ranked by a merit list he is not on."""
+def _kept_out(problem: Problem, posts) -> np.ndarray:
+    """bool per candidate: he may hold none of `posts`, every seat of each ranked by a merit list he is not on."""
+    out = np.full(problem.n, problem.lists is not None)
     if problem.lists is None:
-        return False
+        return out
     at = {p: j for j, p in enumerate(problem.posts)}
-    return all(problem.list_of(at[r.post], r.category) != 0 and not problem.lists.on(problem.list_of(
-        at[r.post], r.category))[i] for r in problem.vacancy_rows if r.post in posts)
+    for r in problem.vacancy_rows:
+        if r.post in posts:
+            k = problem.list_of(at[r.post], r.category)
+            out &= ~problem.lists.on(k) if k else False
+    return out
 
 
 def _unchanged(shortlist) -> None:

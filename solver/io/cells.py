@@ -107,16 +107,20 @@ def _is_date(text: str) -> bool:
     return True
 
 
-def unique_ids(t: Table, column: str = "id") -> np.ndarray:
-    """The `column` of ids, none empty and none twice (the second named with the line of the first)."""
+def unique_ids(t: Table, column: str = "id", within: str | None = None) -> np.ndarray:
+    """The `column` of ids, none empty and none twice (the second named with the line of the first); with
+    `within`, none twice among the rows of one value of that column (a shortlist's lists)."""
     ids = t[column].astype(str)
     if (k := _first_bad(ids == "")) is not None:
         raise t.error(k, column, f"empty {column}")
-    order = np.argsort(ids, kind="stable")
-    dup = np.flatnonzero(ids[order][1:] == ids[order][:-1])
+    keys = ids if within is None else np.char.add(np.char.add(t[within].astype(str), "\x1f"), ids)
+    order = np.argsort(keys, kind="stable")
+    dup = np.flatnonzero(keys[order][1:] == keys[order][:-1])
     if len(dup):
         first, second = sorted((order[dup[0]], order[dup[0] + 1]))
-        raise t.error(second, column, f"duplicate {column} {str(ids[second])!r} (first on line {t.line[first]})")
+        inside = f" in {within} {str(t[within][second])!r}" if within is not None else ""
+        raise t.error(second, column, f"duplicate {column} {str(ids[second])!r} (first on line {t.line[first]})"
+                      f"{inside}")
     return ids
 
 

@@ -113,3 +113,16 @@ def test_a_post_in_two_groups_is_refused():
         ShortlistRule(separate={"A": ["JSO"], "B": ["JSO", "SI-II"]})
     with pytest.raises(ValueError, match="a name other than 'others'"):
         ShortlistRule(separate={"others": ["JSO"]})
+
+
+def test_a_candidate_twice_in_one_list_is_refused_once_in_each_list_is_not(tmp_path):
+    """A is in both lists (rows 2 and 4): fine. A second row of C in JSO's list is bad input, named at its line
+    with the first's."""
+    called(tmp_path)
+    text = (tmp_path / "s" / "shortlist.csv").read_text() + "C,OBC,reserved,JSO\n"
+    (tmp_path / "twice.csv").write_text(text)
+    r = CliRunner().invoke(app, ["verify", "--stage", "shortlist", "--policy", "ssc-cgl", "--candidates",
+                                 str(tmp_path / "c.csv"), "--vacancies", str(tmp_path / "v.csv"), "--ratio", "1",
+                                 "--shortlist", str(tmp_path / "twice.csv")])
+    out = r.output.replace("\n", " ")
+    assert r.exit_code == 2 and "line 6" in out and "duplicate candidate_id 'C' (first on line 3) in list 'JSO'" in out
