@@ -42,6 +42,10 @@ def shortlist_cmd(
             only_called(candidates, shortlist, pol, problem)
             sources["shortlist"] = str(shortlist)
         calls = shortlists(pol, problem, ratio)
+        for name, posts in pol.shortlist.separate.items():
+            if not set(posts) & set(problem.posts):
+                warn(f"shortlist.separate: no post of list {name} ({', '.join(posts)}) is in {vacancies}: it has no "
+                     "call of its own")
         called = np.logical_or.reduce([res.called for res in calls.values()])
         each = {name: {"called": int(res.called.sum()), "places": res.places, "vacancies": res.vacancies,
                        "cutoffs": dict(res.cutoffs)} for name, res in calls.items()}

@@ -28,7 +28,8 @@ def test_each_list_is_called_on_its_own_posts(tmp_path):
     called there, C (80). The others' list (AAO): two open places, A and B (cut-off 90), no OBC place. D and E
     are called in neither. As one list (central-dopt) the three open places would go to A, B and C (80) and the
     OBC place to E (60)."""
-    _, rows, cuts = called(tmp_path)
+    r, rows, cuts = called(tmp_path)
+    assert "no post of list SI (SI-II) is in" in r.output.replace("\n", " ")     # (said, not passed over silently)
     assert [(x["candidate_id"], x["counted_as"], x["list"]) for x in rows] == \
         [("A", "UR", "JSO"), ("C", "OBC", "JSO"), ("A", "UR", "others"), ("B", "UR", "others")]
     cut = {(x["list"], x["category"]): (x["places"], x["called"], x["last_score"]) for x in cuts}
