@@ -2,7 +2,8 @@
 with `accepts`, `apply` and `invert`, and `Chain` a sequence of them that is itself a reduction (after cvxpy's
 `Reduction` and `Chain`).
 
-    policy + inputs --DerivePromotion--> policy --DetermineVacancies--> seats          (DETERMINE)
+    policy + inputs --BarAppointedPosts, KeepToCalls--> each candidate's posts open to him
+        --DerivePromotion--> policy --DetermineVacancies--> seats          (DETERMINE)
         --PlaceOverallMinimums--> seats --BuildPools--> pools                          (SINGLE_CADRE)
         or --DrawRecommendationList--> the list as one cadre --BuildPools--> pools     (RECOMMENDATION_LIST)
            --(engine)--> invert: Selection --AllocateServices--> pools of the service allocation
@@ -26,6 +27,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..exam.appointed import appointed_posts, bar_appointed
+from ..exam.called import kept_to_calls, restricted
 from .engines import Assignment
 from ..errors import Unsupported
 from ..data.kinds import Recruitment
@@ -95,7 +97,7 @@ class Chain(Reduction):
     Example
     -------
     >>> [r.name for r in DIRECT.reductions]
-    ['upgrade only', 'promotion', 'vacancy determination', 'overall horizontal minimums', 'seat pools']
+    ['upgrade only', "the shortlist's lists", 'promotion', 'vacancy determination', 'overall horizontal minimums', 'seat pools']
     """
 
     name = "chain"
@@ -137,6 +139,24 @@ class BarAppointedPosts(Reduction):
 
     def apply(self, data: StageData) -> tuple[StageData, None]:
         return replace(data, problem=bar_appointed(data.problem)), None
+
+
+class KeepToCalls(BarAppointedPosts):
+    """A shortlist's lists called apart (`solver.exam.called`): a candidate called in some of them only is offered
+    only their posts. The candidates and posts are unchanged, so the inverse is the identity."""
+
+    name = "the shortlist's lists"
+
+    def accepts(self, data: StageData) -> str | None:
+        m = data.policy.migration
+        if m.selection_list and m.allocate_unranked and restricted(data.problem).any():
+            return ("a shortlist of lists called apart with migration.allocate_unranked = true is not implemented: "
+                    "the recommended without a ranked service would be given posts of lists they were not called "
+                    "in; set it to false")
+        return None
+
+    def apply(self, data: StageData) -> tuple[StageData, None]:
+        return replace(data, problem=kept_to_calls(data.policy, data.problem)), None
 
 
 class DerivePromotion(Reduction):
@@ -270,7 +290,7 @@ class AllocateServices(BuildPools):
 
 # The chains `solve` and the audit run: the year's seats, then the pools of a single cadre, or the
 # recommendation list's merged cadre (its answer inverted into a `Selection`, which `AllocateServices` takes).
-DETERMINE = Chain([BarAppointedPosts(), DerivePromotion(), DetermineVacancies()])
+DETERMINE = Chain([BarAppointedPosts(), KeepToCalls(), DerivePromotion(), DetermineVacancies()])
 SINGLE_CADRE = Chain([PlaceOverallMinimums(), BuildPools()])
 RECOMMENDATION_LIST = Chain([DrawRecommendationList(), BuildPools()])
 DIRECT = DETERMINE + SINGLE_CADRE

@@ -29,6 +29,8 @@ def shortlist_cmd(
     Where the policy calls groups of posts apart (shortlist.separate), a call per list, and a list column."""
     import numpy as np
 
+    from ..errors import Unsupported
+    from ..exam.called import restricted
     from ..exam.shortlist import CUTOFF_COLUMNS, SHORTLIST_COLUMNS, only_called, shortlists
     from ..io.readers import read_problem
     from ..io.staging import stage as staged_out, write_csv, write_json
@@ -39,7 +41,11 @@ def shortlist_cmd(
         problem = read_problem(pol, candidates, vacancies, warn=warn, lists=False)
         sources = dict(problem.sources)
         if shortlist is not None:
-            only_called(candidates, shortlist, pol, problem)
+            kept = restricted(only_called(candidates, shortlist, pol, problem))
+            if kept.any():
+                raise Unsupported(f"{problem.candidates.ids[np.argmax(kept)]} was called by {shortlist} in some of "
+                                  "its lists only: a second shortlist whose lists take only their own callees is "
+                                  "not built (the final stage keeps such a candidate to his lists' posts)")
             sources["shortlist"] = str(shortlist)
         calls = shortlists(pol, problem, ratio)
         for name, posts in pol.shortlist.separate.items():

@@ -27,7 +27,8 @@ def verify(
     stage: str = typer.Option("allocation", "--stage", help="allocation; shortlist (with --shortlist, --ratio); "
                               "reserve (with --allocation, --reserve-list); fill (those, --declined and --fill); "
                               "slide (--allocation, --responses, --slide); cadre (--cadres, --year)"),
-    shortlist: Optional[Path] = typer.Option(None, "--shortlist", help="the shortlist.csv to check"),
+    shortlist: Optional[Path] = typer.Option(None, "--shortlist", help="the shortlist.csv to check (--stage "
+                                             "shortlist), or the one that called the allocation's candidates"),
     ratio: Optional[float] = typer.Option(None, "--ratio", help="the shortlist's candidates per vacancy"),
     reserve_list: Optional[Path] = typer.Option(None, "--reserve-list", help="the reserve_list.csv to check (or "
                                                 "the fill drew on)"),
@@ -53,6 +54,7 @@ def verify(
     from ..runs import register_seats
     from ..verify import read_allocation, verify as run_verify
     from ..verify.carries import carries
+    from ..exam.shortlist import calls_in
 
     if ranks is not None and stage in ("shortlist", "cadre"):
         warn(f"{ranks}: not read by --stage {stage} (" + ("a shortlist is called on the stage's own score, before "
@@ -62,7 +64,7 @@ def verify(
         return _verify_shortlist(policy, candidates, vacancies, shortlist, ratio, set_)
     if stage == "slide":
         return _verify_slide(policy, candidates, vacancies, preferences, allocation, responses, slid, set_, ranks,
-                             withdrawn, frozen)
+                             withdrawn, frozen, shortlist)
     if stage in ("reserve", "fill"):
         return _verify_reserve(stage, policy, candidates, vacancies, preferences, allocation, reserve_list, declined,
                                fill, set_, ranks)
@@ -81,7 +83,7 @@ def verify(
         if register is not None:
             pol, problem, seats = register_seats(pol, problem, register, year, special)
         alloc = read_allocation(allocation, problem, pol)
-        violations = run_verify(pol, problem, alloc, seats)
+        violations = run_verify(pol, problem, alloc, seats, calls_in(shortlist) if shortlist is not None else None)
         if register is not None and not special:
             carried = carries(pol, alloc, seats, register, year)
             if carried is None:
@@ -166,9 +168,11 @@ def _verify_reserve(stage, policy, candidates, vacancies, preferences, allocatio
 
 
 def _verify_slide(policy, candidates, vacancies, preferences, allocation, responses, slid, set_, ranks=None,
-                  withdrawn=None, frozen=None) -> None:
+                  withdrawn=None, frozen=None, shortlist=None) -> None:
     """`verify --stage slide`: the sliding round's rules (`solver.verify.slide`). `frozen`: the round before's
-    slide.csv, whose freezes are final (a frozen one without a response fixes; any other response is bad input)."""
+    slide.csv, whose freezes are final (a frozen one without a response fixes; any other response is bad input).
+    `shortlist`: the one that called the candidates, whose lists called apart keep each to their posts
+    (`solver.verify.called`)."""
     from ..io.readers import read_problem
     from ..runs.stages import read_frozen, read_responses, read_withdrawn
     from ..verify import read_allocation
@@ -180,6 +184,10 @@ def _verify_slide(policy, candidates, vacancies, preferences, allocation, respon
     withdrawn, frozen = _beside(allocation, pol, withdrawn, frozen)
     try:
         problem = read_problem(pol, candidates, vacancies, preferences, warn=warn, ranks=ranks)
+        if shortlist is not None:
+            from ..exam.shortlist import calls_in
+            from ..verify.called import offered_called, open_posts
+            problem = offered_called(problem, open_posts(pol, problem, calls_in(shortlist)))
         before = read_allocation(allocation, problem, pol)
         answers = read_responses(responses, [{"candidate_id": x} for x in before.ids], warn,
                                  read_frozen(frozen) if frozen is not None else frozenset(),

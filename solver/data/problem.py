@@ -59,6 +59,10 @@ class Candidates:
     # Each candidate's home state (`home_state`; '' none), which a quota by home state reads
     # (`solver.data.seat_pools`). None: nobody gave one.
     home_state: np.ndarray | None = None
+    # The lists of a shortlist called apart (`shortlist.separate`: JSO, SI, others) each candidate was called in,
+    # as a tuple of their names, where he was not called in every one (() where he was): he may hold only their
+    # posts (`solver.exam.called`). None: the stage took no such shortlist.
+    called_in: np.ndarray | None = None
 
     def relaxed_at(self, bars) -> np.ndarray:
         """Whether each availed a relaxation of a kind in `bars` (a stage's `migration.bars_open`); a plain true
@@ -169,6 +173,10 @@ class Problem:
     sources: dict[str, str] = field(default_factory=dict)  # role -> path, for messages
     # Merit lists besides the candidates' own (a ranks file): None where every post ranks by the candidates' own.
     lists: MeritLists | None = None
+    # Each candidate's preferences as he gave them, where a rule cut `preferences` to the posts open to him (the
+    # shortlist's lists called apart: `solver.exam.called`): the reasons say where he ranked a post in his own
+    # list. None: `preferences` are as given.
+    stated: tuple[np.ndarray, ...] | None = None
 
     @property
     def n(self) -> int:
@@ -179,6 +187,11 @@ class Problem:
         """The preferences and their views (rows, rank matrix, who ranked each post), each made when first
         asked for."""
         return Ranking(self.preferences, self.n, len(self.posts))
+
+    @cached_property
+    def stated_ranking(self) -> Ranking:
+        """Where each candidate ranked each post in his own list (`stated`), as `ranking` reads `preferences`."""
+        return Ranking(self.stated, self.n, len(self.posts)) if self.stated is not None else self.ranking
 
     @property
     def post_rank(self) -> np.ndarray:
@@ -199,7 +212,8 @@ class Problem:
                  if isinstance(getattr(c, f.name), np.ndarray) and len(getattr(c, f.name)) == n}
         prefs = None if self.preferences is None else tuple(self.preferences[k] for k in order)
         lists = None if self.lists is None else self.lists.reordered(order)
-        return replace(self, candidates=replace(c, **moved), preferences=prefs, lists=lists)
+        stated = None if self.stated is None else tuple(self.stated[k] for k in order)
+        return replace(self, candidates=replace(c, **moved), preferences=prefs, lists=lists, stated=stated)
 
     @cached_property
     def post_lists(self) -> tuple[int, ...]:

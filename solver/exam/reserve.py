@@ -65,11 +65,18 @@ def at_general_standard(result: Result) -> np.ndarray:
 def on_one_merit(problem: Problem, folder=None) -> None:
     """Refuse (Unsupported, exit 3) a reserve list, or a fill or check of one, where posts rank by several merit
     lists (a ranks file): the list is drawn on the candidates' own merit, where a post of another list would
-    take its reserves in that list's order (CSE Rule 16(4) speaks of one order of merit), which is not built."""
+    take its reserves in that list's order (CSE Rule 16(4) speaks of one order of merit), which is not built;
+    likewise where candidates were called in some lists of a shortlist only (`solver.exam.called`)."""
     if problem.lists is not None:
         where = f"the run in {folder}" if folder is not None else "these posts"
         raise Unsupported(f"{where} rank by several merit lists (a ranks file): a reserve list, and a fill from "
                           "it, are drawn on one merit and are not built for several lists")
+    from .called import restricted
+    if restricted(problem).any():
+        where = f"the run in {folder}" if folder is not None else "these candidates"
+        raise Unsupported(f"{where} came from a shortlist of lists called apart, some called in some lists only: a "
+                          "reserve list, and a fill from it, are drawn across every post and are not built for "
+                          "candidates kept to some posts")
 
 
 def reserve_list(policy: Policy, result: Result) -> ReserveList:

@@ -35,7 +35,7 @@ from ..policy import Policy
 from ..data.kinds import shortlist_ratio
 from ..data.problem import Problem
 from ..chain.vacancy import determine_seats
-from ..policy.stages import OTHERS
+from .called import post_groups, with_calls
 
 SHORTLIST_COLUMNS = ["candidate_id", "counted_as", "route"]
 CUTOFF_COLUMNS = ["category", "vacancies", "places", "called", "last_score"]
@@ -71,16 +71,6 @@ def shortlists(policy: Policy, problem: Problem, ratio: float) -> dict[str, Shor
     if not groups:
         return {"": shortlist(policy, problem, ratio)}
     return {name: shortlist(policy, problem, ratio, posts) for name, posts in groups.items()}
-
-
-def post_groups(policy: Policy, problem: Problem) -> dict[str, frozenset[str]]:
-    """The lists of `shortlist.separate` among these posts, each its posts, and `others` the rest; {} where no
-    group's post is here."""
-    groups = {name: frozenset(p for p in posts if p in problem.posts)
-              for name, posts in policy.shortlist.separate.items()}
-    groups = {name: posts for name, posts in groups.items() if posts}
-    rest = frozenset(problem.posts) - frozenset().union(*groups.values()) if groups else frozenset()
-    return groups | ({OTHERS: rest} if rest else {})
 
 
 def shortlist(policy: Policy, problem: Problem, ratio: float, posts: frozenset[str] | None = None) -> Shortlist:
@@ -174,12 +164,11 @@ def calls_in(path) -> dict[str, dict[str, str]]:
     return out
 
 
-def only_called(candidates, shortlist, policy: Policy | None = None, problem: Problem | None = None) -> None:
+def only_called(candidates, shortlist, policy: Policy | None = None, problem: Problem | None = None) -> Problem | None:
     """A later stage takes only those the shortlist called: anyone else in its candidates file is bad input
-    (exit 2), named with his line. Where the shortlist has lists of posts called apart (`shortlist.separate`), one
-    called in some lists but not all may hold only their posts: that holds where every post of the others ranks
-    by a merit list he is not on (`problem`'s lists: JSO on Tier-II Paper-II, which only JSO's callees sit);
-    otherwise keeping him to them is not built, and he is refused (exit 3)."""
+    (exit 2), named with his line. Returns `problem` with, where the shortlist has lists of posts called apart
+    (`shortlist.separate`), the lists each candidate was called in (`solver.exam.called`: one called in some
+    lists only may hold only their posts); `problem` as given otherwise."""
     from ..io.tables import read_table
     _unchanged(shortlist)
     lists = calls_in(shortlist)
@@ -189,38 +178,9 @@ def only_called(candidates, shortlist, policy: Policy | None = None, problem: Pr
     # (a set's lookups: numpy's isin on object arrays compares every pair)
     for k in [k for k, x in enumerate(ids) if x not in called][:1]:
         raise InputError(candidates, int(t.line[k]), "id", f"{ids[k]} was not called to this stage by {shortlist}")
-    if "" not in lists:
-        _kept_to_lists(shortlist, lists, ids, post_groups(policy, problem) if policy is not None and
-                       problem is not None else {}, problem)
-
-
-def _kept_to_lists(shortlist, lists: dict[str, dict[str, str]], ids: list[str], groups: dict, problem) -> None:
-    """Each of `ids` called in some `lists` but not all is kept out of the others' posts by the merit lists
-    (`_kept_out`), or refused (exit 3)."""
-    from ..errors import Unsupported
-    out = {name: _kept_out(problem, posts) for name, posts in groups.items()}   # (once per list, not per candidate)
-    index = {cid: i for i, cid in enumerate(np.asarray(problem.candidates.ids).tolist())} if groups else {}
-    for cid in ids:
-        apart = [name for name, calls in lists.items() if cid not in calls]
-        if apart and not all(name in out and out[name][index[cid]] for name in apart):
-            named = [name for name, calls in lists.items() if cid in calls]
-            raise Unsupported(f"{cid} was called by {shortlist} in the list{'s' * (len(named) > 1)} "
-                              f"{', '.join(named)} only, and a post of another list ranks by a list he is on (or "
-                              "by the candidates' own merit): keeping a candidate to the posts of the lists he "
-                              "was called in is not built")
-
-
-def _kept_out(problem: Problem, posts) -> np.ndarray:
-    """bool per candidate: he may hold none of `posts`, every seat of each ranked by a merit list he is not on."""
-    out = np.full(problem.n, problem.lists is not None)
-    if problem.lists is None:
-        return out
-    at = {p: j for j, p in enumerate(problem.posts)}
-    for r in problem.vacancy_rows:
-        if r.post in posts:
-            k = problem.list_of(at[r.post], r.category)
-            out &= ~problem.lists.on(k) if k else False
-    return out
+    if "" in lists or policy is None or problem is None:
+        return problem
+    return with_calls(problem, lists, post_groups(policy, problem), shortlist)
 
 
 def _unchanged(shortlist) -> None:

@@ -125,7 +125,8 @@ class _Standing:
         self.missed_pool = pi[idx]
         # The rank in her list of each post named: the missed ones, and the one she holds.
         self.post_of = np.array([p.post for p in pools], dtype=np.int64)
-        ranking = result.pools.ranking
+        # (where the candidate ranked each post in his own list, though a rule cut it: `Problem.stated`)
+        ranking = result.pools.ranking if result.problem.stated is None else result.problem.stated_ranking
         self.missed_rank = ranking.ranks(ci[idx], self.post_of[pi[idx]]).tolist()
         held_rank = np.full(n, -1, dtype=np.int64)
         held_rank[placed] = ranking.ranks(placed, self.post_of[a.pool[placed]])
@@ -291,6 +292,12 @@ def _notes(result: Result) -> dict[int, list[str]]:
                 out.setdefault(i, []).append(f"holds {c.appointed[i]} already, so is not recommended for it or "
                                              "any post below it in his order (upgrade only: MPSC circular of "
                                              "13 May 2026, as summarised)")
+    kept = c.called_in.tolist() if c.called_in is not None else []
+    for i in [i for i, names in enumerate(kept) if names]:
+        names = kept[i]
+        out.setdefault(i, []).append(f"called by the shortlist in the list{'s' * (len(names) > 1)} "
+                                     f"{' and '.join(names)} only, so may hold only {'their' if len(names) > 1 else 'its'} "
+                                     "posts (shortlist.separate)")
     return out
 
 

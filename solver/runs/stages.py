@@ -72,6 +72,9 @@ def previous(folder: str | Path, needs: tuple[str, ...] = ("allocation.csv",), w
     problem = read_problem(pol, paths["candidates"], paths["vacancies"], paths.get("preferences"), warn=warn,
                            ranks=paths.get("ranks"), choices=_choices(folder, doc, warn, policy is None and
                                                                       preferences is None and "preferences" in paths))
+    if "shortlist" in paths:     # (who was called in which of its lists: the posts still open to each)
+        from ..exam.shortlist import only_called
+        problem = only_called(paths["candidates"], paths["shortlist"], pol, problem)
     files = {p.name: sha256(p) for p in sorted(folder.iterdir()) if p.is_file()}
     return Previous(folder, pol, problem, paths, files)
 

@@ -172,7 +172,7 @@ def run_year(options: RunOptions, rnd: Round, *, progress: Say = _quiet, done: D
             read_problem(pol, rnd.candidates, rnd.vacancies, rnd.preferences, warn=warn, ranks=rnd.ranks)
         if rnd.shortlist is not None:
             from ..exam.shortlist import only_called
-            only_called(rnd.candidates, rnd.shortlist, pol, problem)
+            problem = only_called(rnd.candidates, rnd.shortlist, pol, problem)
         read_s = time.perf_counter() - t
         done(f"read {problem.n:,} candidates", read_s)
         doing = f"solving {problem.n:,} candidates with {options.engine}"

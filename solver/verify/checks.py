@@ -12,13 +12,15 @@ from ..data.problem import Problem
 from ..chain.vacancy.seats import SeatTable
 from .allocation import Allocation, Violation
 from .appointed import offered, upgrades_only
+from .called import called_posts, offered_called, open_posts
 from .cadre import ROW_RULES, reading, verify_cadre
 from .ceiling import ceiling
 from .recommendation import two_stages
 from .seats import seats_as_given
 
 
-def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable | None = None) -> list[Violation]:
+def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable | None = None,
+           calls: dict[str, dict[str, str]] | None = None) -> list[Violation]:
     """Every breach of the policy's rules by `alloc`.
 
     Parameters
@@ -27,6 +29,9 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
     alloc : the allocation, as `read_allocation` reads allocation.csv.
     seats : the seat table to check against; by default determined from the problem with the ceiling
         reported rather than enforced.
+    calls : the shortlist that called these candidates (`solver.exam.shortlist.calls_in`: list name -> candidate
+        id -> category list), where its lists were called apart: each appointee's post must be one of his lists'
+        (`solver.verify.called`). None: no such shortlist.
 
     Returns
     -------
@@ -49,13 +54,17 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
     _lists_judged(policy, problem, alloc)
     barred = upgrades_only(problem, alloc)
     problem = offered(problem)
+    if calls is not None:
+        opened = open_posts(policy, problem, calls)
+        barred += called_posts(policy, problem, alloc, opened)
+        problem = offered_called(problem, opened)
     if not policy.migration.selection_list:
         found = verify_cadre(policy, problem, alloc, seats)
     else:
         r = reading(policy, problem, alloc, seats)
         found = [v for rule in (seats_as_given, *ROW_RULES, two_stages, ceiling) for v in rule(r)]
-    # (a post the upgrade-only rule bars is cut from what the other rules read as his preferences: the breach is
-    # the bar, not a post he did not rank)
+    # (a post the upgrade-only rule or the shortlist's lists bar is cut from what the other rules read as his
+    # preferences: the breach is the bar, not a post he did not rank)
     named = {(v.candidate, v.post) for v in barred}
     return barred + [v for v in found if not (v.rule == "post not applied for" and (v.candidate, v.post) in named)]
 

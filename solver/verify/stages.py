@@ -59,12 +59,8 @@ def check_shortlists(policy: Policy, problem: Problem, ratio: float, lists: dict
     """Each list of a shortlist checked on its own posts (`check_shortlist`): the policy's groups of posts called
     apart (`shortlist.separate`) among these vacancies, every other post in `others`; one list, named "", where
     no group's post is here. `lists`: list name -> candidate id -> the category list counted in."""
-    from ..policy.stages import OTHERS
-    groups = {name: frozenset(posts) & frozenset(problem.posts) for name, posts in policy.shortlist.separate.items()}
-    groups = {name: posts for name, posts in groups.items() if posts}
-    if groups and (rest := frozenset(problem.posts).difference(*groups.values())):
-        groups[OTHERS] = rest
-    groups = groups or {"": None}
+    from .called import groups as lists_of
+    groups = lists_of(policy, problem)
     calls = ", ".join(repr(g) for g in groups) if groups != {"": None} else "one list, without a list column"
     out = [Broken(f"the shortlist's list {name!r} is not one the policy calls for these posts ({calls})")
            for name in lists if name not in groups]

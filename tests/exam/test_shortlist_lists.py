@@ -68,37 +68,112 @@ def test_without_a_group_s_post_the_shortlist_is_one_list_as_before(tmp_path):
     assert [x["candidate_id"] for x in rows] == ["A", "B"] and "list" not in rows[0]
 
 
-def test_the_next_stage_keeps_one_called_in_some_lists_to_their_posts_only_through_the_merit_lists(tmp_path):
-    """C was called in JSO's list only, B in the others' only, A in both. At the final stage ssc-cgl ranks JSO on
-    Tier-II Paper-II (merit.post_lists), which only JSO's callees sat: with that ranks file (A and C on it) B is
-    on no list that ranks JSO, so he may hold only AAO and is taken; C could still hold AAO, ranked by the
-    candidates' own merit, and keeping him to JSO is not built: refused (exit 3), nothing written. Without the
-    ranks file B is refused too; A alone is always taken."""
+FINAL = [["A", 300, "UR"], ["C", 290, "OBC"], ["B", 280, "UR"]]
+PREFS = [["A", 1, "JSO"], ["A", 2, "AAO"], ["C", 1, "AAO"], ["C", 2, "JSO"], ["B", 1, "JSO"], ["B", 2, "AAO"]]
+
+
+def final_stage(tmp_path, *extra, out="o", who=FINAL, prefs=PREFS, engine="greedy"):
+    """The final stage after the shortlist of `called` (A called in JSO's list and the others', C in JSO's only,
+    B in the others' only), on Tier-II totals, each candidate's posts in `prefs`."""
+    write_csv(tmp_path / "f.csv", ["id", "score", "category"], who)
+    write_csv(tmp_path / "p.csv", ["candidate_id", "order", "post"], prefs)
+    return CliRunner().invoke(app, ["solve", "--policy", "ssc-cgl", "--vacancies", str(tmp_path / "v.csv"),
+                                    "--engine", engine, "--quiet", "--shortlist", str(tmp_path / "s" / "shortlist.csv"),
+                                    "--candidates", str(tmp_path / "f.csv"), "--preferences", str(tmp_path / "p.csv"),
+                                    "--out", str(tmp_path / out), *extra])
+
+
+@pytest.mark.parametrize("engine", ["greedy", "cpsat"])
+def test_the_next_stage_keeps_one_called_in_some_lists_to_their_posts(tmp_path, engine):
+    """SSC CGL's Tier-I result calls JSO apart (2023 notice, para. 2, as reproduced); one called for JSO only sat
+    Tier-II for JSO. By hand, on one merit (no ranks file: JSO ranks by the candidates' own merit, said): A (300)
+    takes his first choice, JSO's open seat. C (290, OBC) wants AAO first, but was called in JSO's list only, so
+    his list is JSO alone: its open seat is A's, its OBC seat his. B (280) wants JSO first, but was called in the
+    others' list only: AAO. Without the lists C would hold AAO on open merit (the unrestricted answer, checked
+    below), and JSO's OBC seat would stay empty."""
     called(tmp_path)
-    write_csv(tmp_path / "r.csv", ["candidate_id", "list", "rank"], [["A", "tier2_paper2", 1]])
-    write_csv(tmp_path / "rc.csv", ["candidate_id", "list", "rank"], [["C", "tier2_paper2", 1], ["A", "tier2_paper2", 2]])
-    base = ["solve", "--policy", "ssc-cgl", "--vacancies", str(tmp_path / "v.csv"), "--engine", "greedy", "--quiet",
-            "--shortlist", str(tmp_path / "s" / "shortlist.csv")]
-
-    def final(who, *extra, out="o"):
-        write_csv(tmp_path / "f.csv", ["id", "score", "category"], who)
-        return CliRunner().invoke(app, [*base, "--candidates", str(tmp_path / "f.csv"), "--out", str(tmp_path / out),
-                                        *extra])
-
-    assert final([["A", 300, "UR"]]).exit_code == 0
-    # (B wants JSO first: not on Paper-II's list, he holds AAO, and JSO's UR seat is left to nobody)
-    write_csv(tmp_path / "p.csv", ["candidate_id", "order", "post"],
-              [["A", 1, "AAO"], ["A", 2, "JSO"], ["B", 1, "JSO"], ["B", 2, "AAO"]])
-    r = final([["A", 300, "UR"], ["B", 280, "UR"]], "--ranks", str(tmp_path / "r.csv"), "--preferences",
-              str(tmp_path / "p.csv"), out="o1")
+    r = final_stage(tmp_path, engine=engine)
     assert r.exit_code == 0, r.output
-    assert {x["candidate_id"]: x["post"] for x in read_csv(tmp_path / "o1" / "allocation.csv")} == {"A": "AAO", "B": "AAO"}
-    for who, only, extra in ((["B", 280, "UR"], "others only", ()),
-                             (["C", 290, "OBC"], "JSO only", ("--ranks", str(tmp_path / "rc.csv")))):
-        r = final([["A", 300, "UR"], who], *extra, out="o2")
-        out = r.output.replace("\n", " ")
-        assert r.exit_code == 3 and f"{who[0]} was called" in out and only in out, r.output
-        assert not (tmp_path / "o2").exists()
+    rows = read_csv(tmp_path / "o" / "allocation.csv")
+    assert {x["candidate_id"]: (x["post"], x["seat_category"]) for x in rows} == \
+        {"A": ("JSO", "UR"), "C": ("JSO", "OBC"), "B": ("AAO", "UR")}
+    why = {x["candidate_id"]: x["reason"] for x in read_csv(tmp_path / "o" / "decisions.csv")}
+    assert "called by the shortlist in the list JSO only, so may hold only its posts" in why["C"]
+    assert "selected at JSO (ranked 2nd)" in why["C"]     # (his own list's order, not the cut one's)
+    assert "called by the shortlist in the list others only" in why["B"] and "shortlist" not in why["A"]
+    # (central-dopt calls no list apart: C takes AAO on open merit)
+    write_csv(tmp_path / "v1.csv", ["post", "category", "vacancies"], VACS)
+    plain = CliRunner().invoke(app, ["solve", "--policy", "central-dopt", "--vacancies", str(tmp_path / "v1.csv"),
+                                     "--engine", engine, "--quiet", "--candidates", str(tmp_path / "f.csv"),
+                                     "--preferences", str(tmp_path / "p.csv"), "--out", str(tmp_path / "plain")])
+    assert plain.exit_code == 0, plain.output
+    assert {x["candidate_id"]: x["post"] for x in read_csv(tmp_path / "plain" / "allocation.csv")} == \
+        {"A": "JSO", "C": "AAO", "B": "AAO"}
+
+
+def test_verify_reads_the_shortlist_s_lists_itself(tmp_path):
+    """verify with --shortlist accepts the allocation above; without it, C's wish for AAO (a seat left empty)
+    is justified; the unrestricted answer (C at AAO) breaks the lists, named with the notice's source."""
+    called(tmp_path)
+    assert final_stage(tmp_path).exit_code == 0
+    check = ["verify", "--policy", "ssc-cgl", "--candidates", str(tmp_path / "f.csv"), "--vacancies",
+             str(tmp_path / "v.csv"), "--preferences", str(tmp_path / "p.csv")]
+    shortlist = ["--shortlist", str(tmp_path / "s" / "shortlist.csv")]
+    r = CliRunner().invoke(app, [*check, *shortlist, "--allocation", str(tmp_path / "o" / "allocation.csv")])
+    assert r.exit_code == 0 and "every rule holds" in r.output, r.output
+    r = CliRunner().invoke(app, [*check, "--allocation", str(tmp_path / "o" / "allocation.csv")])
+    assert r.exit_code == 1 and ",C,AAO," in r.output, r.output
+    text = (tmp_path / "o" / "allocation.csv").read_text()
+    rows = [line for line in text.splitlines() if line.startswith("C,")]
+    assert len(rows) == 1
+    (tmp_path / "bad.csv").write_text(text.replace(rows[0], rows[0].replace("JSO,OBC,OBC", "AAO,UR,OBC")
+                                                  .replace(",reserved,", ",open_merit,")))
+    r = CliRunner().invoke(app, [*check, *shortlist, "--allocation", str(tmp_path / "bad.csv")])
+    out = r.output.replace("\n", " ")
+    assert r.exit_code == 1 and "not called for this post,C,AAO,he was called for JSO only" in out, out
+    assert "2023 Tier-I" in out or "separate" in out
+
+
+def test_a_sliding_round_read_back_from_the_run_keeps_the_lists(tmp_path):
+    """The round after the final list reads the shortlist back from the run's summary.json. A withdraws, C
+    freezes at JSO's OBC seat, B floats: JSO's open seat is free and B ranks it first, but B was called in the
+    others' list only, so he stays at AAO (without the lists he would move to JSO). verify --stage slide with the
+    shortlist agrees; without it, it says B could take JSO's empty seat."""
+    called(tmp_path)
+    assert final_stage(tmp_path).exit_code == 0
+    write_csv(tmp_path / "r.csv", ["candidate_id", "response"], [["A", "withdraw"], ["C", "freeze"], ["B", "float"]])
+    r = CliRunner().invoke(app, ["slide", "--result", str(tmp_path / "o"), "--responses", str(tmp_path / "r.csv"),
+                                 "--out", str(tmp_path / "o2")])
+    assert r.exit_code == 0, r.output
+    assert {x["candidate_id"]: x["post"] for x in read_csv(tmp_path / "o2" / "allocation.csv")} == {"C": "JSO", "B": "AAO"}
+    check = ["verify", "--stage", "slide", "--policy", "ssc-cgl", "--candidates", str(tmp_path / "f.csv"),
+             "--vacancies", str(tmp_path / "v.csv"), "--preferences", str(tmp_path / "p.csv"), "--allocation",
+             str(tmp_path / "o" / "allocation.csv"), "--responses", str(tmp_path / "r.csv"), "--slide",
+             str(tmp_path / "o2" / "allocation.csv")]
+    r = CliRunner().invoke(app, [*check, "--shortlist", str(tmp_path / "s" / "shortlist.csv")])
+    assert r.exit_code == 0 and "every rule of the sliding round holds" in r.output, r.output
+    r = CliRunner().invoke(app, check)
+    assert r.exit_code == 1 and "a UR seat at JSO is left empty while B could take it" in r.output.replace("\n", " ")
+
+
+def test_the_lists_kept_through_the_merit_lists_and_refused_where_not_built(tmp_path):
+    """With Tier-II Paper-II's ranks file JSO ranks on a list only A and C are on: B is kept out of JSO by it as
+    well. A reserve list across lists called apart is not built: refused (exit 3), nothing written; and a second
+    shortlist whose lists take only their own callees likewise."""
+    called(tmp_path)
+    write_csv(tmp_path / "rc.csv", ["candidate_id", "list", "rank"], [["C", "tier2_paper2", 1], ["A", "tier2_paper2", 2]])
+    r = final_stage(tmp_path, "--ranks", str(tmp_path / "rc.csv"))
+    assert r.exit_code == 0, r.output
+    # (on Paper-II C is first: JSO's open seat is his, A takes AAO after JSO; B the other AAO seat)
+    assert {x["candidate_id"]: x["post"] for x in read_csv(tmp_path / "o" / "allocation.csv")} == \
+        {"A": "AAO", "C": "JSO", "B": "AAO"}
+    r = final_stage(tmp_path, "--reserve-list", out="o2")
+    assert r.exit_code == 3 and "not built" in r.output and not (tmp_path / "o2").exists(), r.output
+    write_csv(tmp_path / "t2.csv", ["id", "score", "category"], FINAL)
+    r = CliRunner().invoke(app, ["shortlist", "--policy", "ssc-cgl", "--candidates", str(tmp_path / "t2.csv"),
+                                 "--vacancies", str(tmp_path / "v.csv"), "--ratio", "1", "--shortlist",
+                                 str(tmp_path / "s" / "shortlist.csv"), "--out", str(tmp_path / "s2")])
+    assert r.exit_code == 3 and "some of its lists only" in r.output.replace("\n", " ") and not (tmp_path / "s2").exists()
 
 
 def test_the_audit_of_a_shortlist_of_several_lists_is_refused(tmp_path):
