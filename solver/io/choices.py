@@ -55,8 +55,8 @@ def write_choices(path: str | Path, preferences: tuple[np.ndarray, ...]) -> None
 def keep_choices(folder: str | Path, problem) -> None:
     """Write the problem's choices to `folder`'s choices.npy where they were read from a preferences file (the
     stage after a run takes them from there: `solve`'s and `slide`'s outputs)."""
-    if "preferences" in problem.sources:
-        write_choices(Path(folder) / CHOICES, problem.preferences)
+    if "preferences" in problem.sources:    # (as given, where a rule cut them: the next stage cuts them again)
+        write_choices(Path(folder) / CHOICES, problem.stated if problem.stated is not None else problem.preferences)
 
 
 def read_choices(path: str | Path, n: int, posts: int) -> tuple[np.ndarray, ...] | None:
