@@ -18,7 +18,7 @@ from .progress import bar as progress_bar
 def simulate(
     policy: str = PolicyOpt,
     years: Path = typer.Option(..., "--years", help="folder with one subfolder per year (e.g. 2021/) holding "
-                               "candidates.csv, vacancies.csv and optionally preferences.csv, and optionally "
+                               "candidates.csv, vacancies.csv and optionally preferences.csv and ranks.csv, and optionally "
                                "special/ with the year's special round (its candidates.csv and vacancies.csv)"),
     register: Path = typer.Option(..., "--register", help="carry-forward register (SQLite); created if missing"),
     out: Path = typer.Option(..., "--out", help="output folder: one subfolder per year and simulation.csv"),

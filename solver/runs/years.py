@@ -20,6 +20,7 @@ class YearInputs:
     candidates: object
     vacancies: object
     preferences: object = None
+    ranks: object = None          # ranks.csv: merit lists besides the candidates' own (`solver.io.ranks`)
     special: "YearInputs | None" = None
 
 
@@ -33,8 +34,8 @@ def year_folders(years: str | Path) -> list[Path]:
     return folders
 
 
-def folder_inputs(d: Path) -> tuple[Path, Path, Path | None]:
-    """A year folder's candidates, vacancies and (optional) preferences file, CSV or Parquet."""
+def folder_inputs(d: Path) -> tuple[Path, Path, Path | None, Path | None]:
+    """A year folder's candidates, vacancies and (optional) preferences and ranks files, CSV or Parquet."""
     def pick(stem: str, required: bool = True):
         for ext in (".csv", ".parquet"):
             if (d / f"{stem}{ext}").exists():
@@ -42,12 +43,12 @@ def folder_inputs(d: Path) -> tuple[Path, Path, Path | None]:
         if required:
             raise InputError(d, None, None, f"no {stem}.csv (or .parquet) in this year folder")
         return None
-    return pick("candidates"), pick("vacancies"), pick("preferences", required=False)
+    return pick("candidates"), pick("vacancies"), pick("preferences", required=False), pick("ranks", required=False)
 
 
 def read_years(years: str | Path) -> list[YearInputs]:
-    """The years of a folder of year folders (each with candidates, vacancies, optionally preferences, and
-    optionally special/ with the year's special round), in order."""
+    """The years of a folder of year folders (each with candidates, vacancies, optionally preferences and ranks,
+    and optionally special/ with the year's special round), in order."""
     out = []
     for d in year_folders(years):
         special = YearInputs(int(d.name), *folder_inputs(d / "special")) if (d / "special").is_dir() else None
@@ -61,7 +62,7 @@ def check_inputs(policy, years: list[YearInputs], warn: Say = _quiet) -> None:
     for y in years:
         for x in (y, y.special):
             if x is not None:
-                read_problem(policy, x.candidates, x.vacancies, x.preferences, warn=warn)
+                read_problem(policy, x.candidates, x.vacancies, x.preferences, warn=warn, ranks=x.ranks)
 
 
 def resumable(register, years: list[YearInputs]) -> list[int]:
@@ -99,7 +100,7 @@ def run_years(options: RunOptions, years: list[YearInputs], register, out: Path 
             rounds.append((y.special, True, None if out is None else out / str(y.year) / "special"))
         for inputs, special, folder in rounds:
             rnd = Round(inputs.candidates, inputs.vacancies, inputs.preferences, folder, register, y.year,
-                        special=special, problem=None if special else problems.get(y.year))
+                        special=special, problem=None if special else problems.get(y.year), ranks=inputs.ranks)
             if special:
                 progress(lead("special round..."))
             yield run_year(options, rnd, progress=lambda t: progress(lead(t)), done=lambda t, s: done(lead(t), s),
