@@ -18,6 +18,7 @@ from ..errors import PolicyConflict, Unsupported
 from ..policy import Policy
 from ..chain.pools import Pools
 from ..data.problem import Problem
+from ..data.routes import NOT_RANKED
 from ..outcome.result import Result
 from .lawful import lawful_model, relaxable, solution
 from .questions import Question
@@ -179,6 +180,12 @@ def _ask_one(q: Question, res: Result, base: Result, time_limit, workers, model:
     ids = problem.candidates.ids
     tied = problem.candidates.tie_blocks()
     if q.post is not None and not problem.ranked[i, q.post]:
+        called = problem.candidates.called_in
+        if called is not None and called[i] and problem.stated_ranking.rank(i, q.post) < NOT_RANKED:
+            many = len(called[i]) > 1
+            return "no", ("not called for this post", f"no: {ids[i]} was called by the shortlist in the "
+                          f"list{'s' * many} {' and '.join(called[i])} only, and {problem.posts[q.post]} is not one "
+                          f"of {'their' if many else 'its'} posts (shortlist.separate)", True), None
         return "no", ("post not applied for", f"no: {ids[i]} did not rank {problem.posts[q.post]} (SPEC.md "
                       "preferences.csv)", True), None
     if not model and (found := _read_off(q, res, base, extremes, time_limit, workers)) is not None:

@@ -22,6 +22,9 @@ def audit(
     preferences: Optional[Path] = typer.Option(None, "--preferences"),
     ranks: Optional[Path] = typer.Option(None, "--ranks", help="ranks.csv: the merit lists posts rank by (each "
                                          "stable allocation is lawful: the institution-optimal one is written)"),
+    shortlist: Optional[Path] = typer.Option(None, "--shortlist", help="the previous stage's shortlist.csv that "
+                                             "called these candidates (its lists called apart keep each to their "
+                                             "posts)"),
     ask: list[str] = typer.Option([], "--ask", help="ID (could any lawful allocation select ID?), ID@POST (at "
                                   "POST?) or '!ID' (leave ID out?); repeatable"),
     reading: list[str] = typer.Option([], "--reading", help="KEY=V1,V2: an option the law leaves open, every "
@@ -51,8 +54,8 @@ def audit(
     if stage not in ("allocation", "shortlist"):
         usage(f"--stage {stage}: give allocation or shortlist")
     if stage == "shortlist":
-        if ratio is None or ask or register is not None:
-            usage("--stage shortlist takes --ratio, and neither --ask nor --register")
+        if ratio is None or ask or register is not None or shortlist is not None:
+            usage("--stage shortlist takes --ratio, and neither --ask, --register nor --shortlist")
         return _audit_shortlist(policy, candidates, vacancies, out, reading, declared, ratio, recruitment, set_)
     from ..audit import audit as run_audit, parse
     from ..audit.readings import open_options, parse_readings
@@ -68,6 +71,9 @@ def audit(
     kind = pol.recruitment   # (the readings are loaded for the same recruitment)
     try:
         problem = read_problem(pol, candidates, vacancies, preferences, warn=warn, ranks=ranks)
+        if shortlist is not None:
+            from ..exam.shortlist import only_called
+            problem = only_called(candidates, shortlist, pol, problem)
         readings = open_options(pol, parse_readings(reading), declared, problem)
         _say_unsolved(pol.open_questions if declared else (), readings)
         for o in readings:

@@ -160,6 +160,22 @@ def test_a_sliding_round_read_back_from_the_run_keeps_the_lists(tmp_path):
     assert r.exit_code == 1 and "a UR seat at JSO is left empty while B could take it" in r.output.replace("\n", " ")
 
 
+def test_the_audit_reads_the_shortlist_s_lists(tmp_path):
+    """Could C hold AAO in some lawful allocation? Not with the shortlist: he was called for JSO only (the reason
+    says so, not that he did not rank AAO, which he ranked first). Without it, the audit would find him there."""
+    called(tmp_path)
+    assert final_stage(tmp_path).exit_code == 0
+    ask = ["audit", "--policy", "ssc-cgl", "--candidates", str(tmp_path / "f.csv"), "--vacancies",
+           str(tmp_path / "v.csv"), "--preferences", str(tmp_path / "p.csv"), "--ask", "C@AAO", "--no-declared"]
+    r = CliRunner().invoke(app, [*ask, "--shortlist", str(tmp_path / "s" / "shortlist.csv"), "--out", str(tmp_path / "a")])
+    assert r.exit_code == 0, r.output
+    (row,) = read_csv(tmp_path / "a" / "answers.csv")
+    assert (row["answer"], row["blocking"]) == ("no", "not called for this post")
+    assert "called by the shortlist in the list JSO only, and AAO is not one of its posts" in row["detail"]
+    r = CliRunner().invoke(app, [*ask, "--out", str(tmp_path / "a2")])
+    assert r.exit_code == 0 and read_csv(tmp_path / "a2" / "answers.csv")[0]["answer"] == "yes", r.output
+
+
 def test_the_lists_kept_through_the_merit_lists_and_refused_where_not_built(tmp_path):
     """With Tier-II Paper-II's ranks file JSO ranks on a list only A and C are on: B is kept out of JSO by it as
     well. A reserve list across lists called apart is not built: refused (exit 3), nothing written; and a second
