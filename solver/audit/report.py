@@ -42,16 +42,19 @@ def stage_audit(out: str | Path, a: AuditResult) -> Staged:
 
 def stage_shortlist_audit(out: str | Path, a, ratio: float) -> Staged:
     """audit.json and contested.csv of a shortlisting stage's audit (`solver.audit.shortlisting`)."""
-    from .shortlisting import CONTESTED_COLUMNS as SHORTLIST_CONTESTED
+    from .shortlisting import CONTESTED_COLUMNS as SHORTLIST_CONTESTED, POST_LIST
 
     def write(tmp: Path) -> None:
-        write_csv(tmp / "contested.csv", SHORTLIST_CONTESTED, a.contested)
+        write_csv(tmp / "contested.csv", SHORTLIST_CONTESTED + ([POST_LIST] if a.lists else []), a.contested)
         write_json(tmp / "audit.json", {
             "stage": "shortlist", "ratio": ratio,
             "open_questions": [{"key": o.key, "question": o.question, "values": list(o.values),
                                 "authority": {v: o.source(v) for v in o.values}} for o in a.options],
             "readings": [{"reading": name, "sets": list(sets), "changes": rule, "authority": source,
-                          "called": int(s.called.sum()), "cutoffs": s.cutoffs}
-                         for name, sets, rule, source, s in a.readings],
+                          "called": len(a.called(name)), **({"cutoffs": calls[""].cutoffs} if "" in calls else
+                                                            {"lists": {k: {"called": int(x.called.sum()),
+                                                                           "cutoffs": x.cutoffs}
+                                                                       for k, x in calls.items()}})}
+                         for name, sets, rule, source, calls in a.readings],
             "contested": len({row[0] for row in a.contested}), "version": __version__})
     return stage(out, write, AUDIT_FILES)

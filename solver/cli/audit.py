@@ -137,5 +137,5 @@ def _audit_shortlist(policy, candidates, vacancies, out, reading, declared, rati
     say(f"{len(result.readings)} readings; called under the policy as given: {len(result.called()):,}; "
         f"contested: {len({r[0] for r in result.contested})} candidates")
     for row in result.contested[:20]:
-        say(f"{row[0]}: {row[2]} as given, {row[3]} under {row[1]}")
+        say(f"{row[0]}: {row[2]} as given, {row[3]} under {row[1]}" + (f" (list {row[8]})" if len(row) > 8 else ""))
     say(f"written to {out}/ (audit.json, contested.csv)")

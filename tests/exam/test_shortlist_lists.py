@@ -2,6 +2,8 @@
 every other post in the list `others`. SSC CGL's Tier-I result fixes separate cut-offs for JSO, for Statistical
 Investigator Grade-II and for all other posts (the 2023 Tier-I result notice, para. 2, as reproduced by
 secondary pages; models/ssc-cgl.toml). Each answer is worked by hand."""
+import json
+
 import pytest
 from conftest import read_csv, write_csv
 from typer.testing import CliRunner
@@ -196,12 +198,27 @@ def test_the_lists_kept_through_the_merit_lists_and_refused_where_not_built(tmp_
     assert r.exit_code == 3 and "some of its lists only" in r.output.replace("\n", " ") and not (tmp_path / "s2").exists()
 
 
-def test_the_audit_of_a_shortlist_of_several_lists_is_refused(tmp_path):
-    called(tmp_path)
+def test_the_audit_compares_each_list_with_itself(tmp_path):
+    """AAO's two open places (the others' list) go to A (100) and B (90); D ties B at 90 (birth dates break the
+    tie for the merit order, not for the call). With ties called (shortlist.include_ties, given as a reading) D
+    is called in the others' list too; without, not. JSO's one open place is A's either way. So D alone is
+    contested, in the others' list, and audit.json gives each list's count and cut-offs under each reading."""
+    write_csv(tmp_path / "t.csv", ["id", "score", "category", "birth_date", "name"],
+              [["A", 100, "UR", "2000-01-01", "A"], ["B", 90, "UR", "2000-01-01", "B"],
+               ["D", 90, "UR", "2001-01-01", "D"], ["C", 80, "OBC", "2000-01-01", "C"]])
+    write_csv(tmp_path / "tv.csv", ["post", "category", "vacancies"], [["AAO", "UR", 2], ["JSO", "UR", 1]])
     r = CliRunner().invoke(app, ["audit", "--stage", "shortlist", "--policy", "ssc-cgl", "--candidates",
-                                 str(tmp_path / "c.csv"), "--vacancies", str(tmp_path / "v.csv"), "--ratio", "1",
-                                 "--out", str(tmp_path / "a")])
-    assert r.exit_code == 3 and "not built" in r.output, r.output
+                                 str(tmp_path / "t.csv"), "--vacancies", str(tmp_path / "tv.csv"), "--ratio", "1",
+                                 "--reading", "shortlist.include_ties=true,false", "--out", str(tmp_path / "a")])
+    assert r.exit_code == 0, r.output
+    rows = read_csv(tmp_path / "a" / "contested.csv")
+    assert [(x["candidate_id"], x["reading"], x["outcome"], x["alternative"], x["post_list"]) for x in rows] == \
+        [("D", "shortlist.include_ties=false", "called", "not called", "others")]
+    doc = json.loads((tmp_path / "a" / "audit.json").read_text())
+    each = {x["reading"]: {k: (v["called"], v["cutoffs"]["UR"]) for k, v in x["lists"].items()} for x in doc["readings"]}
+    assert each == {"as given": {"JSO": (1, 100.0), "others": (3, 90.0)},
+                    "shortlist.include_ties=false": {"JSO": (1, 100.0), "others": (2, 90.0)}}
+    assert [x["called"] for x in doc["readings"]] == [3, 2]     # (A, B, D in any list; then A, B)
 
 
 def test_a_post_in_two_groups_is_refused():
