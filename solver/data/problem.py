@@ -177,6 +177,9 @@ class Problem:
     # shortlist's lists called apart: `solver.exam.called`): the reasons say where he ranked a post in his own
     # list. None: `preferences` are as given.
     stated: tuple[np.ndarray, ...] | None = None
+    # True where no preferences were given, yet a rule cut `preferences` from every post in the file's order: the
+    # candidates ranked nothing, and the reasons name no rank.
+    file_order: bool = False
 
     @property
     def n(self) -> int:

@@ -84,7 +84,8 @@ def kept_to_calls(policy: Policy, problem: Problem) -> Problem:
             open_to[names][[at[p] for name in names for p in groups.get(name, ())]] = True
         prefs[i] = prefs[i][open_to[names][prefs[i]]]
     stated = problem.stated or (problem.preferences if problem.preferences is not None else (every,) * problem.n)
-    return replace(problem, preferences=tuple(prefs), stated=stated)
+    return replace(problem, preferences=tuple(prefs), stated=stated,
+                   file_order=problem.file_order or problem.preferences is None)
 
 
 def restricted(problem: Problem) -> np.ndarray:

@@ -195,7 +195,8 @@ class _Standing:
         return "in the recommendation list" if post == MERGED else f"at {post}"
 
     def _shows_rank(self, p) -> bool:
-        return not self.result.pools.common_order and self.posts[p.post] != MERGED
+        return not self.result.pools.common_order and not self.result.problem.file_order and \
+            self.posts[p.post] != MERGED
 
     def held_elsewhere(self, p) -> str:
         """After a recommendation list: the seats of p's compartment at its post held for a minimum."""

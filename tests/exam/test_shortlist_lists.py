@@ -114,6 +114,24 @@ def test_the_next_stage_keeps_one_called_in_some_lists_to_their_posts(tmp_path, 
         {"A": "JSO", "C": "AAO", "B": "AAO"}
 
 
+def test_without_a_preferences_file_the_file_order_is_cut_and_no_rank_named(tmp_path):
+    """No preferences file: every candidate ranks every post in the file's order (formats.md), AAO then JSO. A
+    takes AAO's first open seat; C, called for JSO only, has JSO alone: its open seat, on merit; B, the others'
+    list only, AAO's second seat. The reasons name no rank (nobody ranked anything), as without a shortlist."""
+    called(tmp_path)
+    write_csv(tmp_path / "f.csv", ["id", "score", "category"], FINAL)
+    r = CliRunner().invoke(app, ["solve", "--policy", "ssc-cgl", "--vacancies", str(tmp_path / "v.csv"), "--quiet",
+                                 "--engine", "greedy", "--shortlist", str(tmp_path / "s" / "shortlist.csv"),
+                                 "--candidates", str(tmp_path / "f.csv"), "--out", str(tmp_path / "o")])
+    assert r.exit_code == 0, r.output
+    rows = read_csv(tmp_path / "o" / "allocation.csv")
+    assert {x["candidate_id"]: (x["post"], x["route"]) for x in rows} == \
+        {"A": ("AAO", "open_merit"), "C": ("JSO", "open_merit"), "B": ("AAO", "open_merit")}
+    why = {x["candidate_id"]: x["reason"] for x in read_csv(tmp_path / "o" / "decisions.csv")}
+    assert why["C"].startswith("rank 2: selected at JSO on open merit (called by the shortlist in the list JSO")
+    assert not any("ranked" in text for text in why.values())
+
+
 def test_verify_reads_the_shortlist_s_lists_itself(tmp_path):
     """verify with --shortlist accepts the allocation above; without it, C's wish for AAO (a seat left empty)
     is justified; the unrestricted answer (C at AAO) breaks the lists, named with the notice's source."""
