@@ -40,4 +40,4 @@ def bar_appointed(problem: Problem) -> Problem:
         row, j = prefs[i], held[i]
         at = np.flatnonzero(row == j)
         prefs[i] = row[:at[0]] if len(at) else row
-    return replace(problem, preferences=tuple(prefs))
+    return replace(problem, preferences=tuple(prefs), file_order=problem.file_order or problem.preferences is None)

@@ -76,6 +76,7 @@ def test_without_preferences_the_file_order_is_his_preference_order(tmp_path, en
     assert verify(pol, prob, read_allocation(tmp_path / "out" / "allocation.csv", prob, pol)) == []
     decisions = (tmp_path / "out" / "decisions.csv").read_text()
     assert "X,false,,\"rank 1: there is no vacancy this candidate may hold (holds A already, so is not recommended" in decisions
+    assert "(ranked" not in decisions     # (nobody ranked anything: the file's order is no list they gave)
     write_csv(tmp_path / "bad.csv", ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route",
                                      "rank"], [["X", "B", "UR", "UR", "", "open_merit", 1]])
     found = verify(pol, prob, read_allocation(tmp_path / "bad.csv", prob, pol))
