@@ -83,6 +83,7 @@ def verify(
         if register is not None:
             pol, problem, seats = register_seats(pol, problem, register, year, special)
         alloc = read_allocation(allocation, problem, pol)
+        _unsaid_shortlist(allocation, shortlist)
         violations = run_verify(pol, problem, alloc, seats, calls_in(shortlist) if shortlist is not None else None)
         if register is not None and not special:
             carried = carries(pol, alloc, seats, register, year)
@@ -182,6 +183,7 @@ def _verify_slide(policy, candidates, vacancies, preferences, allocation, respon
         usage("--stage slide takes --allocation (the first round's), --responses and --slide (the round's)")
     pol = load(policy, set_, "direct")
     withdrawn, frozen = _beside(allocation, pol, withdrawn, frozen)
+    _unsaid_shortlist(allocation, shortlist)
     try:
         problem = read_problem(pol, candidates, vacancies, preferences, warn=warn, ranks=ranks)
         if shortlist is not None:
@@ -198,6 +200,21 @@ def _verify_slide(policy, candidates, vacancies, preferences, allocation, respon
         fail(e)
     _report_violations([["slide", *_about(text), text, pol.slide.source] for text in broken],
                        f"{len(answers):,} responses: every rule of the sliding round holds")
+
+
+def _unsaid_shortlist(allocation: Path, shortlist: Path | None) -> None:
+    """Warn where the run whose allocation is checked read a shortlist (its summary.json's inputs) and none is
+    given: its lists called apart would keep candidates to some posts, which verify then does not know."""
+    import json
+    if shortlist is not None:
+        return
+    try:
+        doc = json.loads((allocation.parent / "summary.json").read_text(encoding="utf-8"))
+        used = doc["provenance"]["inputs"]["shortlist"]["path"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return
+    warn(f"the run in {allocation.parent} read the shortlist {used}: without --shortlist, candidates it called in "
+         "some lists only are judged as free to hold every post")
 
 
 def _beside(allocation: Path, pol, withdrawn: Path | None, frozen: Path | None) -> tuple:

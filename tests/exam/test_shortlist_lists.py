@@ -144,6 +144,7 @@ def test_verify_reads_the_shortlist_s_lists_itself(tmp_path):
     assert r.exit_code == 0 and "every rule holds" in r.output, r.output
     r = CliRunner().invoke(app, [*check, "--allocation", str(tmp_path / "o" / "allocation.csv")])
     assert r.exit_code == 1 and ",C,AAO," in r.output, r.output
+    assert "read the shortlist" in r.output and "without --shortlist" in r.output    # (said, as the run read one)
     text = (tmp_path / "o" / "allocation.csv").read_text()
     rows = [line for line in text.splitlines() if line.startswith("C,")]
     assert len(rows) == 1
@@ -177,7 +178,8 @@ def test_a_sliding_round_read_back_from_the_run_keeps_the_lists(tmp_path):
     r = CliRunner().invoke(app, [*check, "--shortlist", str(tmp_path / "s" / "shortlist.csv")])
     assert r.exit_code == 0 and "every rule of the sliding round holds" in r.output, r.output
     r = CliRunner().invoke(app, check)
-    assert r.exit_code == 1 and "a UR seat at JSO is left empty while B could take it" in r.output.replace("\n", " ")
+    out = r.output.replace("\n", " ")
+    assert r.exit_code == 1 and "a UR seat at JSO is left empty while B could take it" in out and "without --shortlist" in out
 
 
 def test_the_audit_reads_the_shortlist_s_lists(tmp_path):
