@@ -53,8 +53,10 @@ def verify(
     from ..io.readers import read_problem
     from ..runs import register_seats
     from ..verify import read_allocation, verify as run_verify
-    from ..verify.carries import carries
+    from dataclasses import replace
+
     from ..exam.shortlist import calls_in
+    from ..verify.carries import carries
 
     if ranks is not None and stage in ("shortlist", "cadre"):
         warn(f"{ranks}: not read by --stage {stage} (" + ("a shortlist is called on the stage's own score, before "
@@ -84,6 +86,8 @@ def verify(
             pol, problem, seats = register_seats(pol, problem, register, year, special)
         alloc = read_allocation(allocation, problem, pol)
         _unsaid_shortlist(allocation, shortlist)
+        if shortlist is not None:   # (its file named in messages, as the inputs are)
+            problem = replace(problem, sources={**problem.sources, "shortlist": str(shortlist)})
         violations = run_verify(pol, problem, alloc, seats, calls_in(shortlist) if shortlist is not None else None)
         if register is not None and not special:
             carried = carries(pol, alloc, seats, register, year)
@@ -189,7 +193,7 @@ def _verify_slide(policy, candidates, vacancies, preferences, allocation, respon
         if shortlist is not None:
             from ..exam.shortlist import calls_in
             from ..verify.called import offered_called, open_posts
-            problem = offered_called(problem, open_posts(pol, problem, calls_in(shortlist)))
+            problem = offered_called(problem, open_posts(pol, problem, calls_in(shortlist), str(shortlist)))
         before = read_allocation(allocation, problem, pol)
         answers = read_responses(responses, [{"candidate_id": x} for x in before.ids], warn,
                                  read_frozen(frozen) if frozen is not None else frozenset(),

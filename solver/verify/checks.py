@@ -30,8 +30,8 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
     seats : the seat table to check against; by default determined from the problem with the ceiling
         reported rather than enforced.
     calls : the shortlist that called these candidates (`solver.exam.shortlist.calls_in`: list name -> candidate
-        id -> category list), where its lists were called apart: each appointee's post must be one of his lists'
-        (`solver.verify.called`). None: no such shortlist.
+        id -> category list): each appointee's post must be one of his lists' (`solver.verify.called`; "" one
+        list, every post). None: no shortlist.
 
     Returns
     -------
@@ -55,7 +55,7 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
     barred = upgrades_only(problem, alloc)
     problem = offered(problem)
     if calls is not None:
-        opened = open_posts(policy, problem, calls)
+        opened = open_posts(policy, problem, calls, problem.sources.get("shortlist", "shortlist.csv"))
         barred += called_posts(policy, problem, alloc, opened)
         problem = offered_called(problem, opened)
     if not policy.migration.selection_list:
