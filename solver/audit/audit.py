@@ -167,6 +167,18 @@ def settled_by_structure(res: Result) -> bool:
         and not res.pools.several_lists
 
 
+def _not_open(problem: Problem, i: int, post: int) -> tuple[str, str, bool]:
+    """Why candidate i may not hold `post`, which is not on his list: he did not rank it, or he did but the
+    shortlist's lists called apart keep him to others' posts (`solver.exam.called`)."""
+    ids, called = problem.candidates.ids, problem.candidates.called_in
+    if called is not None and called[i] and problem.stated_ranking.rank(i, post) < NOT_RANKED:
+        many = len(called[i]) > 1
+        return ("not called for this post", f"no: {ids[i]} was called by the shortlist in the list{'s' * many} "
+                f"{' and '.join(called[i])} only, and {problem.posts[post]} is not one of "
+                f"{'their' if many else 'its'} posts (shortlist.separate)", True)
+    return "post not applied for", f"no: {ids[i]} did not rank {problem.posts[post]} (SPEC.md preferences.csv)", True
+
+
 def _ask_one(q: Question, res: Result, base: Result, time_limit, workers, model: bool = False,
              reduce: bool | None = None, extremes: dict | None = None):
     """The question under one reading: "yes" with the allocation, "no" with the blocking rules, or "time_limit".
@@ -177,17 +189,9 @@ def _ask_one(q: Question, res: Result, base: Result, time_limit, workers, model:
     where that is past the budget (or `reduce`) and the recruitment is a house allocation, from the model of the
     part of it the question can touch (`houses.truncated`)."""
     problem, i = res.problem, q.candidate
-    ids = problem.candidates.ids
     tied = problem.candidates.tie_blocks()
     if q.post is not None and not problem.ranked[i, q.post]:
-        called = problem.candidates.called_in
-        if called is not None and called[i] and problem.stated_ranking.rank(i, q.post) < NOT_RANKED:
-            many = len(called[i]) > 1
-            return "no", ("not called for this post", f"no: {ids[i]} was called by the shortlist in the "
-                          f"list{'s' * many} {' and '.join(called[i])} only, and {problem.posts[q.post]} is not one "
-                          f"of {'their' if many else 'its'} posts (shortlist.separate)", True), None
-        return "no", ("post not applied for", f"no: {ids[i]} did not rank {problem.posts[q.post]} (SPEC.md "
-                      "preferences.csv)", True), None
+        return "no", _not_open(problem, i, q.post), None
     if not model and (found := _read_off(q, res, base, extremes, time_limit, workers)) is not None:
         return found
     h, pools, kept = _scope(res, i, reduce if reduce is not None else not model and too_large(res.pools))
