@@ -34,15 +34,16 @@ class Solution:
 
 def solve(policy: Policy | str, problem: Problem | None = None, engine: Engine | str = Engine.CPSAT,
           time_limit: float | None = None, workers: int = 1, hint: bool = True, state: YearState | None = None, progress=None, *,
-          candidates=None, vacancies=None, preferences=None, earlier=None) -> Solution:
+          candidates=None, vacancies=None, preferences=None, ranks=None, earlier=None) -> Solution:
     """The allocation the law requires: the chain of `solver.chain.reductions`, then an engine, then the result.
 
     Parameters
     ----------
     policy : the policy (`load_policy`), or a policy file or bundled model's name.
     problem : candidates in merit order, vacancy rows, preferences (`solver.io.readers.read_problem`); or None
-        with `candidates` and `vacancies` (and `preferences`): each a path, a pandas DataFrame or an Arrow
-        table, read and validated as the files are.
+        with `candidates` and `vacancies` (and `preferences`, and `ranks`: the merit lists posts rank by,
+        `solver.io.ranks`): each a path, a pandas DataFrame or an Arrow table, read and validated as the files
+        are.
     engine : `Engine` or its word: "cpsat" (the default: CP-SAT certifies the greedy's answer), "greedy" (the
         reference procedure) or "both" (CP-SAT's answer, the greedy's beside it in `Solution.other`); any other
         word raises OptionError.
@@ -85,7 +86,7 @@ def solve(policy: Policy | str, problem: Problem | None = None, engine: Engine |
     0            A    X            UR         UR             open_merit     1
     1            C    X           OBC        OBC               reserved     3
     """
-    policy, problem = _inputs(policy, problem, candidates, vacancies, preferences)
+    policy, problem = _inputs(policy, problem, candidates, vacancies, preferences, ranks)
     fill = partial(run_engine, Engine.parse(engine), time_limit=time_limit, workers=workers, hint=hint,
                    progress=progress)
     t0 = time.perf_counter()
@@ -110,7 +111,7 @@ def solve(policy: Policy | str, problem: Problem | None = None, engine: Engine |
     return Solution(results[0], results[1] if len(results) > 1 else None, _round(timings))
 
 
-def _inputs(policy, problem, candidates, vacancies, preferences) -> tuple[Policy, Problem]:
+def _inputs(policy, problem, candidates, vacancies, preferences, ranks=None) -> tuple[Policy, Problem]:
     """The policy loaded where named, the problem read where given as tables or files."""
     if isinstance(policy, (str, Path)):
         from ..policy import load_policy
@@ -119,7 +120,9 @@ def _inputs(policy, problem, candidates, vacancies, preferences) -> tuple[Policy
         if candidates is None or vacancies is None:
             raise TypeError("solve() takes a problem, or candidates= and vacancies=")
         from ..io.readers import read_problem
-        problem = read_problem(policy, candidates, vacancies, preferences)
+        problem = read_problem(policy, candidates, vacancies, preferences, ranks=ranks)
+    elif ranks is not None:
+        raise TypeError("solve() reads ranks= with candidates= and vacancies=; a problem read already has its lists")
     return policy, problem
 
 

@@ -17,7 +17,7 @@ from ..policy import Policy
 from ..data.problem import Candidates, Problem, availed
 from .cells import _bools, _choice, _first_bad, _is_date, _numbers, _parsed, ordinals, unique_ids
 from .choices import CHOICES, read_choices
-from .tables import Table, read_table, release_arrow_memory
+from .tables import Table, read_table, release_arrow_memory, source_name
 from .preferences import preferences_table, read_preferences
 from .vacancies import read_vacancies
 
@@ -311,9 +311,10 @@ def _in_pools(policy: Policy, cands: Candidates, posts, rows, prefs, views):
 
 def input_sources(candidates, vacancies, preferences=None, ranks=None) -> dict[str, str]:
     """Each input's role and where it came from (`Problem.sources`: messages and the provenance name them)."""
-    return {"candidates": str(candidates), "vacancies": str(vacancies),
-            **({"preferences": str(preferences)} if preferences is not None else {}),
-            **({"ranks": str(ranks)} if ranks else {})}
+    return {"candidates": source_name(candidates), "vacancies": source_name(vacancies),
+            **({"preferences": source_name(preferences)} if preferences is not None else {}),
+            **({"ranks": source_name(ranks)} if ranks is not None and not (isinstance(ranks, str) and not ranks)
+               else {})}
 
 
 def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=None, ranks=None,

@@ -194,10 +194,17 @@ def _is_frame(obj) -> bool:
     return isinstance(obj, pa.Table) or type(obj).__module__.startswith("pandas")
 
 
+def source_name(given) -> str:
+    """How messages and the provenance name an input: a file by its path, a table by its kind."""
+    if isinstance(given, pa.Table):
+        return "<Arrow table>"
+    return "<DataFrame>" if type(given).__module__.startswith("pandas") else str(given)
+
+
 def _from_frame(frame, required, optional, warn, encode, numbers=()) -> Table:
     """A pandas DataFrame or an Arrow table, validated as a file is; messages name it `<DataFrame>` and a row
     by the line it would have in a CSV (row 0 is line 2)."""
-    label = Path("<DataFrame>" if not isinstance(frame, pa.Table) else "<Arrow table>")
+    label = Path(source_name(frame))
     try:
         tbl = frame if isinstance(frame, pa.Table) else pa.Table.from_pandas(frame, preserve_index=False)
         tbl = _plain(tbl.rename_columns([str(n) for n in tbl.column_names]))

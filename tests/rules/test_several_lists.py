@@ -435,3 +435,20 @@ def test_the_digests_begun_with_the_run_name_the_ranks_file_too(tmp_path, monkey
     run_year(RunOptions(pol, "greedy"), Round(tmp_path / "c.csv", tmp_path / "v.csv", tmp_path / "p.csv",
                                               out=tmp_path / "out", ranks=tmp_path / "r.csv"))
     assert called == [["candidates", "preferences", "ranks", "vacancies"]]     # (once: in the background)
+
+
+def test_the_library_s_solve_reads_ranks_as_the_command_does(tmp_path):
+    """`solve(..., ranks=)` with tables, as `--ranks` with files: the allocation worked by hand above (A AAO, D
+    JSO on Paper-II's order); the tables are named as tables in the problem's sources, and ranks= beside a
+    problem already read is refused (its lists are read with it)."""
+    import pandas as pd
+    cands = pd.DataFrame(CANDS, columns=["id", "score", "category"])
+    vacs = pd.DataFrame(VACS, columns=["post", "category", "vacancies", "merit_list"])
+    ranks = pd.DataFrame(PAPER2, columns=["candidate_id", "list", "rank"])
+    prefs = pd.DataFrame([[cid, k + 1, post] for cid, posts in PREFS.items() for k, post in enumerate(posts)],
+                         columns=["candidate_id", "order", "post"])
+    sol = solve("central-dopt", candidates=cands, vacancies=vacs, preferences=prefs, ranks=ranks, engine="greedy")
+    assert held(sol.result) == {"A": "AAO", "D": "JSO"}
+    assert sol.result.problem.sources["ranks"] == "<DataFrame>"
+    with pytest.raises(TypeError, match="ranks="):
+        solve("central-dopt", sol.result.problem, ranks=ranks)
