@@ -68,8 +68,11 @@ def offered_called(problem: Problem, opened: list[frozenset[int]]) -> Problem:
     """The problem as the other rules must read it: each candidate's preferences among his lists' posts."""
     every = np.arange(len(problem.posts), dtype=np.int32)
     prefs = problem.preferences if problem.preferences is not None else (every,) * problem.n
+    masks: dict[frozenset[int], np.ndarray] = {}     # (one mask over the posts per set of lists' posts)
     cut = []
     for row, posts in zip(prefs, opened):
+        if posts not in masks:
+            masks[posts] = np.isin(every, list(posts))
         row = np.asarray(row)
-        cut.append(row[np.fromiter((int(j) in posts for j in row.tolist()), dtype=bool, count=len(row))])
+        cut.append(row[masks[posts][row]])
     return replace(problem, preferences=tuple(cut))
