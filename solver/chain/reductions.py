@@ -141,7 +141,7 @@ class BarAppointedPosts(Reduction):
         return replace(data, problem=bar_appointed(data.problem)), None
 
 
-class KeepToCalls(BarAppointedPosts):
+class KeepToCalls(Reduction):
     """A shortlist's lists called apart (`solver.exam.called`): a candidate called in some of them only is offered
     only their posts. The candidates and posts are unchanged, so the inverse is the identity."""
 

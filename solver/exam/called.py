@@ -37,7 +37,7 @@ def with_calls(problem: Problem, lists: dict[str, dict[str, str]], groups: dict[
     ----------
     problem : the stage's problem, its candidates all called in some list.
     lists : the shortlist read (`solver.exam.shortlist.calls_in`): list name -> candidate id -> category list.
-    groups : the policy's lists of posts among these vacancies (`solver.exam.shortlist.post_groups`).
+    groups : the policy's lists of posts among these vacancies (`post_groups`).
     shortlist : the shortlist file, for messages.
     """
     unknown = sorted(set(lists) - set(groups))
