@@ -29,7 +29,7 @@ def post_groups(policy: Policy, problem: Problem) -> dict[str, frozenset[str]]:
 
 
 def with_calls(problem: Problem, lists: dict[str, dict[str, str]], groups: dict[str, frozenset[str]],
-               shortlist) -> Problem:
+               shortlist, policy_posts: dict | None = None) -> Problem:
     """The problem with each candidate's lists called in (`Candidates.called_in`), where the shortlist has lists
     called apart; a list the policy does not call for these posts is bad input (exit 2).
 
@@ -39,11 +39,17 @@ def with_calls(problem: Problem, lists: dict[str, dict[str, str]], groups: dict[
     lists : the shortlist read (`solver.exam.shortlist.calls_in`): list name -> candidate id -> category list.
     groups : the policy's lists of posts among these vacancies (`post_groups`).
     shortlist : the shortlist file, for messages.
+    policy_posts : `shortlist.separate` (list name -> its posts), for messages.
     """
+    policy_posts = policy_posts or {}
     unknown = sorted(set(lists) - set(groups))
     if unknown:
-        raise InputError(shortlist, None, "list", f"list {unknown[0]!r} is not one the policy calls for these posts "
-                         f"({', '.join(repr(g) for g in groups) or 'one list: shortlist.separate names none of them'})")
+        name = unknown[0]
+        named = policy_posts.get(name)
+        why = (f"none of its posts ({', '.join(named)}) is among these vacancies, though the shortlist called for "
+               "them") if named else "the policy calls " + (', '.join(repr(g) for g in groups) or
+                                                            "one list: shortlist.separate names none of these posts")
+        raise InputError(shortlist, None, "list", f"list {name!r} is not one the policy calls for these posts: {why}")
     names = tuple(name for name in groups if name in lists)
     every = tuple(groups)
     called = np.empty(problem.n, dtype=object)

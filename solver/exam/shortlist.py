@@ -180,7 +180,7 @@ def only_called(candidates, shortlist, policy: Policy | None = None, problem: Pr
         raise InputError(candidates, int(t.line[k]), "id", f"{ids[k]} was not called to this stage by {shortlist}")
     if "" in lists or policy is None or problem is None:
         return problem
-    return with_calls(problem, lists, post_groups(policy, problem), shortlist)
+    return with_calls(problem, lists, post_groups(policy, problem), shortlist, dict(policy.shortlist.separate))
 
 
 def _unchanged(shortlist) -> None:

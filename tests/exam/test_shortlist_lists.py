@@ -265,3 +265,17 @@ def test_a_candidate_twice_in_one_list_is_refused_once_in_each_list_is_not(tmp_p
                                  "--shortlist", str(tmp_path / "twice.csv")])
     out = r.output.replace("\n", " ")
     assert r.exit_code == 2 and "line 6" in out and "duplicate candidate_id 'C' (first on line 3) in list 'JSO'" in out
+
+
+def test_a_final_stage_without_a_list_s_posts_is_bad_input(tmp_path):
+    """The shortlist called JSO's list for JSO's vacancies; a final stage whose vacancies have no JSO post cannot
+    hold its callees to them: bad input (exit 2), the shortlist's list column and the missing posts named."""
+    called(tmp_path)
+    write_csv(tmp_path / "v2.csv", ["post", "category", "vacancies"], [["AAO", "UR", 2], ["ASO", "UR", 1]])
+    write_csv(tmp_path / "f.csv", ["id", "score", "category"], FINAL)
+    r = CliRunner().invoke(app, ["solve", "--policy", "ssc-cgl", "--vacancies", str(tmp_path / "v2.csv"), "--quiet",
+                                 "--shortlist", str(tmp_path / "s" / "shortlist.csv"), "--candidates",
+                                 str(tmp_path / "f.csv"), "--out", str(tmp_path / "o")])
+    out = r.output.replace("\n", " ")
+    assert r.exit_code == 2 and "shortlist.csv, column list: list 'JSO'" in out and "none of its posts (JSO)" in out
+    assert not (tmp_path / "o").exists()
