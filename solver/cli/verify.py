@@ -53,9 +53,6 @@ def verify(
     from ..io.readers import read_problem
     from ..runs import register_seats
     from ..verify import read_allocation, verify as run_verify
-    from dataclasses import replace
-
-    from ..exam.shortlist import calls_in
     from ..verify.carries import carries
 
     if ranks is not None and stage in ("shortlist", "cadre"):
@@ -85,10 +82,8 @@ def verify(
         if register is not None:
             pol, problem, seats = register_seats(pol, problem, register, year, special)
         alloc = read_allocation(allocation, problem, pol)
-        _unsaid_shortlist(allocation, shortlist)
-        if shortlist is not None:   # (its file named in messages, as the inputs are)
-            problem = replace(problem, sources={**problem.sources, "shortlist": str(shortlist)})
-        violations = run_verify(pol, problem, alloc, seats, calls_in(shortlist) if shortlist is not None else None)
+        problem, calls = _called_by(problem, allocation, shortlist)
+        violations = run_verify(pol, problem, alloc, seats, calls)
         if register is not None and not special:
             carried = carries(pol, alloc, seats, register, year)
             if carried is None:
@@ -187,13 +182,12 @@ def _verify_slide(policy, candidates, vacancies, preferences, allocation, respon
         usage("--stage slide takes --allocation (the first round's), --responses and --slide (the round's)")
     pol = load(policy, set_, "direct")
     withdrawn, frozen = _beside(allocation, pol, withdrawn, frozen)
-    _unsaid_shortlist(allocation, shortlist)
     try:
-        problem = read_problem(pol, candidates, vacancies, preferences, warn=warn, ranks=ranks)
-        if shortlist is not None:
-            from ..exam.shortlist import calls_in
+        problem, calls = _called_by(read_problem(pol, candidates, vacancies, preferences, warn=warn, ranks=ranks),
+                                    allocation, shortlist)
+        if calls is not None:
             from ..verify.called import offered_called, open_posts
-            problem = offered_called(problem, open_posts(pol, problem, calls_in(shortlist), str(shortlist)))
+            problem = offered_called(problem, open_posts(pol, problem, calls))
         before = read_allocation(allocation, problem, pol)
         answers = read_responses(responses, [{"candidate_id": x} for x in before.ids], warn,
                                  read_frozen(frozen) if frozen is not None else frozenset(),
@@ -206,19 +200,25 @@ def _verify_slide(policy, candidates, vacancies, preferences, allocation, respon
                        f"{len(answers):,} responses: every rule of the sliding round holds")
 
 
-def _unsaid_shortlist(allocation: Path, shortlist: Path | None) -> None:
-    """Warn where the run whose allocation is checked read a shortlist (its summary.json's inputs) and none is
-    given: its lists called apart would keep candidates to some posts, which verify then does not know."""
+def _called_by(problem, allocation: Path, shortlist: Path | None) -> tuple:
+    """The problem with the shortlist that called its candidates named among its sources (messages name it as
+    they name the inputs), and the shortlist's calls (`solver.exam.shortlist.calls_in`); None without one, said
+    where the run whose allocation is checked read one (its summary.json's inputs): its lists called apart would
+    keep candidates to some posts, which verify then does not know."""
     import json
+    from dataclasses import replace
+
+    from ..exam.shortlist import calls_in
     if shortlist is not None:
-        return
+        return replace(problem, sources={**problem.sources, "shortlist": str(shortlist)}), calls_in(shortlist)
     try:
         doc = json.loads((allocation.parent / "summary.json").read_text(encoding="utf-8"))
         used = doc["provenance"]["inputs"]["shortlist"]["path"]
     except (OSError, ValueError, KeyError, TypeError):
-        return
+        return problem, None
     warn(f"the run in {allocation.parent} read the shortlist {used}: without --shortlist, candidates it called in "
          "some lists only are judged as free to hold every post")
+    return problem, None
 
 
 def _beside(allocation: Path, pol, withdrawn: Path | None, frozen: Path | None) -> tuple:

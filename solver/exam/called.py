@@ -28,24 +28,21 @@ def post_groups(policy: Policy, problem: Problem) -> dict[str, frozenset[str]]:
     return groups | ({OTHERS: rest} if rest else {})
 
 
-def with_calls(problem: Problem, lists: dict[str, dict[str, str]], groups: dict[str, frozenset[str]],
-               shortlist, policy_posts: dict | None = None) -> Problem:
+def with_calls(policy: Policy, problem: Problem, lists: dict[str, dict[str, str]], shortlist) -> Problem:
     """The problem with each candidate's lists called in (`Candidates.called_in`), where the shortlist has lists
     called apart; a list the policy does not call for these posts is bad input (exit 2).
 
     Parameters
     ----------
-    problem : the stage's problem, its candidates all called in some list.
+    policy, problem : the stage's policy and problem, its candidates all called in some list.
     lists : the shortlist read (`solver.exam.shortlist.calls_in`): list name -> candidate id -> category list.
-    groups : the policy's lists of posts among these vacancies (`post_groups`).
     shortlist : the shortlist file, for messages.
-    policy_posts : `shortlist.separate` (list name -> its posts), for messages.
     """
-    policy_posts = policy_posts or {}
+    groups = post_groups(policy, problem)
     unknown = sorted(set(lists) - set(groups))
     if unknown:
         name = unknown[0]
-        named = policy_posts.get(name)
+        named = policy.shortlist.separate.get(name)
         why = (f"none of its posts ({', '.join(named)}) is among these vacancies, though the shortlist called for "
                "them") if named else "the policy calls " + (', '.join(repr(g) for g in groups) or
                                                             "one list: shortlist.separate names none of these posts")
@@ -74,10 +71,10 @@ def kept_to_calls(policy: Policy, problem: Problem) -> Problem:
     >>> [x.tolist() for x in kept_to_calls(load_policy("ssc-cgl"), p).preferences]   # B: JSO only
     [[0, 1], [1]]
     """
-    called = problem.candidates.called_in
-    kept = [] if called is None else [i for i, names in enumerate(called.tolist()) if names]
+    kept = np.flatnonzero(restricted(problem)).tolist()
     if not kept:
         return problem
+    called = problem.candidates.called_in
     groups = post_groups(policy, problem)
     at = {p: j for j, p in enumerate(problem.posts)}
     every = np.arange(len(problem.posts), dtype=np.int32)

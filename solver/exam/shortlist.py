@@ -164,23 +164,24 @@ def calls_in(path) -> dict[str, dict[str, str]]:
     return out
 
 
-def only_called(candidates, shortlist, policy: Policy | None = None, problem: Problem | None = None) -> Problem | None:
-    """A later stage takes only those the shortlist called: anyone else in its candidates file is bad input
-    (exit 2), named with his line. Returns `problem` with, where the shortlist has lists of posts called apart
-    (`shortlist.separate`), the lists each candidate was called in (`solver.exam.called`: one called in some
-    lists only may hold only their posts); `problem` as given otherwise."""
-    from ..io.tables import read_table
+def only_called(candidates, shortlist, policy: Policy, problem: Problem) -> Problem:
+    """A later stage takes only those the shortlist called: anyone else in its candidates file (`problem`'s
+    candidates, read from `candidates`) is bad input (exit 2), named with his line. Returns `problem` with, where
+    the shortlist has lists of posts called apart (`shortlist.separate`), the lists each candidate was called in
+    (`solver.exam.called`: one called in some lists only may hold only their posts); `problem` as given
+    otherwise."""
     _unchanged(shortlist)
     lists = calls_in(shortlist)
     called = {cid for calls in lists.values() for cid in calls}
-    t = read_table(candidates, ["id"], [])
-    ids = [str(x) for x in t["id"].tolist()]
-    # (a set's lookups: numpy's isin on object arrays compares every pair)
-    for k in [k for k, x in enumerate(ids) if x not in called][:1]:
-        raise InputError(candidates, int(t.line[k]), "id", f"{ids[k]} was not called to this stage by {shortlist}")
-    if "" in lists or policy is None or problem is None:
+    c = problem.candidates
+    # (a set's lookups: numpy's isin on object arrays compares every pair; the first uncalled in the file's order)
+    out = [(int(line), cid) for cid, line in zip(np.asarray(c.ids).tolist(), c.line.tolist()) if cid not in called]
+    if out:
+        line, cid = min(out)
+        raise InputError(candidates, line, "id", f"{cid} was not called to this stage by {shortlist}")
+    if "" in lists:
         return problem
-    return with_calls(problem, lists, post_groups(policy, problem), shortlist, dict(policy.shortlist.separate))
+    return with_calls(policy, problem, lists, shortlist)
 
 
 def _unchanged(shortlist) -> None:

@@ -31,11 +31,11 @@ def groups(policy: Policy, problem: Problem) -> dict[str, frozenset[str]]:
     return out or {"": None}
 
 
-def open_posts(policy: Policy, problem: Problem, lists: dict[str, dict[str, str]],
-               source="shortlist.csv") -> list[frozenset[int]]:
+def open_posts(policy: Policy, problem: Problem, lists: dict[str, dict[str, str]]) -> list[frozenset[int]]:
     """Per candidate (merit order), the posts (indices) of the shortlist's lists he was called in; `lists`:
     list name -> candidate id -> the category list he is counted in ("": one list, every post). A list the
-    policy does not call for these posts is bad input (exit 2), named with `source`."""
+    policy does not call for these posts is bad input (exit 2), named as the problem's sources name the
+    shortlist."""
     at = {p: j for j, p in enumerate(problem.posts)}
     every = frozenset(range(len(problem.posts)))
     posts = {name: every if members is None else frozenset(at[p] for p in members)
@@ -44,7 +44,7 @@ def open_posts(policy: Policy, problem: Problem, lists: dict[str, dict[str, str]
     unknown = sorted(set(lists) - set(posts))
     if unknown:
         named = ", ".join(repr(g) for g in posts if g) or "none: one list"
-        raise InputError(source, None, "list", f"list {unknown[0]!r} is not one the policy calls for these posts "
+        raise InputError(problem.sources.get("shortlist", "shortlist.csv"), None, "list", f"list {unknown[0]!r} is not one the policy calls for these posts "
                          f"({named})")
     out = []
     for cid in np.asarray(problem.candidates.ids).tolist():

@@ -55,7 +55,7 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
     barred = upgrades_only(problem, alloc)
     problem = offered(problem)
     if calls is not None:
-        opened = open_posts(policy, problem, calls, problem.sources.get("shortlist", "shortlist.csv"))
+        opened = open_posts(policy, problem, calls)
         barred += called_posts(policy, problem, alloc, opened)
         problem = offered_called(problem, opened)
     if not policy.migration.selection_list:

@@ -44,7 +44,7 @@ def _solve(policy, cats, calls, prefs, vacs, d: Path):
               [[x, k + 1, p] for x, mine in zip(ids, prefs) for k, p in enumerate(mine)])
     prob = read_problem(policy, d / "c.csv", d / "v.csv", d / "p.csv")
     lists = {name: {x: "UR" for x, mine in zip(ids, calls) if name in mine} for name in post_groups(policy, prob)}
-    return with_calls(prob, lists, post_groups(policy, prob), "shortlist.csv"), lists
+    return with_calls(policy, prob, lists, "shortlist.csv"), lists
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
