@@ -279,3 +279,16 @@ def test_a_final_stage_without_a_list_s_posts_is_bad_input(tmp_path):
     out = r.output.replace("\n", " ")
     assert r.exit_code == 2 and "shortlist.csv, column list: list 'JSO'" in out and "none of its posts (JSO)" in out
     assert not (tmp_path / "o").exists()
+
+
+def test_the_final_stage_does_not_write_over_the_shortlist_s_summary(tmp_path):
+    """The shortlist's summary.json records the list's SHA-256, which the next stage checks: solving into the
+    shortlist's own folder would replace it (and the check with it). Refused (exit 2), the folder untouched."""
+    called(tmp_path)
+    before = {p.name: p.read_bytes() for p in (tmp_path / "s").iterdir()}
+    write_csv(tmp_path / "f.csv", ["id", "score", "category"], FINAL)
+    r = CliRunner().invoke(app, ["solve", "--policy", "ssc-cgl", "--vacancies", str(tmp_path / "v.csv"), "--quiet",
+                                 "--shortlist", str(tmp_path / "s" / "shortlist.csv"), "--candidates",
+                                 str(tmp_path / "f.csv"), "--out", str(tmp_path / "s")])
+    assert r.exit_code == 2 and "never writes over what it reads" in r.output.replace("\n", " "), r.output
+    assert {p.name: p.read_bytes() for p in (tmp_path / "s").iterdir()} == before
