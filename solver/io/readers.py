@@ -251,9 +251,9 @@ def _tied(score: np.ndarray, keys: list[np.ndarray]) -> np.ndarray | None:
     return np.where(sizes[block] > 1, block, -1).astype(np.int64)
 
 
-def _lists(ranks, cands, rows, vacancies, same_rank: bool = False):
+def _lists(ranks, cands, rows, vacancies, same_rank: bool = False, warn=None):
     """The merit lists of a ranks file (`solver.io.ranks`), each post's `merit_list` one of them; None without
-    a ranks file, where a post naming a list is refused."""
+    a ranks file, where a post naming a list is refused. A ranks file no post ranks by is said."""
     named = [r for r in rows if r.merit_list]
     if ranks is None:
         if named:
@@ -266,6 +266,9 @@ def _lists(ranks, cands, rows, vacancies, same_rank: bool = False):
         if r.merit_list not in lists.names:
             raise InputError(vacancies, r.line, "merit_list", f"list {r.merit_list!r} is not in {ranks} (its lists: "
                              f"{', '.join(lists.names[1:])})")
+    if not named and warn:
+        warn(f"{source_name(ranks)}: no post ranks by its lists (vacancies.csv merit_list, the policy's "
+             "merit.post_lists): every post ranks by the candidates' own merit")
     return lists
 
 
@@ -357,7 +360,7 @@ def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=N
     prefs, views = (choices, {}) if choices is not None else _in_pools(policy, cands, posts, rows, prefs, views)
     _appointed_elsewhere(cands, posts, candidates, warn)
     ranks = ranks if lists else None
-    merit_lists = _lists(ranks, cands, rows, vacancies, policy.merit.same_rank == "supernumerary")
+    merit_lists = _lists(ranks, cands, rows, vacancies, policy.merit.same_rank == "supernumerary", warn)
     sources = input_sources(candidates, vacancies, preferences, ranks)
     problem = Problem(cands, posts, rows, prefs, sources, merit_lists)
     problem.ranking.seed(**views)   # (what the reader's checks made: no second copy of 19 million rows)

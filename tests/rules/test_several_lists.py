@@ -452,3 +452,14 @@ def test_the_library_s_solve_reads_ranks_as_the_command_does(tmp_path):
     assert sol.result.problem.sources["ranks"] == "<DataFrame>"
     with pytest.raises(TypeError, match="ranks="):
         solve("central-dopt", sol.result.problem, ranks=ranks)
+
+
+def test_a_ranks_file_no_post_ranks_by_is_said(tmp_path):
+    """Neither post names a list (no merit_list, and central-dopt has no merit.post_lists): the ranks file is
+    read, changes nothing, and the run says so rather than passing it over in silence."""
+    said = []
+    inputs(tmp_path, vacs=[["AAO", "UR", 1, ""], ["JSO", "UR", 1, ""]])
+    pol = load_policy("central-dopt")
+    read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv", tmp_path / "p.csv", ranks=tmp_path / "r.csv",
+                 warn=said.append)
+    assert any("no post ranks by its lists" in text and "r.csv" in text for text in said), said
