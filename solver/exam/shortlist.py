@@ -184,6 +184,13 @@ def only_called(candidates, shortlist, policy: Policy, problem: Problem) -> Prob
     return with_calls(policy, problem, lists, shortlist)
 
 
+def files_read(shortlist) -> list:
+    """What a stage reads with a shortlist: the list, and the summary.json beside it whose digest `only_called`
+    checks (a stage writing its own summary.json into that folder would replace it); [] for none."""
+    from pathlib import Path
+    return [] if shortlist is None else [Path(shortlist), Path(shortlist).parent / "summary.json"]
+
+
 def _unchanged(shortlist) -> None:
     """A shortlist.csv whose folder's summary.json records its SHA-256 (the shortlist stage's own outputs) must
     still have it: an edited list is refused, not read as the stage's."""

@@ -13,6 +13,7 @@ from ..io.tables import read_table
 from ..data.kinds import Engine
 from ..policy import Policy, load_policy
 from ..policy.stages import REASONS
+from ..exam.shortlist import files_read
 from ..data.problem import Problem
 from ..io.staging import summary_digest
 from ..outcome.reports import changed_outputs, sha256_file as sha256
@@ -176,7 +177,7 @@ def run_fill(result: str | Path, declined: str | Path, out: str | Path | None, e
             write_csv(tmp / "cutoffs.csv", CUTOFF_COLUMNS, cutoff_rows(prev.problem, done))
             write_csv(tmp / "filled_from_reserve.csv", FILLED_COLUMNS, done.report)
             write_json(tmp / "summary.json", doc)
-        stage(out, write, FILL_FILES, reads=[prev.folder, declined, *prev.inputs.values()]).publish()
+        stage(out, write, FILL_FILES, reads=[prev.folder, declined, *prev.inputs.values(), *files_read(prev.inputs.get("shortlist"))]).publish()
     return prev, done
 
 
@@ -273,5 +274,5 @@ def run_slide(result: str | Path, responses: str | Path, out: str | Path | None,
             write_csv(tmp / "withdrawn.csv", ["candidate_id"], [[x] for x in done.gone])
             keep_choices(tmp, prev.problem)
             write_json(tmp / "summary.json", doc)
-        stage(out, write, SLIDE_FILES, reads=[prev.folder, responses, *prev.inputs.values()]).publish()
+        stage(out, write, SLIDE_FILES, reads=[prev.folder, responses, *prev.inputs.values(), *files_read(prev.inputs.get("shortlist"))]).publish()
     return prev, done

@@ -231,9 +231,8 @@ def _stage(options: RunOptions, rnd: Round, run: YearRun, digests):
     if reserve is not None:
         from ..exam.reserve import RESERVE_COLUMNS
         tables = (("reserve_list.csv", RESERVE_COLUMNS, reserve.rows(run.problem.candidates.ids)),)
-    # (the shortlist's summary.json too: `only_called` checks the list against the digest it records)
-    shortlist = [rnd.shortlist, Path(rnd.shortlist).parent / "summary.json"] if rnd.shortlist is not None else []
-    read = [*run.problem.sources.values(), *shortlist, *([reg.path] if reg is not None else [])]
+    from ..exam.shortlist import files_read
+    read = [*run.problem.sources.values(), *files_read(rnd.shortlist), *([reg.path] if reg is not None else [])]
     staged = stage_outputs(rnd.out, sol.result, run.timings, diff, extra, run.record, tables, reads=read)
     if options.report:
         from ..study.charts import page, solve_charts

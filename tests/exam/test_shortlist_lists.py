@@ -282,13 +282,21 @@ def test_a_final_stage_without_a_list_s_posts_is_bad_input(tmp_path):
 
 
 def test_the_final_stage_does_not_write_over_the_shortlist_s_summary(tmp_path):
-    """The shortlist's summary.json records the list's SHA-256, which the next stage checks: solving into the
-    shortlist's own folder would replace it (and the check with it). Refused (exit 2), the folder untouched."""
+    """The shortlist's summary.json records the list's SHA-256, which the next stage checks: solving (or sliding)
+    into the shortlist's own folder would replace it (and the check with it). Refused (exit 2), the folder
+    untouched."""
     called(tmp_path)
     before = {p.name: p.read_bytes() for p in (tmp_path / "s").iterdir()}
     write_csv(tmp_path / "f.csv", ["id", "score", "category"], FINAL)
     r = CliRunner().invoke(app, ["solve", "--policy", "ssc-cgl", "--vacancies", str(tmp_path / "v.csv"), "--quiet",
                                  "--shortlist", str(tmp_path / "s" / "shortlist.csv"), "--candidates",
                                  str(tmp_path / "f.csv"), "--out", str(tmp_path / "s")])
+    assert r.exit_code == 2 and "never writes over what it reads" in r.output.replace("\n", " "), r.output
+    assert {p.name: p.read_bytes() for p in (tmp_path / "s").iterdir()} == before
+    # nor a sliding round, which reads the shortlist back from the run
+    assert final_stage(tmp_path).exit_code == 0
+    write_csv(tmp_path / "r.csv", ["candidate_id", "response"], [["A", "float"], ["C", "freeze"], ["B", "float"]])
+    r = CliRunner().invoke(app, ["slide", "--result", str(tmp_path / "o"), "--responses", str(tmp_path / "r.csv"),
+                                 "--out", str(tmp_path / "s")])
     assert r.exit_code == 2 and "never writes over what it reads" in r.output.replace("\n", " "), r.output
     assert {p.name: p.read_bytes() for p in (tmp_path / "s").iterdir()} == before
