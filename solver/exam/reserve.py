@@ -67,7 +67,7 @@ def on_one_merit(problem: Problem, folder=None) -> None:
     lists (a ranks file): the list is drawn on the candidates' own merit, where a post of another list would
     take its reserves in that list's order (CSE Rule 16(4) speaks of one order of merit), which is not built;
     likewise where candidates were called in some lists of a shortlist only (`solver.exam.called`)."""
-    if problem.lists is not None:
+    if problem.lists is not None and any(problem.post_lists):   # (a ranks file no post ranks by changes nothing)
         where = f"the run in {folder}" if folder is not None else "these posts"
         raise Unsupported(f"{where} rank by several merit lists (a ranks file): a reserve list, and a fill from "
                           "it, are drawn on one merit and are not built for several lists")

@@ -89,35 +89,22 @@ def test_one_list_keeps_its_reserve_list(tmp_path):
     assert len(PAPER2) == 4 and set(PREFS) == {"A", "B", "C", "D"}
 
 
-def _year_folders(tmp_path):
-    """Two year folders, each the recruitment of test_several_lists (JSO ranked on Paper-II) with its ranks.csv."""
-    import shutil
-    inputs(tmp_path)
-    for year in (2025, 2026):
-        d = tmp_path / "years" / str(year)
-        d.mkdir(parents=True)
-        for src, name in (("c", "candidates"), ("v", "vacancies"), ("p", "preferences"), ("r", "ranks")):
-            shutil.copy(tmp_path / f"{src}.csv", d / f"{name}.csv")
-    return tmp_path / "years"
-
-
-def test_a_run_of_years_and_a_sweep_read_each_year_s_ranks_file(tmp_path):
-    """Each year's ranks.csv is read as `solve --ranks` reads it (it was passed over, and JSO ranked on the
-    candidates' own merit with only a warning): by hand (test_several_lists), A holds AAO and D JSO on Paper-II's
-    order, where on one merit A would hold JSO and B AAO. Both years alike, against the register, and in a sweep
-    over the folder."""
-    years = _year_folders(tmp_path)
-    r = CliRunner().invoke(app, ["simulate", "--policy", "central-dopt", "--years", str(years), "--register",
-                                 str(tmp_path / "reg.db"), "--out", str(tmp_path / "o"), "--engine", "greedy"])
-    assert r.exit_code == 0 and "rank by the candidates' own merit" not in r.output, r.output
-    for year in (2025, 2026):
-        rows = read_csv(tmp_path / "o" / str(year) / "allocation.csv")
-        assert {x["candidate_id"]: x["post"] for x in rows} == {"A": "AAO", "D": "JSO"}, year
-    r = CliRunner().invoke(app, ["sweep", "--policy", "central-dopt", "--years", str(years), "--grid",
-                                 "ceiling.share=0.5,0.6", "--out", str(tmp_path / "sw")])
-    assert r.exit_code == 0, r.output
-    rows = read_csv(tmp_path / "sw" / "results.csv")
-    # (JSO's seat held by D, 1st on Paper-II, a list of its own, so no score; AAO's by A, 100. On one merit JSO's
-    # last would be A (100) and AAO's B (90).)
-    cut = {(x["scenario"], x["year"], x["post"]): (x["last_rank"], x["last_score"]) for x in rows if x["category"] == "UR"}
-    assert len(cut) == 8 and all(v == (("1", "") if post == "JSO" else ("1", "100")) for (_, _, post), v in cut.items())
+def test_a_ranks_file_no_post_ranks_by_keeps_the_reserve_list(tmp_path):
+    """A ranks file given where no post names a list (vacancies.csv without merit_list; central-dopt has no
+    merit.post_lists) is read and changes nothing: every post ranks on the candidates' own merit, so the reserve
+    list is drawn, the same as without the file (it was refused as "several merit lists"). By hand (CSE Rule
+    16(4)-(5), as docs/pipeline.md reads it): A (100, UR) and B (90, OBC) hold the two UR vacancies, B on general
+    merit, so the OBC part is one and the general part one: C (80) next on general merit, D (70) next of the OBC."""
+    cands = [["A", 100, "UR"], ["B", 90, "OBC"], ["C", 80, "UR"], ["D", 70, "OBC"]]
+    inputs(tmp_path, vacs=[v[:3] + [""] for v in VACS], cands=cands)
+    base = ["solve", "--policy", "central-dopt", "--candidates", str(tmp_path / "c.csv"), "--vacancies",
+            str(tmp_path / "v.csv"), "--quiet", "--reserve-list"]
+    with_ranks = CliRunner().invoke(app, [*base, "--ranks", str(tmp_path / "r.csv"), "--out", str(tmp_path / "a")])
+    assert with_ranks.exit_code == 0, with_ranks.output
+    assert "no post ranks by its lists" in with_ranks.output.replace("\n", " "), with_ranks.output
+    without = CliRunner().invoke(app, [*base, "--out", str(tmp_path / "b")])
+    assert without.exit_code == 0, without.output
+    assert sorted(r["candidate_id"] for r in read_csv(tmp_path / "a" / "allocation.csv")) == ["A", "B"]
+    listed = [(r["candidate_id"], r["category"], r["list"]) for r in read_csv(tmp_path / "a" / "reserve_list.csv")]
+    assert listed == [("C", "UR", "reserve"), ("D", "OBC", "reserve")]
+    assert (tmp_path / "a" / "reserve_list.csv").read_bytes() == (tmp_path / "b" / "reserve_list.csv").read_bytes()
