@@ -91,29 +91,27 @@ def choose(pool: Pool, avail: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndar
 
 
 def procedure(pool: Pool, avail: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
-    """The minimum-guarantee procedure as written (Rajesh Kumar Daria 2007): the best `cap` of `avail`, then,
-    trait by trait, on a shortfall the lowest appointees who count for none of the compartment's minimums
-    replaced by the best remaining beneficiaries. With one trait this is the rule; with several, each
-    appointee counting for every trait they have, it can stop short of the merit-best set (see
-    `_best_counting_each`), and `Result.procedure_differences` reports where."""
-    chosen = avail[:cap]
-    adjusted = np.zeros(len(chosen), dtype=bool)
-    counts = np.any([pool.beneficiary[t] for t in pool.minimums], axis=0) if pool.minimums else None
+    """The minimum-guarantee procedure as written (Rajesh Kumar Daria 2007): the best `cap` of `avail` (in the
+    order of the pool's merit list), then, trait by trait, on a shortfall the lowest appointees who count for none
+    of the compartment's minimums replaced by the best remaining beneficiaries. With one trait this is the rule;
+    with several, each appointee counting for every trait they have, it can stop short of the merit-best set (see
+    `_best_counting_each`), and `Result.procedure_differences` reports where. Returns the chosen in `avail`'s
+    order and which of them came in by adjustment."""
+    taken = np.zeros(len(avail), dtype=bool)     # (by place in `avail`: its order is the pool's list's)
+    taken[:cap] = True
+    adjusted = np.zeros(len(avail), dtype=bool)
+    counts = np.any([pool.beneficiary[t][avail] for t in pool.minimums], axis=0) if pool.minimums else None
     for trait, minimum in pool.minimums.items():
-        ben = pool.beneficiary[trait]
-        have = int(ben[chosen].sum())
+        ben = pool.beneficiary[trait][avail]
+        have = int((ben & taken).sum())
         if have >= minimum:
             continue
-        rest = avail[~np.isin(avail, chosen)]
-        incoming = rest[ben[rest]][: minimum - have]
-        outgoing = chosen[~counts[chosen]][::-1][: len(incoming)]
+        incoming = np.flatnonzero(ben & ~taken)[: minimum - have]
+        outgoing = np.flatnonzero(taken & ~counts)[::-1][: len(incoming)]
         incoming = incoming[: len(outgoing)]
-        keep = ~np.isin(chosen, outgoing)
-        chosen = np.concatenate([chosen[keep], incoming])
-        adjusted = np.concatenate([adjusted[keep], np.ones(len(incoming), dtype=bool)])
-        order = np.argsort(chosen, kind="stable")
-        chosen, adjusted = chosen[order], adjusted[order]
-    return chosen, adjusted
+        taken[outgoing] = False
+        taken[incoming] = adjusted[incoming] = True
+    return avail[taken], adjusted[taken]
 
 
 def _lexmax(pool: Pool, avail: np.ndarray, cap: int) -> np.ndarray:

@@ -192,6 +192,10 @@ class PlaceOverallMinimums(Reduction):
     def accepts(self, data: StageData) -> str | None:
         if data.seats.overall and data.problem.preferences is not None:
             return PREFERENCES
+        if data.seats.overall and any(data.problem.post_lists):
+            return ("horizontal.mode = \"overall\" with several merit lists is not built: a post's minimums are "
+                    "placed down one merit order (Anil Kumar Gupta 1995, para 18), where its compartments rank by "
+                    "lists of their own")
         return None
 
     def apply(self, data: StageData) -> tuple[StageData, None]:

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..chain.engines.assignment import natural_tops
-from ..chain.eligibility import homes, member_mask
 from ..chain.pools import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT, PROBATION, held_positions
 from ..chain.selection import MERGED
 from ..data.routes import NOT_RANKED, Route
 from ..data.lists import ABSENT
+from .bars import barred, unmet_overall
 
 if TYPE_CHECKING:
     from .result import Result   # (the type only: result imports this module when it writes decisions)
@@ -77,7 +77,10 @@ class _Standing:
         cuts = np.flatnonzero(np.diff(a.pool[by_pool])) + 1
         for held in np.split(by_pool, cuts) if len(by_pool) else []:
             k = int(a.pool[held[0]])
-            self.last[k] = self.last_merit[k] = held[np.argmax(self.lists.position[pools[k].merit_list, held])]
+            self.last[k] = held[np.argmax(self.lists.position[pools[k].merit_list, held])]
+            merit = held[~a.adjusted[held]]     # (under a minimum, the worst on merit, not by adjustment)
+            self.last_merit[k] = merit[np.argmax(self.lists.position[pools[k].merit_list, merit])] if len(merit) \
+                else -1
 
     def _full_before(self, pi: np.ndarray, start: np.ndarray, at_held: np.ndarray) -> np.ndarray:
         """Positions in the preference lists of the full pools each candidate preferred to what she got, at most
@@ -185,6 +188,17 @@ class _Standing:
         head, shows_rank, tail = self._cutoff_parts(k)
         return head + _ranked(r) + tail if shows_rank else head + tail
 
+    def on_list(self, p):
+        """Candidate -> place on the merit list that ranks pool p (the candidate's own index on their own merit)."""
+        if not p.merit_list:
+            return lambda i: i
+        place = self.lists.position[p.merit_list]
+        return lambda i: int(place[i])
+
+    def rank_on(self, p, i: int) -> str:
+        """"rank 3", or "rank 3 on list paper2": candidate i's rank on the list that ranks pool p."""
+        return f"rank {self.on_list(p)(i) + 1}" + (f" on list {self.lists.names[p.merit_list]}" if p.merit_list else "")
+
     def list_cutoff(self, k: int, r: int, i: int) -> str:
         """"the open cutoff at JSO (ranked 1st) (rank 3 on list paper2, where this candidate is 7th)": pool k,
         ranked by a list of its own, missed by candidate i."""
@@ -224,8 +238,8 @@ class _Standing:
 
 def _rows(result: Result):
     st = _Standing(result)
-    notes = _notes(result)
-    for mask, why in _unmet_overall(result):
+    notes = barred(result)
+    for mask, why in unmet_overall(result):
         for i in np.flatnonzero(mask & (st.a.pool < 0)).tolist():
             notes.setdefault(i, []).append(why)
     ids, post_of = result.problem.candidates.ids.tolist(), [st.posts[p.post] for p in st.pools]
@@ -257,7 +271,7 @@ def _missed(st: _Standing, i: int) -> list[str]:
         if text is not None:
             missed.append(text)
             continue
-        if p.merit_list:
+        if p.merit_list and not p.minimums:
             missed.append(st.list_cutoff(k, r, i))
             continue
         ben = [t for t, mask in p.beneficiary.items() if mask[i]]
@@ -266,53 +280,18 @@ def _missed(st: _Standing, i: int) -> list[str]:
         if p.counts_each:
             # the best set may trade a beneficiary of one trait for one who serves several
             traits = " and ".join(p.minimums) + ", each appointee counting for every trait they have"
-        if p.minimums and i <= st.tops[k]:
+        at = st.on_list(p)       # (places on the pool's merit list: its own, or the candidates' merit)
+        if p.minimums and at(i) <= at(st.tops[k]):
             # Within the merit top, yet out: a minimum, not merit, kept this one out.
-            cut = f"merit cutoff rank {st.last_merit[k] + 1}" if st.last_merit[k] >= 0 else "no seat left on merit"
+            cut = f"merit cutoff {st.rank_on(p, st.last_merit[k])}" if st.last_merit[k] >= 0 else \
+                "no seat left on merit"
             missed.append(f"displaced from {_what(p)} {st.where(p, r)} by the minimum for {traits} ({cut})")
-        elif p.minimums and i < st.last[k]:
-            missed.append(f"the {_what(p)} merit cutoff {st.where(p, r)} (rank {st.tops[k] + 1}; the seats after "
-                          f"it went by adjustment to {traits})")
+        elif p.minimums and at(i) < at(st.last[k]):
+            missed.append(f"the {_what(p)} merit cutoff {st.where(p, r)} ({st.rank_on(p, st.tops[k])}; the seats "
+                          f"after it went by adjustment to {traits})")
         else:
-            missed.append(st.cutoff(k, r))
+            missed.append(st.list_cutoff(k, r, i) if p.merit_list else st.cutoff(k, r))
     return missed
-
-
-def _notes(result: Result) -> dict[int, list[str]]:
-    """Per candidate barred from every vacancy (found unfit), from open vacancies (a relaxed standard) or from
-    their category's (creamy layer): what barred them. Candidates barred from nothing are not keys."""
-    c, policy = result.problem.candidates, result.policy
-    bars = []
-    if c.failed_test is not None:
-        bars.append((c.failed_test, "failed the prescribed test, so may hold only a reserved vacancy on probation "
-                     "where the policy and the post's class allow it (Manipur Act 1976 s.8(3), second proviso)"))
-    if c.unfit is not None:
-        bars.append((c.unfit, "found unfit (fit = false), so appointed to nothing (Bill 2004 s.8(2) proviso; "
-                     "Manipur Act 1976 s.9)"))
-    if not policy.migration.relaxed_may_take_open:
-        bars.append((c.relaxed_at(policy.migration.bars_open.final), "availed a relaxation that bars the open list "
-                     f"({', '.join(policy.migration.bars_open.final)}: migration.bars_open), so may not take an open "
-                     "vacancy"))
-    excluded = [x.code for x in policy.categories if x.code != policy.open and x.creamy_layer_excluded]
-    bars.append((c.creamy & c.in_categories(*excluded), "creamy layer, so competes as open only"))
-    out: dict[int, list[str]] = {}
-    for mask, why in bars:
-        for i in np.flatnonzero(mask).tolist():
-            out.setdefault(i, []).append(why)
-    if c.appointed is not None:
-        posts = set(result.problem.posts)
-        for i in np.flatnonzero(c.appointed != "").tolist():
-            if c.appointed[i] in posts:
-                out.setdefault(i, []).append(f"holds {c.appointed[i]} already, so is not recommended for it or "
-                                             "any post below it in his order (upgrade only: MPSC circular of "
-                                             "13 May 2026, as summarised)")
-    kept = c.called_in.tolist() if c.called_in is not None else []
-    for i in [i for i, names in enumerate(kept) if names]:
-        names = kept[i]
-        out.setdefault(i, []).append(f"called by the shortlist in the list{'s' * (len(names) > 1)} "
-                                     f"{' and '.join(names)} only, so may hold only {'their' if len(names) > 1 else 'its'} "
-                                     "posts (shortlist.separate)")
-    return out
 
 
 def _selected(st: _Standing, i: int, got: int, missed: list[str]) -> str:
@@ -359,35 +338,6 @@ def _not_selected(st: _Standing, i: int, missed: list[str]) -> str:
         text = f"rank {i + 1} is below " + "; ".join(missed[:4])
         return text.replace("is below displaced", "was displaced").replace("; displaced", "; was displaced")
     return f"rank {i + 1}: every vacancy this candidate may hold was filled by better merit or left none"
-
-
-def _unmet_overall(result: Result) -> list[tuple[np.ndarray, str]]:
-    """Under overall minimums (Anil Kumar Gupta 1995), why a beneficiary left out of a post that is short of
-    its minimum was not adjusted in: an adjustment goes to her own category's compartment, and every seat of
-    it holds a beneficiary already (or she may hold none there). (mask of those it concerns, reason)"""
-    if not result.seats.overall:
-        return []
-    policy, problem, seats = result.policy, result.problem, result.seats
-    members = {code: member_mask(policy, problem, code) for code in policy.reserved_codes}
-    codes = [policy.open, *policy.reserved_codes]
-    ranked = problem.ranked
-    out = []
-    for row in result.horizontal_report():
-        if row["short"] <= 0:
-            continue
-        post, trait = row["post"], row["trait"]
-        j = problem.posts.index(post)
-        home = homes(policy, problem, seats, post, members)
-        ben = problem.candidates.trait(trait) & ranked[:, j]
-        head = f"the {trait} minimum at {post} is {row['short']} short"
-        out.append((ben & (home < 0), f"{head}, but no vacancy there is one this candidate may hold"))
-        for k, code in enumerate(codes):
-            size = seats.cap(post, code) - seats.exchangeable.get((post, code), 0)
-            rest = f"every {code} seat at {post} is held by a {trait} beneficiary" if size else \
-                f"there is no {code} vacancy at {post}"
-            out.append((ben & (home == k), f"{head}, but an adjustment goes to the candidate's own category, "
-                        f"{code}, and {rest}"))
-    return out
 
 
 def _adjusted_for(pool, a, cache: dict) -> list[str]:

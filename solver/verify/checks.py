@@ -71,15 +71,20 @@ def verify(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable
 
 def _lists_judged(policy: Policy, problem: Problem, alloc: Allocation) -> None:
     """Several merit lists are judged where every holder is in an own compartment (open on merit, or his
-    category's): the rules of the later phases, a recommendation list and horizontal minimums read one merit
-    order, and are refused with several lists rather than judged by the wrong one."""
+    category's), a compartment's horizontal minimums on its own list: the rules of the later phases, a
+    recommendation list and overall minimums read one merit order, and are refused with several lists rather
+    than judged by the wrong one."""
     from ..errors import Unsupported
     if problem.lists is None or not any(problem.post_lists):
         return
-    if policy.migration.selection_list or any(row.minimums for row in problem.vacancy_rows):
-        raise Unsupported("verifying several merit lists with a recommendation list or horizontal minimums is not "
-                          "built yet: those rules read one merit order")
-    other = sorted(set(alloc.route) - {"open_merit", "reserved"})
+    if policy.migration.selection_list:
+        raise Unsupported("verifying several merit lists with a recommendation list is not built yet: its list "
+                          "is drawn on one merit order")
+    if policy.horizontal.mode == "overall" and (policy.horizontal.traits or
+                                                any(row.minimums for row in problem.vacancy_rows)):
+        raise Unsupported("verifying several merit lists with overall horizontal minimums is not built: a post's "
+                          "minimums are placed down one merit order (Anil Kumar Gupta 1995, para 18)")
+    other = sorted(set(alloc.route) - {"open_merit", "reserved", "horizontal_adjustment"})
     if other:
         raise Unsupported(f"verifying several merit lists where vacancies pass by {', '.join(other)} is not built "
                           "yet: those phases read one merit order")

@@ -90,7 +90,7 @@ def matched(people: np.ndarray, masks: dict) -> int:
     return sum(m.minimum for m in masks.values()) - worst
 
 
-def several(masks: dict, post, code, holders, routes, want, ids) -> list[Violation]:
+def several(masks: dict, post, code, holders, routes, want, ids, on: str = "") -> list[Violation]:
     """Several traits in one compartment, each appointee counting for one: the holders must fill as many of
     the minimums' seats as anyone available could, and nobody may be passed over for someone worse unless
     taking them instead would fill fewer of those seats (the merit-best set meeting the minimums)."""
@@ -107,12 +107,12 @@ def several(masks: dict, post, code, holders, routes, want, ids) -> list[Violati
             out.append(Violation("horizontal adjustment of a non-beneficiary", ids[i], post,
                                  f"counts for none of {names} that may be adjusted into {code}", SRC_HORIZONTAL))
     waiting = np.flatnonzero(want & (incoming | ~anyben))
-    out.extend(_left_out_of_merit_top(want & anyben & ~incoming, holders, want, post, code, "", ids))
+    out.extend(_left_out_of_merit_top(want & anyben & ~incoming, holders, want, post, code, "", ids, on))
     if have < sum(m.minimum for m in masks.values()) and len(holders) > have:
         for w in waiting[adds[waiting]]:
             if matched(np.r_[holders, w], masks) > have:
                 out.append(Violation("horizontal shortfall that could have been met", ids[w], post,
-                                     f"{have} of the {names} seats in {code} filled; rank {w + 1} was available",
+                                     f"{have} of the {names} seats in {code} filled; rank {w + 1}{on} was available",
                                      SRC_HORIZONTAL))
                 break
     # One waiting counts here only for what she would add (under overall minimums one the post already holds
@@ -126,12 +126,12 @@ def several(masks: dict, post, code, holders, routes, want, ids) -> list[Violati
         for t in np.unique(sig[holders]):
             v = holders[sig[holders] == t].max()            # the worst holder of that signature
             if u < v and matched(np.r_[holders[holders != v], u], counted) >= have:
-                out.append(Violation("justified envy", ids[u], post, f"rank {u + 1} passed over for rank {v + 1} "
+                out.append(Violation("justified envy", ids[u], post, f"rank {u + 1}{on} passed over for rank {v + 1}{on} "
                                      f"in {code}, who serves the {names} minimums no better", SRC_HORIZONTAL))
     return out
 
 
-def each(masks: dict, post, code, holders, routes, want, ids) -> list[Violation]:
+def each(masks: dict, post, code, holders, routes, want, ids, on: str = "") -> list[Violation]:
     """Several traits, each appointee counting for every trait they have (`multi_trait_counts_each`): the
     holders must fill as many of the minimums' seats (the sum over traits of min(minimum, count)) as any set
     of as many of the available could, and be the merit-lexicographic best such set (the definition taken here).
@@ -153,12 +153,13 @@ def each(masks: dict, post, code, holders, routes, want, ids) -> list[Violation]
     best = {g: int(waiting[group[waiting] == g].min()) for g in np.unique(group[waiting])}
     for g in worst.keys() & best.keys():
         if best[g] < worst[g]:
-            out.append(Violation("justified envy", ids[best[g]], post, f"rank {best[g] + 1} passed over for rank "
-                                 f"{worst[g] + 1} in {code}, who counts for the same of {names}", SRC_HORIZONTAL))
-    return out + _exchanges(mins, ben[:, holders].sum(axis=1), worst, best, post, code, names, ids)
+            out.append(Violation("justified envy", ids[best[g]], post, f"rank {best[g] + 1}{on} passed over for rank "
+                                 f"{worst[g] + 1}{on} in {code}, who counts for the same of {names}", SRC_HORIZONTAL))
+    return out + _exchanges(mins, ben[:, holders].sum(axis=1), worst, best, post, code, names, ids, on)
 
 
-def _exchanges(mins: np.ndarray, count: np.ndarray, worst: dict, best: dict, post, code, names: str, ids) -> list:
+def _exchanges(mins: np.ndarray, count: np.ndarray, worst: dict, best: dict, post, code, names: str, ids,
+               on: str = "") -> list:
     """No exchange of one or two holders (each the worst of their group of traits) for as many waiting (each
     the best of another group) fills more of the minimums' seats, or as many with better merit."""
     out = []
@@ -175,25 +176,28 @@ def _exchanges(mins: np.ndarray, count: np.ndarray, worst: dict, best: dict, pos
                     seen.add(("short", u))
                     out.append(Violation("horizontal shortfall that could have been met", ids[u], post,
                                          f"{filled} of the {int(mins.sum())} {names} seats in {code} filled, each "
-                                         f"appointee counting for every trait; rank {u + 1} was available",
+                                         f"appointee counting for every trait; rank {u + 1}{on} was available",
                                          SRC_HORIZONTAL))
                 elif gain == 0 and u < v and ("envy", u) not in seen:
                     seen.add(("envy", u))
-                    out.append(Violation("justified envy", ids[u], post, f"rank {u + 1} passed over for rank {v + 1} "
+                    out.append(Violation("justified envy", ids[u], post, f"rank {u + 1}{on} passed over for rank {v + 1}{on} "
                                          f"in {code}: exchanging them fills as many of the {names} seats",
                                          SRC_HORIZONTAL))
     return out
 
 
-def horizontal(masks: dict, post, code, holders, routes, want, ids, counts_each: bool = False) -> list[Violation]:
+def horizontal(masks: dict, post, code, holders, routes, want, ids, counts_each: bool = False,
+               on: str = "") -> list[Violation]:
     """Minimum-guarantee semantics inside one compartment (Rajesh Kumar Daria 2007; Saurav Yadav 2020):
     a beneficiary is passed over only by better merit; a non-beneficiary only by better non-beneficiaries,
     or by beneficiaries while the compartment holds no more of them than its minimum. One who counts but
-    may not come in by adjustment is passed over only by better merit or by an adjustment."""
+    may not come in by adjustment is passed over only by better merit or by an adjustment. Candidates are
+    indices in the order of the compartment's merit list (`merit._on_list` puts a list's into it), a rank told
+    as the index + 1 and `on` ("of list X", or nothing for the candidates' own merit)."""
     if len(masks) > 1 and counts_each:
-        return each(masks, post, code, holders, routes, want, ids)
+        return each(masks, post, code, holders, routes, want, ids, on)
     if len(masks) > 1:
-        return several(masks, post, code, holders, routes, want, ids)
+        return several(masks, post, code, holders, routes, want, ids, on)
     out = []
     for trait, (minimum, ben, incoming, adds) in masks.items():
         have = int(ben[holders].sum())
@@ -210,30 +214,30 @@ def horizontal(masks: dict, post, code, holders, routes, want, ids, counts_each:
             waiting = np.flatnonzero(want & adds)
             if len(waiting) and (~ben[holders]).any():
                 out.append(Violation("horizontal shortfall that could have been met", ids[waiting[0]], post,
-                                     f"{have} of {minimum} {trait} in {code}; rank {waiting[0] + 1} was available",
+                                     f"{have} of {minimum} {trait} in {code}; rank {waiting[0] + 1}{on} was available",
                                      SRC_HORIZONTAL))
         if not len(holders):
             continue
         worst = holders.max()
         for i in np.flatnonzero(want[:worst] & incoming[:worst]):
-            out.append(Violation("justified envy", ids[i], post, f"{trait} beneficiary rank {i + 1} passed over "
-                                 f"for rank {worst + 1} in {code}", SRC_HORIZONTAL))
-        out.extend(_left_out_of_merit_top(want & ben & ~incoming, holders, want, post, code, f"{trait} ", ids))
+            out.append(Violation("justified envy", ids[i], post, f"{trait} beneficiary rank {i + 1}{on} passed over "
+                                 f"for rank {worst + 1}{on} in {code}", SRC_HORIZONTAL))
+        out.extend(_left_out_of_merit_top(want & ben & ~incoming, holders, want, post, code, f"{trait} ", ids, on))
         others = holders[~ben[holders]]
         limit = (int(others.max()) if len(others) else 0) if have <= minimum else int(worst)
         for i in np.flatnonzero(want[:limit] & ~ben[:limit]):
-            out.append(Violation("justified envy", ids[i], post, f"rank {i + 1} passed over for rank {limit + 1} in "
+            out.append(Violation("justified envy", ids[i], post, f"rank {i + 1}{on} passed over for rank {limit + 1}{on} in "
                                  f"{code} ({have} {trait} beneficiaries, minimum {minimum})", SRC_HORIZONTAL))
     return out
 
 
 def _left_out_of_merit_top(who: np.ndarray, holders: np.ndarray, want: np.ndarray, post, code, label: str,
-                           ids) -> list[Violation]:
+                           ids, on: str = "") -> list[Violation]:
     """One who counts but may enter only on merit (`who`: she wants the compartment) belongs in whenever its
     merit top (its best `len(holders)` of those who hold it or want it) includes her: no adjustment removes
     her (Saurav Yadav 2020)."""
     if not len(holders):
         return []
-    return [Violation("justified envy", ids[i], post, f"{label}beneficiary rank {i + 1} is within the merit top of "
+    return [Violation("justified envy", ids[i], post, f"{label}beneficiary rank {i + 1}{on} is within the merit top of "
                       f"{code} but left out", SRC_HORIZONTAL)
             for i in np.flatnonzero(who[:holders.max()]) if int((holders < i).sum() + want[:i].sum()) < len(holders)]

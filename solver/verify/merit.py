@@ -83,9 +83,24 @@ def _post(r: Reading, j: int) -> list[Violation]:
         if masks:
             want = np.zeros(r.problem.n, dtype=bool)
             want[wants] = True
-            out.extend(horizontal(masks, post, code, holders[by_merit], r.route[rows][by_merit], want, ids,
-                                  policy.horizontal.multi_trait_counts_each))
+            seen = (masks, holders[by_merit], r.route[rows][by_merit], want, ids)
+            masks, held, routes, want, names = _on_list(place, *seen) if listed else seen
+            out.extend(horizontal(masks, post, code, held, routes, want, names,
+                                  policy.horizontal.multi_trait_counts_each, f" of list {listed}" if listed else ""))
     return out
+
+
+def _on_list(place: np.ndarray, masks: dict, holders: np.ndarray, routes: np.ndarray, want: np.ndarray, ids):
+    """A compartment whose seats a list of their own ranks, renumbered in that list's order (`place`: each
+    candidate's place on it, those absent last), for the minimum-guarantee checks, which read a candidate's
+    number as her merit: the masks, the holders (ascending) with their routes, who wants it, and the ids."""
+    order = np.argsort(place, kind="stable")
+    at = np.empty_like(order)
+    at[order] = np.arange(len(order))
+    masks = {t: m._replace(counts=m.counts[order], incoming=m.incoming[order], adds=m.adds[order])
+             for t, m in masks.items()}
+    by_list = np.argsort(at[holders], kind="stable")
+    return masks, at[holders][by_list], routes[by_list], want[order], np.asarray(ids, dtype=object)[order]
 
 
 def _same_rank_left(r: Reading, i_want: np.ndarray, j: int, worst: int, code: str) -> list[Violation]:

@@ -33,14 +33,15 @@ def natural_tops(pools: Pools, assign: np.ndarray) -> dict[int, np.ndarray]:
 
 
 def available(pools: Pools, assign: np.ndarray, pool) -> np.ndarray:
-    """Those eligible for `pool` who hold no pool they prefer, in merit order (`free_for`, vectorised)."""
+    """Those eligible for `pool` who hold no pool they prefer, in the order of its merit list (`free_for`,
+    vectorised)."""
     e = pool.who()
     k = assign[e]
     phase, post, prec = (col[np.maximum(k, 0)] for col in pools.columns)
     rank = pools.post_rank[e, post]
     mine = pools.post_rank[e, pool.post]
     later = (phase > pool.phase) | ((phase == pool.phase) & ((rank > mine) | ((rank == mine) & (prec >= pool.precedence))))
-    return e[(k < 0) | later]
+    return pool.in_order(e[(k < 0) | later])
 
 
 def mark_adjusted(pools: Pools, assign: np.ndarray, adjusted: np.ndarray) -> None:

@@ -25,17 +25,15 @@ def check_supported(pools: Pools) -> None:
 
 
 def several_lists_supported(pools: Pools) -> None:
-    """Several merit lists are solved (deferred acceptance, each pool choosing by its post's list) where every
-    pool is an own compartment filled in one phase: the same year's exchange, fallback and de-reservation, a
-    recommendation list's shared bounds and horizontal minimums each read the one merit order, and are refused
-    with several lists until they are built."""
+    """Several merit lists are solved (deferred acceptance, each pool choosing by its post's list, under a
+    compartment's horizontal minimums by the minimum guarantee on that list) where every pool is an own
+    compartment filled in one phase: the same year's exchange, fallback and de-reservation and a recommendation
+    list's shared bounds each read the one merit order, and are refused with several lists until they are built
+    (overall minimums too: `solver.chain.reductions.PlaceOverallMinimums`)."""
     from ...data.routes import Phase
     if pools.shared or pools.selection is not None:
         raise Unsupported("several merit lists with a recommendation list (migration.selection_list) are not built "
                           "yet: its list is drawn on one merit order")
-    if any(p.minimums for p in pools):
-        raise Unsupported("several merit lists with horizontal minimums are not built yet: a compartment's "
-                          "minimum guarantee chooses on one merit order")
     if any(p.phase != Phase.OWN or p.carried for p in pools):
         raise Unsupported("several merit lists where unfilled reserved vacancies pass the same year (exchange, "
                           "fallback, de-reservation) or carried vacancies are filled are not built yet")

@@ -42,22 +42,23 @@ def _chain_hint(p, ch, hint: Assignment, filled: np.ndarray, index: list, value:
         if filled[p.index] < cap:
             upto = len(g)
         else:
-            upto = int(np.searchsorted(g, last[a][0])) + 1 if len(last[a]) else 0
+            upto = int(np.searchsorted(ch.key(g), ch.key(last[a][0]))) + 1 if len(last[a]) else 0
             for b, u in enumerate(ch.sigs if meets is not None else ()):
                 # a chain admits everyone ahead of a worse holder it may never be passed over for
                 if b != a and len(last[b]) and not (meets[:, u] & (1 - meets[:, ch.sigs[a]])).any():
-                    upto = max(upto, int(np.searchsorted(g, last[b][0])))
+                    upto = max(upto, int(np.searchsorted(ch.key(g), ch.key(last[b][0]))))
         index += [lit.index for lit in lits]
         value += [1] * min(upto, len(lits)) + [0] * max(0, len(lits) - upto)
 
 
 def _merit_hint(pools, p, ch, hint: Assignment, top, filled: np.ndarray, index: list, value: list) -> None:
     """The merit top: everyone up to its last member, or everyone when it is short of the capacity."""
-    upto = (int(top[-1]) if len(top) else -1) if len(top) >= p.capacity(filled) else 1 << 62
+    # (compared as places on the pool's list: `Chains.key`)
+    upto = (int(ch.key(top[-1])) if len(top) else -1) if len(top) >= p.capacity(filled) else 1 << 62
     for i, g in ch.merit.items():
         index.append(g.index)
-        value.append(int(i <= upto))
+        value.append(int(ch.key(i) <= upto))
         both = ch.top_free[i]
         if both is not g:
             index.append(both.index)
-            value.append(int(i <= upto and free_for(pools, hint.pool, p, i)))
+            value.append(int(ch.key(i) <= upto and free_for(pools, hint.pool, p, i)))

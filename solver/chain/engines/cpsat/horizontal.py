@@ -96,7 +96,7 @@ def passed_over_only_for_a_seat(model: Model, p: Pool, ch: Chains, fixed: list, 
                 inverted = m.new_bool_var(names("passed_over", p, extra=f"signature {s} for {u}"))
                 m.add_bool_or([inverted.Not(), *[tight_lit(y) for y in allowed]])
             lits_s = ch.lits[a]
-            for k, j in enumerate(np.searchsorted(ch.full_groups[a], ch.groups[b]) - 1):
+            for k, j in enumerate(np.searchsorted(ch.key(ch.full_groups[a]), ch.key(ch.groups[b])) - 1):
                 if j < 0:
                     continue
                 lv = ch.lits[b][k]
@@ -172,15 +172,16 @@ class _Each:
         m, ch = self.m, self.ch
         lit = m.new_bool_var(self.model.names("ahead", self.p, extra=f"class {ch.sigs[u]} before {ch.sigs[v]}"))
         gu, gv = ch.groups[u], ch.groups[v]
+        ku, kv = ch.key(gu), ch.key(gv)     # (places on the pool's list, ascending along each chain)
         if len(gv) <= len(gu):
             # per holder of v: a free non-holder of u before him
-            for i, j in zip(gv.tolist(), (np.searchsorted(gu, gv) - 1).tolist()):
+            for i, j in zip(gv.tolist(), (np.searchsorted(ku, kv) - 1).tolist()):
                 if j >= 0:
                     m.add_bool_or([self.xs[i].Not(), self.waiting_so_far[u][j].Not(), lit])
         else:
             # per member of u: a free non-holder of u so far and a holder of v after him (the smaller class)
             after = self.later_holder(v)
-            for j, k in enumerate(np.searchsorted(gv, gu).tolist()):
+            for j, k in enumerate(np.searchsorted(kv, ku).tolist()):
                 if k < len(gv):
                     m.add_bool_or([self.waiting_so_far[u][j].Not(), after[k].Not(), lit])
         return lit
