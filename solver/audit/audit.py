@@ -354,7 +354,7 @@ def _explain(q: Question, res: Result, pools, why: dict, core: list, minimal: bo
             who = ", ".join(f"{ids[h]} ({rank(h)})" for h in above[:5]) + (" and others" if len(above) > 5 else "")
             parts.append(f"the {p.base} vacancies of {where} (vacancies.csv) go to " + (
                 f"{who}, eligible and ranked above {ids[i]} {on}(no justified envy: merit within the category; "
-                "Indra Sawhney 1992)" if above else "candidates the rules place there"))
+                "Indra Sawhney 1992)" if above else "candidates the rules place there") + _for_minimums(res, p, above, rank))
         elif kind == "waste":
             names.append(f"non_wastefulness[{where}]")
             parts.append(f"{where} may leave an eligible candidate who wants it out only when full, and "
@@ -364,6 +364,18 @@ def _explain(q: Question, res: Result, pools, why: dict, core: list, minimal: bo
                      "where a compartment has horizontal minimums, whose rules the audit does not loosen) leaves no "
                      "other choice")
     return "; ".join(names), "no: " + "; ".join(parts), minimal
+
+
+def _for_minimums(res: Result, p, above: list[int], rank) -> str:
+    """Where pool p has horizontal minimums, its holders below the candidate asked about who came in by
+    adjustment for a minimum's seat: named, for the seats `above` does not account for."""
+    a = res.assignment
+    below = [int(h) for h in p.in_order(np.flatnonzero((a.pool == p.index) & a.adjusted)) if h not in set(above)]
+    if not p.minimums or not below:
+        return ""
+    ids = res.problem.candidates.ids
+    return (f", and {len(below)} to {', '.join(f'{ids[h]} ({rank(h)})' for h in below[:5])}, below on merit but "
+            f"held for the {' and '.join(p.minimums)} minimum (the minimum guarantee: Rajesh Kumar Daria 2007)")
 
 
 def _above_on_list(res: Result, p, i: int):

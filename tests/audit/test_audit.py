@@ -215,6 +215,20 @@ def test_an_ask_that_is_no_because_better_ranked_candidates_fill_the_vacancy(tmp
     assert not_a["answer"] == "no" and not_a["blocking"] == "non_wastefulness[UR@X]"
 
 
+def test_an_ask_that_is_no_because_a_minimum_holds_a_seat_names_who_holds_it(tmp_path):
+    """Two open vacancies at X, at least one for PwBD (Rajesh Kumar Daria 2007): filled on merit A and B, no PwBD,
+    so B, the lowest who counts for nothing, makes way for E (rank 4), the best PwBD. Asked whether B could hold
+    X: no, and both seats are accounted for, A above him and E on the minimum's seat (the answer named A alone,
+    as if one seat were enough)."""
+    a, _ = _audit(tmp_path, [["A", 100, "UR", ""], ["B", 90, "UR", ""], ["C", 80, "UR", ""], ["E", 60, "UR", "c"]],
+                  [["X", "UR", 2, 1]], asks=["B@X"], cand_header="id,score,category,pwbd",
+                  vac_header="post,category,vacancies,pwbd")
+    b = a.answers[0]
+    assert b["answer"] == "no" and b["blocking"] == "capacity[UR@X]"
+    assert "go to A (rank 1), eligible and ranked above B" in b["detail"]
+    assert "and 1 to E (rank 4), below on merit but held for the pwbd minimum" in b["detail"], b["detail"]
+
+
 def test_audit_command_writes_its_files_and_refuses_bad_asks(tmp_path):
     c, v = _files(tmp_path, [["A", 90, "UR", "M"], ["B", 80, "UR", "M"], ["C", 80, "UR", "M"]], [["X", "UR", 2]])
     cmd = [sys.executable, "-c", "from solver.cli import main; main()", "audit", "--policy", "central-dopt",

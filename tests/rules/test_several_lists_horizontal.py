@@ -108,6 +108,22 @@ def test_verify_judges_the_minimum_on_the_post_s_list(tmp_path):
     assert short and short[0].candidate == "E" and "rank 3 of list tier2_paper2" in short[0].detail, found
 
 
+def test_the_audit_reads_the_minimum_on_the_post_s_list(tmp_path):
+    """Could B (2nd on Paper-II) hold JSO? No: D (1st) holds one seat on merit and E (3rd) the other for the PwBD
+    minimum. Could C (a PwBD, 5th on Paper-II) hold it? No: D, and E above C on Paper-II. The allocation is the
+    only lawful one."""
+    inputs(tmp_path)
+    r = CliRunner().invoke(app, ["audit", *args(tmp_path), "--ask", "B@JSO", "--ask", "C@JSO", "--no-declared",
+                                 "--out", str(tmp_path / "au")])
+    assert r.exit_code == 0, r.output
+    answers = {x["question"]: x for x in read_csv(tmp_path / "au" / "answers.csv")}
+    b, c = answers["B@JSO"], answers["C@JSO"]
+    assert b["answer"] == "no" and "go to D (rank 1 on tier2_paper2), eligible and ranked above B" in b["detail"]
+    assert "and 1 to E (rank 3 on tier2_paper2), below on merit but held for the pwbd minimum" in b["detail"], b
+    assert c["answer"] == "no" and "D (rank 1 on tier2_paper2), E (rank 3 on tier2_paper2), eligible and ranked " \
+        "above C" in c["detail"], c
+
+
 def test_overall_minimums_with_several_lists_are_refused(tmp_path):
     """Overall minimums (Anil Kumar Gupta 1995, para 18) are placed down one merit order: with a post ranked by
     a list of its own they are refused (exit 3), by the solve and by verify, not placed or judged on the wrong
