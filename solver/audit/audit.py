@@ -354,7 +354,8 @@ def _explain(q: Question, res: Result, pools, why: dict, core: list, minimal: bo
             who = ", ".join(f"{ids[h]} ({rank(h)})" for h in above[:5]) + (" and others" if len(above) > 5 else "")
             parts.append(f"the {p.base} vacancies of {where} (vacancies.csv) go to " + (
                 f"{who}, eligible and ranked above {ids[i]} {on}(no justified envy: merit within the category; "
-                "Indra Sawhney 1992)" if above else "candidates the rules place there") + _for_minimums(res, p, above, rank))
+                "Indra Sawhney 1992)" if above else "candidates the rules place there")
+                + _for_minimums(res, p, above, rank))
         elif kind == "waste":
             names.append(f"non_wastefulness[{where}]")
             parts.append(f"{where} may leave an eligible candidate who wants it out only when full, and "

@@ -154,7 +154,7 @@ class Result:
                 continue
             written = procedure(p, available(self.pools, a.pool, p), p.capacity(filled))[0]
             held = np.flatnonzero(a.pool == p.index)
-            if not np.array_equal(written, held):
+            if not np.array_equal(np.sort(written), held):   # (written: in the order of the pool's list)
                 out.append({"post": self.problem.posts[p.post], "category": p.category,
                             "procedure_only": [ids[i] for i in np.setdiff1d(written, held)],
                             "rule_only": [ids[i] for i in np.setdiff1d(held, written)]})
