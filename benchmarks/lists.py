@@ -11,6 +11,7 @@ and `verify` of the allocation.
 With AARAKSHAN_RECORD=1 the rows go to results/lists.jsonl."""
 from __future__ import annotations
 
+import json
 import tempfile
 from pathlib import Path
 
@@ -66,7 +67,9 @@ def main(folder: Path = typer.Option(INSTANCES / "ssc-cgl-lists", "--folder")):
                                               f"{tmp}/{engine}"], rows)
         _run("verify", ["verify", *args, "--allocation", f"{tmp}/greedy/allocation.csv"], rows)
         both = [(Path(tmp) / engine / "allocation.csv").read_bytes() for engine in ("greedy", "cpsat")]
-        con.print(f"greedy and cpsat allocation.csv identical: {both[0] == both[1]}")
+        doc = json.loads((Path(tmp) / "cpsat" / "summary.json").read_text())
+        rows[1].update(status=doc["status"], model=doc["model"], identical=both[0] == both[1])
+        con.print(f"cpsat: {doc['status']}, model {doc['model']}; allocation.csv as greedy's: {both[0] == both[1]}")
     record("lists", rows)
 
 
