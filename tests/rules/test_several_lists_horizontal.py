@@ -124,6 +124,32 @@ def test_the_audit_reads_the_minimum_on_the_post_s_list(tmp_path):
         "above C" in c["detail"], c
 
 
+def test_a_sliding_round_keeps_the_minimum_and_the_list(tmp_path):
+    """After the first allocation (A AAO, D JSO, E JSO for the PwBD minimum), D is absent and A and E fix (SSC's
+    sliding round, as summarised: models/ssc-cgl.toml). JSO's freed seat goes to the best on Paper-II who wants
+    it, B (2nd), E keeping the minimum's seat. `verify --stage slide` accepts the round, and names B passed over
+    where C (5th on Paper-II) is put in his place."""
+    inputs(tmp_path)
+    r = CliRunner().invoke(app, ["solve", *args(tmp_path), "--quiet", "--out", str(tmp_path / "o")])
+    assert r.exit_code == 0, r.output
+    write_csv(tmp_path / "resp.csv", ["candidate_id", "response"], [["D", "absent"], ["A", "fix"], ["E", "fix"]])
+    r = CliRunner().invoke(app, ["slide", "--result", str(tmp_path / "o"), "--responses", str(tmp_path / "resp.csv"),
+                                 "--out", str(tmp_path / "s")])
+    assert r.exit_code == 0, r.output
+    rows = read_csv(tmp_path / "s" / "allocation.csv")
+    assert {x["candidate_id"]: (x["post"], x["route"]) for x in rows} == \
+        {"A": ("AAO", "open_merit"), "B": ("JSO", "open_merit"), "E": ("JSO", "horizontal_adjustment")}
+    check = ["verify", "--stage", "slide", *args(tmp_path), "--allocation", str(tmp_path / "o" / "allocation.csv"),
+             "--responses", str(tmp_path / "resp.csv"), "--slide"]
+    r = CliRunner().invoke(app, [*check, str(tmp_path / "s" / "allocation.csv")])
+    assert r.exit_code == 0 and "every rule of the sliding round holds" in r.output, r.output
+    text = (tmp_path / "s" / "allocation.csv").read_text()
+    (tmp_path / "bad.csv").write_text(text.replace("B,JSO,UR,UR,,open_merit,2", "C,JSO,UR,UR,,open_merit,3"))
+    r = CliRunner().invoke(app, [*check, str(tmp_path / "bad.csv")])
+    assert r.exit_code == 1 and "B (merit position 2 on list tier2_paper2) is passed over for C" in \
+        r.output.replace("\n", " "), r.output
+
+
 def test_overall_minimums_with_several_lists_are_refused(tmp_path):
     """Overall minimums (Anil Kumar Gupta 1995, para 18) are placed down one merit order: with a post ranked by
     a list of its own they are refused (exit 3), by the solve and by verify, not placed or judged on the wrong
