@@ -12,9 +12,12 @@ from typer.testing import CliRunner
 
 from solver import load_policy, solve
 from solver.cli import app
+from solver.exam.slide import slide
+from solver.outcome.reports import write_outputs
 from solver.io.readers import read_problem
 from solver.verify import read_allocation
 from solver.verify.checks import verify
+from solver.verify.slide import check_slide
 
 # Paper-I (the candidates' own score) ranks AAO; Paper-II ranks JSO. C and E are persons with benchmark
 # disabilities. AAO: 1 UR vacancy; JSO: 2 UR, of which at least 1 for PwBD.
@@ -186,15 +189,8 @@ def market(draw):
     return cands, vacs, [[f"C{i}", "tier2_paper2", k + 1] for k, i in enumerate(on)], prefs
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-@given(m=market())
-def test_engines_agree_and_verify_accepts_under_several_lists_and_minimums(tmp_path_factory, m):
-    """Deferred acceptance with each compartment's minimum guarantee on its own list, and CP-SAT's model of the
-    same rules solved on its own, give one allocation; `verify` accepts it and names a planted breach: the
-    allocation's last appointee to a compartment with room to spare moved out, or a candidate who wanted a full
-    compartment put in place of one of its holders."""
+def materialise(folder, m):
     cands, vacs, ranks, prefs = m
-    folder = tmp_path_factory.mktemp("minimums")
     write_csv(folder / "c.csv", ["id", "score", "category", "pwbd", "gender"], cands)
     write_csv(folder / "v.csv", ["post", "category", "vacancies", "pwbd", "women", "merit_list"], vacs)
     write_csv(folder / "r.csv", ["candidate_id", "list", "rank"], ranks)
@@ -202,7 +198,44 @@ def test_engines_agree_and_verify_accepts_under_several_lists_and_minimums(tmp_p
               [[cid, k + 1, post] for cid, posts in prefs.items() for k, post in enumerate(posts)])
     pol = load_policy("ssc-cgl").model_copy(update={"merit": load_policy("ssc-cgl").merit.model_copy(
         update={"post_lists": {}})})
-    prob = read_problem(pol, folder / "c.csv", folder / "v.csv", folder / "p.csv", ranks=folder / "r.csv")
+    return pol, read_problem(pol, folder / "c.csv", folder / "v.csv", folder / "p.csv", ranks=folder / "r.csv")
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(m=market(), data=st.data())
+def test_a_sliding_round_agrees_and_is_accepted_under_several_lists_and_minimums(tmp_path_factory, m, data):
+    """Random responses to the first allocation: the round on both engines is one allocation, verify accepts
+    it, and nobody who fixed is moved; one who fixed planted at another post is found."""
+    folder = tmp_path_factory.mktemp("slide")
+    pol, prob = materialise(folder, m)
+    write_outputs(folder / "out", solve(pol, prob, "greedy").result, {})
+    alloc = read_csv(folder / "out" / "allocation.csv")
+    answers = {r["candidate_id"]: data.draw(st.sampled_from(["fix", "float", "absent"])) for r in alloc}
+    done = slide(pol, prob, alloc, answers, "greedy")
+    assert slide(pol, prob, alloc, answers, "cpsat").rows == done.rows
+    write_csv(folder / "s.csv", COLUMNS + ["rank"], done.rows)
+    before = read_allocation(folder / "out" / "allocation.csv", prob, pol)
+    assert check_slide(pol, prob, before, answers, read_allocation(folder / "s.csv", prob, pol)) == []
+    first = {r["candidate_id"]: r["post"] for r in alloc}
+    assert all(row[1] == first[row[0]] for row in done.rows if answers.get(row[0]) == "fix")
+    fixed = [r for r in done.rows if answers.get(r[0]) == "fix"]
+    posts = sorted({v[0] for v in m[1]})
+    if fixed and len(posts) > 1:
+        moved = [[r[0], posts[(posts.index(r[1]) + 1) % len(posts)], *r[2:]] if r is fixed[0] else r
+                 for r in done.rows]
+        write_csv(folder / "m.csv", COLUMNS + ["rank"], moved)
+        assert check_slide(pol, prob, before, answers, read_allocation(folder / "m.csv", prob, pol)) != []
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(m=market())
+def test_engines_agree_and_verify_accepts_under_several_lists_and_minimums(tmp_path_factory, m):
+    """Deferred acceptance with each compartment's minimum guarantee on its own list, and CP-SAT's model of the
+    same rules solved on its own, give one allocation; `verify` accepts it and names a planted breach: the
+    allocation's last appointee to a compartment with room to spare moved out, or a candidate who wanted a full
+    compartment put in place of one of its holders."""
+    folder = tmp_path_factory.mktemp("minimums")
+    pol, prob = materialise(folder, m)
     greedy = solve(pol, prob, engine="greedy").result
     cpsat = solve(pol, prob, engine="cpsat", hint=False).result
     assert np.array_equal(greedy.assignment.pool, cpsat.assignment.pool)
