@@ -14,7 +14,11 @@ both taken; add a better one and only she and one other are), so the number a po
 stable allocations (no rural hospitals theorem).
 
 For pools each filled on its own (one phase, no capacity following another pool's fill, no horizontal
-minimum, no shared bound): `supported`."""
+minimum, no shared bound): `supported`. A compartment's horizontal minimums make its choice the minimum
+guarantee (`solver.chain.compartment.choose`): substitutable, and of the size min(capacity, applicants), so the
+stable allocations still form a lattice with a best and a worst for every candidate (Hatfield and Milgrom 2005;
+Sonmez and Yenmez 2022 for the minimum guarantee); `lattice_supported` takes them, and the pools-proposing side
+then runs the choices themselves (`_pools_choose`)."""
 from __future__ import annotations
 
 from bisect import insort
@@ -29,6 +33,15 @@ def supported(pools: Pools) -> bool:
     """Whether the pools are a college admissions market the two-sided procedure applies to."""
     return not pools.shared and pools.selection is None and len({p.phase for p in pools}) <= 1 and \
         not any(p.minus or p.minimums or p.serves for p in pools)
+
+
+def lattice_supported(pools: Pools) -> bool:
+    """`supported`, or such pools where some have horizontal minimums (each appointee counting for one trait,
+    every beneficiary open to adjustment, no same-rank rule beside them): the two extremes `stable_allocation`
+    gives bound every stable allocation."""
+    return not pools.shared and pools.selection is None and len({p.phase for p in pools}) <= 1 and \
+        not any(p.minus or p.serves or p.counts_each or p.incoming for p in pools) and \
+        not (pools.same_rank and any(p.minimums for p in pools))
 
 
 def stable_allocation(pools: Pools, n: int, proposing: str = "candidates") -> np.ndarray:
@@ -50,7 +63,7 @@ def stable_allocation(pools: Pools, n: int, proposing: str = "candidates") -> np
     ([1, 0], [0, 1])
     """
     if proposing == "pools":
-        return pools_propose(pools, n)
+        return _pools_choose(pools, n) if any(p.minimums for p in pools) else pools_propose(pools, n)
     ci, pi = pools.preference_lists()
     start, end = pools.runs
     wants = [[] for _ in range(n)]
@@ -134,6 +147,45 @@ def pools_propose(pools: Pools, n: int) -> np.ndarray:
         w, r, offer = w[take], r[take], offer[take]
         held[w], rank[w], at[w] = of[offer], r, offer
     return held
+
+
+def _pools_choose(pools: Pools, n: int) -> np.ndarray:
+    """Pools-proposing deferred acceptance with each pool's choice (Hatfield and Milgrom 2005): every pool
+    offers its seats to its choice (`choose`: the best up to capacity, under minimums the minimum guarantee) of
+    those who may hold it, ranked it and have not turned it down; each candidate keeps the offer she ranks
+    highest and turns the others down; a pool turned down chooses again. A substitutable choice never drops one
+    still there, so offers only grow; it stops when nobody turns anyone down. Returns the pool each candidate
+    holds (-1 none)."""
+    from ..chain.compartment import choose
+    ci, pi = pools.preference_lists()
+    start, end = pools.runs
+    row = np.full(n, -1, dtype=np.int64)
+    row[ci[start]] = np.arange(len(start))
+    applicants = [p.in_order(np.unique(ci[pi == p.index])) for p in pools.pools]
+    where = [{w: k for k, w in enumerate(a.tolist())} for a in applicants]
+    alive = [np.ones(len(a), dtype=bool) for a in applicants]
+    cap = [p.capacity(np.zeros(len(pools), dtype=np.int64)) for p in pools.pools]
+    offers: dict[int, set[int]] = {}
+    dirty = set(range(len(pools)))
+    while dirty:
+        asked = set()
+        for k in sorted(dirty):
+            chosen = choose(pools.pools[k], applicants[k][alive[k]], cap[k])[0] if cap[k] > 0 else ()
+            for w in np.asarray(chosen, dtype=np.int64).tolist():
+                offers.setdefault(w, set()).add(k)
+                asked.add(w)
+        dirty = set()
+        for w in sorted(asked):
+            mine = pi[start[row[w]]:end[row[w]]].tolist()      # (her pools, best first)
+            keep = min(offers[w], key=mine.index)
+            for k in offers[w] - {keep}:
+                alive[k][where[k][w]] = False
+                dirty.add(k)
+            offers[w] = {keep}
+    out = np.full(n, -1, dtype=np.int64)
+    for w, held in offers.items():
+        out[w] = next(iter(held))
+    return out
 
 
 def _tied_next(held, at, level, cap, count, ptr, stop) -> np.ndarray:

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from typer.testing import CliRunner
 
 from solver import load_policy, solve
+from solver.audit import audit, parse
 from solver.cli import app
 from solver.exam.slide import slide
 from solver.outcome.reports import write_outputs
@@ -153,6 +154,33 @@ def test_a_sliding_round_keeps_the_minimum_and_the_list(tmp_path):
         r.output.replace("\n", " "), r.output
 
 
+def test_a_minimum_on_a_post_s_list_makes_a_second_stable_allocation(tmp_path):
+    """P (1 UR seat, on the candidates' own merit: A 100, B 90, C 80); Q (2 UR seats, at least 1 PwBD, on
+    Paper-II: B, A, C). C is a PwBD. A ranks Q then P; B ranks P then Q; C ranks Q only.
+    Candidates proposing (the engines): A and C to Q, B to P; Q keeps A and C (C meets the minimum): A Q, B P,
+    C Q, everyone at his first choice. Pools proposing: P offers A (its best); Q's choice of A, B, C is B and C
+    (B and A are its best two on Paper-II, with no PwBD: A, the lower who counts for nothing, makes way for C);
+    A holds P, B holds Q. That is stable too: A wants Q, but Q's choice from its holders and A is B and C (the
+    minimum guarantee, Rajesh Kumar Daria 2007); B wants P, which holds A, above him. So the audit finds two
+    stable allocations, A and B contested, and A@P and B@Q are each lawful. Without the minimum Q would
+    choose B and A, and the allocation would be unique."""
+    cands = [["A", 100, "UR", ""], ["B", 90, "UR", ""], ["C", 80, "UR", "b"]]
+    vacs = [["P", "UR", 1, 0], ["Q", "UR", 2, 1]]
+    prefs = {"A": ["Q", "P"], "B": ["P", "Q"], "C": ["Q"]}
+    pol, prob = inputs(tmp_path, paper2=["B", "A", "C"], cands=cands, vacs=vacs, prefs=prefs)
+    pol = pol.model_copy(update={"merit": pol.merit.model_copy(update={"post_lists": {"Q": "tier2_paper2"}})})
+    prob = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv", tmp_path / "p.csv", ranks=tmp_path / "r.csv")
+    assert placed(solve(pol, prob, engine="greedy").result.allocation_rows()) == \
+        {"A": ("Q", "open_merit"), "B": ("P", "open_merit"), "C": ("Q", "open_merit")}
+    found = audit(pol, prob, [parse("A@P", prob), parse("B@Q", prob), parse("C@Q", prob)])
+    assert found.unique is False
+    assert {r[0]: (r[2], r[3]) for r in found.contested} == {"A": ("Q UR", "P UR"), "B": ("P UR", "Q UR")}
+    assert [x["answer"] for x in found.answers] == ["yes", "yes", "yes"]
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "pwbd"], [["P", "UR", 1, 0], ["Q", "UR", 2, 0]])
+    plain = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv", tmp_path / "p.csv", ranks=tmp_path / "r.csv")
+    assert audit(pol, plain, []).unique is True
+
+
 def test_overall_minimums_with_several_lists_are_refused(tmp_path):
     """Overall minimums (Anil Kumar Gupta 1995, para 18) are placed down one merit order: with a post ranked by
     a list of its own they are refused (exit 3), by the solve and by verify, not placed or judged on the wrong
@@ -249,3 +277,40 @@ def test_engines_agree_and_verify_accepts_under_several_lists_and_minimums(tmp_p
         write_csv(folder / "b.csv", COLUMNS, rows[1:])
         found = verify(pol, prob, read_allocation(folder / "b.csv", prob, pol))
         assert any(v.candidate == rows[0][0] for v in found), (rows[0], found)
+
+
+@st.composite
+def crossing(draw):
+    """Up to 8 candidates (UR, OBC; some PwBD, some women) ranking every one of 2-3 posts; every other post ranked
+    by the second list, UR and OBC seats with PwBD and women's minimums: markets where several stable
+    allocations are common (about one in twenty)."""
+    n = draw(st.integers(2, 8))
+    cands = [[f"C{i}", 100 - i, draw(st.sampled_from(["UR", "UR", "OBC"])), draw(st.sampled_from(["", "b"])),
+              draw(st.sampled_from(["M", "F"]))] for i in range(n)]
+    posts = ["P", "Q", "R"][:draw(st.integers(2, 3))]
+    vacs = []
+    for k, p in enumerate(posts):
+        ur, obc, lst = draw(st.integers(1, 3)), draw(st.integers(0, 1)), "tier2_paper2" if k % 2 else ""
+        vacs += [[p, "UR", ur, draw(st.integers(0, 1)), draw(st.integers(0, 1)), lst],
+                 [p, "OBC", obc, draw(st.integers(0, obc)), 0, lst]]
+    on = list(draw(st.permutations(range(n))))
+    prefs = {f"C{i}": list(draw(st.permutations(posts))) for i in range(n)}
+    return cands, vacs, [[f"C{i}", "tier2_paper2", k + 1] for k, i in enumerate(on)], prefs
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(m=crossing())
+def test_the_audit_s_two_extremes_find_what_the_model_of_every_lawful_allocation_finds(tmp_path_factory, m):
+    """Several lists with minimums: the audit reads uniqueness and the contested set off the candidate-optimal
+    allocation and the institution-optimal one (pools proposing, each choosing by the minimum guarantee on its
+    own list); CP-SAT's model of every lawful allocation, asked one contested candidate at a time, finds the
+    same: unique exactly when it is, and the same candidates contested."""
+    from solver.audit.stable import lattice_supported
+    from solver.audit.unique import uniqueness
+    pol, prob = materialise(tmp_path_factory.mktemp("lattice"), m)
+    res = solve(pol, prob, engine="greedy").result
+    assert lattice_supported(res.pools)
+    lattice = uniqueness(res, None, None, 1)
+    model = uniqueness(res, None, None, 1, prove=True)
+    assert lattice[0] is model[0], (lattice, model)
+    assert sorted(r[0] for r in lattice[1]) == sorted(r[0] for r in model[1]), (lattice[1], model[1])
