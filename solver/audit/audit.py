@@ -25,7 +25,7 @@ from .questions import Question
 from .readings import OpenOption, combinations, sources
 from .houses import extend, houses, truncated
 from .lattice import contested_no, institution_optimal, lattice_answer
-from .stable import supported
+from .stable import strict, supported
 from .ties import model_bytes, solved_in, tie_orders, too_large
 from .unique import outcome, uniqueness, with_pools
 
@@ -229,7 +229,7 @@ def _by_lattice(q: Question, res: Result, base: Result, extremes: dict | None, t
     the official (candidate-optimal) and the institution-optimal allocations settle (`solver.audit.lattice`);
     where they do not (a post strictly between them in her order), the model of the contested candidates alone,
     everyone else at the seat both give him (`_among_contested`). None where the lists are not a plain market."""
-    if not (res.pools.several_lists and supported(res.pools) and too_large(res.pools)):
+    if not (res.pools.several_lists and supported(res.pools) and strict(res.problem) and too_large(res.pools)):
         return None
     extremes = {} if extremes is None else extremes
     if id(res) not in extremes:      # (the results live as long as the audit: their ids stand)

@@ -44,6 +44,13 @@ def lattice_supported(pools: Pools) -> bool:
         not (pools.same_rank and any(p.minimums for p in pools))
 
 
+def strict(problem) -> bool:
+    """No two candidates tied on merit with only their ids to order them (`Candidates.tie_blocks`): the lists
+    are then strict, as the two extremes need. A tie an id settles is no rule of law, so where one exists either
+    order is lawful, and the model of every lawful allocation, which admits both, decides instead."""
+    return int(problem.candidates.tie_blocks().max(initial=-1)) < 0
+
+
 def stable_allocation(pools: Pools, n: int, proposing: str = "candidates") -> np.ndarray:
     """The pool each candidate holds (-1 none) in the candidate-optimal (`proposing="candidates"`) or the
     institution-optimal (`"pools"`) stable allocation. A pool ranks those it admits who ranked its post in its

@@ -11,7 +11,7 @@ from .houses import alternatives, extend, houses
 from .lawful import differs, lawful_model, solution
 from ..chain.engines.cpsat.conflict import run
 from ..chain.engines.cpsat.model import Rules
-from .stable import lattice_supported, stable_allocation
+from .stable import lattice_supported, stable_allocation, strict
 from .ties import model_bytes, solved_in, tie_orders, too_large
 
 TIE = "merit tie settled only by id"
@@ -35,7 +35,7 @@ def outcome(result: Result, i: int) -> str:
 def uniqueness(res: Result, official, time_limit, workers, prove: bool = False, state=None):
     """(unique, contested.csv rows, status, the institution-optimal allocation where posts rank by several
     merit lists, else None). `official`: the procedure, to solve a tie order again (`solver.audit.ties`)."""
-    if res.pools.several_lists and lattice_supported(res.pools) and not prove:
+    if res.pools.several_lists and lattice_supported(res.pools) and strict(res.problem) and not prove:
         return by_lattice(res)
     return (*_by_model(res, official, time_limit, workers, prove, state), None)
 

@@ -239,6 +239,23 @@ def test_one_stable_allocation_when_the_lists_agree_where_it_matters(tmp_path):
     assert out.unique is True and out.contested == [] and "institution-optimal" not in out.alternatives
 
 
+def test_a_merit_tie_left_to_ids_is_not_settled_by_the_lattice(tmp_path):
+    """A and B score 90 each with no birth date: only their ids order them on their own merit, and an id is no
+    rule of law (SPEC.md, merit.tie_breaks). P (1 seat) ranks by their own merit, Q (1 seat) by the list second
+    (A, B); both rank P then Q. With A first on the tie: A P, B Q. With B first: B takes P, and A, first on
+    second, Q. Both are lawful, so A and B are contested. The two extreme stable allocations, both drawn with
+    A first on the tie, agree and called the allocation unique; the model, which admits either order, decides."""
+    from solver.audit import audit
+    pol, prob = inputs(tmp_path, cands=[["A", 90, "UR"], ["B", 90, "UR"]],
+                       ranks=[["A", "second", 1], ["B", "second", 2]], vacs=[["P", "UR", 1, ""], ["Q", "UR", 1, "second"]],
+                       prefs={"A": ["P", "Q"], "B": ["P", "Q"]})
+    assert held(solve(pol, prob, engine="greedy").result) == {"A": "P", "B": "Q"}
+    out = audit(pol, prob, [], [], lambda sets: load_policy("central-dopt"))
+    assert out.unique is False and out.status["unique"] != "lattice"
+    assert {r[0]: (r[1], r[2], r[3]) for r in out.contested} == {"A": ("tie", "P UR", "Q UR"),
+                                                                 "B": ("tie", "Q UR", "P UR")}
+
+
 def test_audit_says_who_holds_the_seat_above_her_on_the_posts_own_list(tmp_path):
     """JSO ranks on Paper-II (D, C, B, A): A, first on Paper-I, asks for JSO's one seat, which D holds. D is below
     her on Paper-I, above her on the list that ranks JSO, so the "no" names D and his Paper-II rank (JoSAA Business
