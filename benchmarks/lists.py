@@ -4,7 +4,8 @@ candidate (the `ssc-cgl` instance of `python -m benchmarks`), the first two post
 a second list (Tier-II Paper-II: the candidates' score plus noise), and a PwBD minimum of 4% (rounded) of every
 compartment of 25 vacancies or more (RPwD Act 2016 s.34). Each step in a process of its own (wall time and that
 process's peak memory): `solve --engine greedy`, `solve --engine cpsat` (the certificate of the greedy's answer),
-and `verify` of the allocation.
+`verify` of the allocation, and `audit` (uniqueness). Each candidate has a birth date (`ssc-cgl-dob`'s), which
+settles equal scores.
 
     python -m benchmarks.lists                 # writes benchmarks/instances/ssc-cgl-lists first
 
@@ -36,8 +37,10 @@ def write(folder: Path, seed: int = 2024) -> Path:
     from solver import load_policy
     from solver.data.instances import generate, write_instance
 
+    # (a birth date each, as `ssc-cgl-dob`: scores tied to the third decimal are settled by age, a rule of law,
+    # so the lists are strict and the audit may read uniqueness off the two extreme stable allocations)
     cands, vac_rows, prefs = generate(load_policy("central-dopt"), 25_000, 17_727, seed=seed, posts=35,
-                                      preferences=35, disabled=0.05)
+                                      preferences=35, disabled=0.05, birth_dates=True)
     write_instance(folder, cands, vac_rows, prefs)
     rng = np.random.default_rng(seed + 1)
     pacsv.write_csv(pa.table({
@@ -66,6 +69,8 @@ def main(folder: Path = typer.Option(INSTANCES / "ssc-cgl-lists", "--folder")):
             _run(f"solve --engine {engine}", ["solve", *args, "--engine", engine, "--quiet", "--out",
                                               f"{tmp}/{engine}"], rows)
         _run("verify", ["verify", *args, "--allocation", f"{tmp}/greedy/allocation.csv"], rows)
+        _run("audit", ["audit", *args, "--no-declared", "--time-limit", "120", "--out", f"{tmp}/audit"], rows)
+        rows[-1].update(json.loads((Path(tmp) / "audit" / "audit.json").read_text())["status"])
         both = [(Path(tmp) / engine / "allocation.csv").read_bytes() for engine in ("greedy", "cpsat")]
         doc = json.loads((Path(tmp) / "cpsat" / "summary.json").read_text())
         rows[1].update(status=doc["status"], model=doc["model"], identical=both[0] == both[1])

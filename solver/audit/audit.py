@@ -25,7 +25,7 @@ from .questions import Question
 from .readings import OpenOption, combinations, sources
 from .houses import extend, houses, truncated
 from .lattice import contested_no, institution_optimal, lattice_answer
-from .stable import strict, supported
+from .stable import lattice_supported, strict
 from .ties import model_bytes, solved_in, tie_orders, too_large
 from .unique import outcome, uniqueness, with_pools
 
@@ -228,15 +228,17 @@ def _by_lattice(q: Question, res: Result, base: Result, extremes: dict | None, t
     """Several merit lists whose model of every lawful allocation is past the budget (JoSAA size): the answer
     the official (candidate-optimal) and the institution-optimal allocations settle (`solver.audit.lattice`);
     where they do not (a post strictly between them in her order), the model of the contested candidates alone,
-    everyone else at the seat both give him (`_among_contested`). None where the lists are not a plain market."""
-    if not (res.pools.several_lists and supported(res.pools) and strict(res.problem) and too_large(res.pools)):
+    everyone else at the seat both give him (`_among_contested`). None where the lists are not a plain market, or
+    where minimums' choices (which count all free to take a pool: not the contested alone) leave it open."""
+    if not (res.pools.several_lists and lattice_supported(res.pools) and strict(res.problem) and too_large(res.pools)):
         return None
     extremes = {} if extremes is None else extremes
     if id(res) not in extremes:      # (the results live as long as the audit: their ids stand)
         extremes[id(res)] = institution_optimal(res)
     found = lattice_answer(q, res, extremes[id(res)])
     if found is None:
-        return _among_contested(q, res, base, extremes[id(res)], time_limit, workers)
+        return None if any(p.minimums for p in res.pools) else \
+            _among_contested(q, res, base, extremes[id(res)], time_limit, workers)
     verdict, said = found
     return ("yes", _yes_detail(q, base, said), said) if verdict == "yes" else ("no", ("stability", said, True), None)
 
