@@ -10,7 +10,8 @@ import numpy as np
 
 from ..outcome.result import Result
 
-SRC = "the lattice of stable allocations (Roth and Sotomayor 1990, Theorem 5.35; Chambers and Yenmez 2017)"
+SRC = ("the lattice of stable allocations (Roth and Sotomayor 1990, Theorem 5.35; Chambers and Yenmez 2017; Hatfield "
+       "and Milgrom 2005 for a choice such as the minimum guarantee)")
 
 
 def lattice_answer(q, res: Result, alt: Result):
