@@ -4,6 +4,8 @@ post's compartments. A compartment is filled on merit and, only on a shortfall, 
 for no minimum are replaced by the best remaining beneficiaries (Rajesh Kumar Daria v. RPSC 2007; Anil Kumar Gupta
 v. State of U.P. 1995): "merit" and "best" are the compartment's own list, Paper-II for JSO. Each answer is worked
 by hand below."""
+from unittest import mock
+
 import numpy as np
 import pytest
 from conftest import read_csv, write_csv
@@ -12,6 +14,7 @@ from typer.testing import CliRunner
 
 from solver import load_policy, solve
 from solver.audit import audit, parse
+from solver.audit import ties as ties_module
 from solver.cli import app
 from solver.exam.slide import slide
 from solver.outcome.reports import write_outputs
@@ -176,6 +179,12 @@ def test_a_minimum_on_a_post_s_list_makes_a_second_stable_allocation(tmp_path):
     assert found.unique is False
     assert {r[0]: (r[2], r[3]) for r in found.contested} == {"A": ("Q UR", "P UR"), "B": ("P UR", "Q UR")}
     assert [x["answer"] for x in found.answers] == ["yes", "yes", "yes"]
+    # (as at a size past the model's budget: the same answers read off the two extremes, and "could A hold
+    # nothing?" is a no from them: he holds Q or P in every stable allocation)
+    with mock.patch.object(ties_module, "MODEL_BUDGET", 0):
+        quick = audit(pol, prob, [parse(q, prob) for q in ("A@P", "B@Q", "C@Q", "!A")])
+    assert [x["answer"] for x in quick.answers] == ["yes", "yes", "yes", "no"]
+    assert "every stable allocation gives A an outcome from Q UR" in quick.answers[3]["detail"], quick.answers[3]
     write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "pwbd"], [["P", "UR", 1, 0], ["Q", "UR", 2, 0]])
     plain = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv", tmp_path / "p.csv", ranks=tmp_path / "r.csv")
     assert audit(pol, plain, []).unique is True
