@@ -85,14 +85,16 @@ def audit(
             with Register(register, readonly=True) as reg:
                 reg.check_recruitment(pol.recruitment)
                 state = reg.state(year)
-        with spinner("auditing: uniqueness and the questions with CP-SAT..."):
+        with spinner("auditing: uniqueness and the questions (by theorem, the two extreme stable allocations or "
+                     "CP-SAT)..."):
             result = run_audit(pol, problem, questions, readings, lambda sets: load_policy(policy, [*set_, *sets], kind),
                                time_limit, workers, prove_unique, state)
         stage_audit(out, result).publish()
     except AarakshanError as e:
         fail(e)
-    say(f"unique: {result.unique}; contested: {len({r[0] for r in result.contested})} candidates; "
-                    f"{len(result.readings)} readings")
+    how = result.status.get("unique", "") if isinstance(result.status, dict) else ""
+    say(f"unique: {result.unique}{f' ({how})' if how else ''}; contested: {len({r[0] for r in result.contested})} "
+        f"candidates; {len(result.readings)} readings")
     for a in result.answers:
         say(f"{a['question']}: {a['answer']}" + (f" ({a['reading']})" if a['answer'] == "yes" else "")
                         + f" - {a['detail']}", highlight=False)

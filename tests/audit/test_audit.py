@@ -235,6 +235,8 @@ def test_audit_command_writes_its_files_and_refuses_bad_asks(tmp_path):
            "--candidates", str(c), "--vacancies", str(v), "--out", str(tmp_path / "out")]
     r = subprocess.run([*cmd, "--ask", "C", "--ask", "B@X"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+    # (how uniqueness was decided is said: here by CP-SAT's model, the tie between B and C being left to ids)
+    assert "unique: False (optimal); contested: 2 candidates" in r.stdout.replace("\n", " "), r.stdout
     doc = json.loads((tmp_path / "out" / "audit.json").read_text())
     assert doc["unique"] is False and doc["contested"] == 2
     answers = list(csv.DictReader(open(tmp_path / "out" / "answers.csv")))
