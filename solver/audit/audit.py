@@ -372,8 +372,8 @@ def _explain(q: Question, res: Result, pools, why: dict, core: list, minimal: bo
 def _for_minimums(res: Result, p, above: list[int], rank) -> str:
     """Where pool p has horizontal minimums, its holders below the candidate asked about who came in by
     adjustment for a minimum's seat: named, for the seats `above` does not account for."""
-    a = res.assignment
-    below = [int(h) for h in p.in_order(np.flatnonzero((a.pool == p.index) & a.adjusted)) if h not in set(above)]
+    a, seen = res.assignment, set(above)
+    below = [int(h) for h in p.in_order(np.flatnonzero((a.pool == p.index) & a.adjusted)) if h not in seen]
     if not p.minimums or not below:
         return ""
     ids = res.problem.candidates.ids

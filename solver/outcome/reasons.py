@@ -75,12 +75,14 @@ class _Standing:
             if len(placed) else placed
         by_pool = listed[np.argsort(a.pool[listed], kind="stable")]
         cuts = np.flatnonzero(np.diff(a.pool[by_pool])) + 1
+        adjusted = bool(a.adjusted[listed].any())    # (JoSAA's 62,000 pools have none: one pass, not two)
         for held in np.split(by_pool, cuts) if len(by_pool) else []:
             k = int(a.pool[held[0]])
-            self.last[k] = held[np.argmax(self.lists.position[pools[k].merit_list, held])]
-            merit = held[~a.adjusted[held]]     # (under a minimum, the worst on merit, not by adjustment)
-            self.last_merit[k] = merit[np.argmax(self.lists.position[pools[k].merit_list, merit])] if len(merit) \
-                else -1
+            self.last[k] = self.last_merit[k] = held[np.argmax(self.lists.position[pools[k].merit_list, held])]
+            if adjusted:    # (under a minimum, the worst on merit, not by adjustment)
+                merit = held[~a.adjusted[held]]
+                self.last_merit[k] = merit[np.argmax(self.lists.position[pools[k].merit_list, merit])] \
+                    if len(merit) else -1
 
     def _full_before(self, pi: np.ndarray, start: np.ndarray, at_held: np.ndarray) -> np.ndarray:
         """Positions in the preference lists of the full pools each candidate preferred to what she got, at most

@@ -88,7 +88,6 @@ class Chains:
         self.merit: dict[int, cp_model.IntVar] = {}     # see horizontal.merit_cutoff
         self.top_free: dict[int, object] = {}            # in the merit top and free
 
-
     def key(self, who):
         """Each of `who` (candidate indices) as a place on the pool's merit list: ascending along a chain, so
         that one chain's members are found among another's by `np.searchsorted` (the candidate's own index where
