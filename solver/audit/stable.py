@@ -172,26 +172,30 @@ def _pools_choose(pools: Pools, n: int) -> np.ndarray:
     where = [{w: k for k, w in enumerate(a.tolist())} for a in applicants]
     alive = [np.ones(len(a), dtype=bool) for a in applicants]
     cap = [p.capacity(np.zeros(len(pools), dtype=np.int64)) for p in pools.pools]
-    offers: dict[int, set[int]] = {}
+    offered: list[set[int]] = [set() for _ in pools.pools]   # (each pool's offers standing)
+    held: dict[int, int] = {}
+    lists: dict[int, list[int]] = {}                          # (her pools, best first, read when first asked)
     dirty = set(range(len(pools)))
     while dirty:
-        asked = set()
+        new = []
         for k in sorted(dirty):
-            chosen = choose(pools.pools[k], applicants[k][alive[k]], cap[k])[0] if cap[k] > 0 else ()
-            for w in np.asarray(chosen, dtype=np.int64).tolist():
-                offers.setdefault(w, set()).add(k)
-                asked.add(w)
+            chosen = choose(pools.pools[k], applicants[k][alive[k]], cap[k])[0].tolist() if cap[k] > 0 else []
+            new += [(w, k) for w in chosen if w not in offered[k]]
+            offered[k].update(chosen)
         dirty = set()
-        for w in sorted(asked):
-            mine = pi[start[row[w]]:end[row[w]]].tolist()      # (her pools, best first)
-            keep = min(offers[w], key=mine.index)
-            for k in offers[w] - {keep}:
-                alive[k][where[k][w]] = False
-                dirty.add(k)
-            offers[w] = {keep}
+        for w, k in new:      # (she keeps the better of the offer she holds and the new one)
+            if w not in held:
+                held[w] = k
+                continue
+            mine = lists.get(w) or lists.setdefault(w, pi[start[row[w]]:end[row[w]]].tolist())
+            keep, drop = (k, held[w]) if mine.index(k) < mine.index(held[w]) else (held[w], k)
+            held[w] = keep
+            alive[drop][where[drop][w]] = False
+            offered[drop].discard(w)
+            dirty.add(drop)
     out = np.full(n, -1, dtype=np.int64)
-    for w, held in offers.items():
-        out[w] = next(iter(held))
+    for w, k in held.items():
+        out[w] = k
     return out
 
 
