@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from ..errors import AarakshanError
-from .common import say, PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, check_register_args, err, fail, load, usage, warn
+from .common import say, PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, check_register_args, fail, load, usage, warn
 from .progress import spinner
 
 
@@ -92,9 +92,8 @@ def audit(
         stage_audit(out, result).publish()
     except AarakshanError as e:
         fail(e)
-    how = result.status.get("unique", "") if isinstance(result.status, dict) else ""
-    say(f"unique: {result.unique}{f' ({how})' if how else ''}; contested: {len({r[0] for r in result.contested})} "
-        f"candidates; {len(result.readings)} readings")
+    say(f"unique: {_unique(result)}; contested: {len({r[0] for r in result.contested})} candidates; "
+        f"{len(result.readings)} readings")
     for a in result.answers:
         say(f"{a['question']}: {a['answer']}" + (f" ({a['reading']})" if a['answer'] == "yes" else "")
                         + f" - {a['detail']}", highlight=False)
@@ -141,3 +140,10 @@ def _audit_shortlist(policy, candidates, vacancies, out, reading, declared, rati
     for row in result.contested[:20]:
         say(f"{row[0]}: {row[2]} as given, {row[3]} under {row[1]}" + (f" (list {row[8]})" if len(row) > 8 else ""))
     say(f"written to {out}/ (audit.json, contested.csv)")
+
+
+def _unique(result) -> str:
+    """"True (lattice)": the audit's answer, and how it was decided (`AuditResult.status["unique"]`: by theorem,
+    the two extreme stable allocations, CP-SAT's model, or the ties)."""
+    how = result.status.get("unique", "") if isinstance(result.status, dict) else ""
+    return f"{result.unique} ({how})" if how else str(result.unique)
