@@ -111,6 +111,17 @@ def _candidates_propose(wants, key, cap) -> list[list]:
     return held
 
 
+def _by_pool(pools: Pools) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The (candidate, pool) pairs grouped by pool, each pool's in its merit list's order: the candidate, her
+    place for the pool in her own list, the pool, and where each pool's run starts (one past the last: the end)."""
+    ci, pi = pools.preference_lists()
+    start, end = pools.runs
+    mine = np.arange(len(ci), dtype=np.int64) - np.repeat(start, end - start)     # her place for the pool
+    order = np.lexsort((places_on_lists(pools, ci, pi), pi))
+    of = pi[order]
+    return ci[order].astype(np.int64), mine[order], of, np.searchsorted(of, np.arange(len(pools) + 1))
+
+
 def pools_propose(pools: Pools, n: int) -> np.ndarray:
     """Pools-proposing deferred acceptance over arrays, in rounds: each pool offers its seats down its list (those
     who may hold it and ranked it, in its merit list's order) to as many as it has seats not held, and, under the
@@ -119,16 +130,11 @@ def pools_propose(pools: Pools, n: int) -> np.ndarray:
     have not turned it down, within its choice of them, so it only ever offers further down; it stops when no
     pool offers. Returns the pool each candidate holds (-1 none). At JoSAA size (37 million pairs) a loop in
     Python over the pairs took more than 24 GB."""
-    ci, pi = pools.preference_lists()
-    if not len(ci):
+    who, place, of, first = _by_pool(pools)
+    if not len(who):
         return np.full(n, -1, dtype=np.int64)
-    start, end = pools.runs
-    mine = np.arange(len(ci), dtype=np.int64) - np.repeat(start, end - start)     # her place for the pool
-    order = np.lexsort((places_on_lists(pools, ci, pi), pi))     # each pool's list, in its merit list's order
-    who, place, of = ci[order].astype(np.int64), mine[order], pi[order]
     merit = np.array([p.merit_list for p in pools.pools], dtype=np.int64)
     level = pools.lists.level[merit[of], who] if pools.same_rank else None
-    first = np.searchsorted(of, np.arange(len(pools) + 1))
     ptr, stop = first[:-1].copy(), first[1:]
     cap = np.array([p.capacity(np.zeros(len(pools), dtype=np.int64)) for p in pools.pools], dtype=np.int64)
     held = np.full(n, -1, dtype=np.int64)
@@ -164,17 +170,14 @@ def _pools_choose(pools: Pools, n: int) -> np.ndarray:
     still there, so offers only grow; it stops when nobody turns anyone down. Returns the pool each candidate
     holds (-1 none)."""
     from ..chain.compartment import choose
-    ci, pi = pools.preference_lists()
-    start, end = pools.runs
-    row = np.full(n, -1, dtype=np.int64)
-    row[ci[start]] = np.arange(len(start))
-    applicants = [p.in_order(np.unique(ci[pi == p.index])) for p in pools.pools]
+    who, place, _, first = _by_pool(pools)
+    applicants = [who[first[k]:first[k + 1]] for k in range(len(pools))]      # (each in its list's order)
+    ranks = [place[first[k]:first[k + 1]].tolist() for k in range(len(pools))]  # (the pool's place in each one's list)
     where = [{w: k for k, w in enumerate(a.tolist())} for a in applicants]
     alive = [np.ones(len(a), dtype=bool) for a in applicants]
     cap = [p.capacity(np.zeros(len(pools), dtype=np.int64)) for p in pools.pools]
     offered: list[set[int]] = [set() for _ in pools.pools]   # (each pool's offers standing)
-    held: dict[int, int] = {}
-    lists: dict[int, list[int]] = {}                          # (her pools, best first, read when first asked)
+    held: dict[int, tuple[int, int]] = {}                     # (her place for the pool she holds, the pool)
     dirty = set(range(len(pools)))
     while dirty:
         new = []
@@ -184,17 +187,15 @@ def _pools_choose(pools: Pools, n: int) -> np.ndarray:
             offered[k].update(chosen)
         dirty = set()
         for w, k in new:      # (she keeps the better of the offer she holds and the new one)
-            if w not in held:
-                held[w] = k
-                continue
-            mine = lists.get(w) or lists.setdefault(w, pi[start[row[w]]:end[row[w]]].tolist())
-            keep, drop = (k, held[w]) if mine.index(k) < mine.index(held[w]) else (held[w], k)
+            offer = (ranks[k][where[k][w]], k)
+            keep, drop = (offer, held.get(w)) if w not in held or offer < held[w] else (held[w], offer)
             held[w] = keep
-            alive[drop][where[drop][w]] = False
-            offered[drop].discard(w)
-            dirty.add(drop)
+            if drop is not None:
+                alive[drop[1]][where[drop[1]][w]] = False
+                offered[drop[1]].discard(w)
+                dirty.add(drop[1])
     out = np.full(n, -1, dtype=np.int64)
-    for w, k in held.items():
+    for w, (_, k) in held.items():
         out[w] = k
     return out
 
