@@ -190,16 +190,9 @@ class _Standing:
         head, shows_rank, tail = self._cutoff_parts(k)
         return head + _ranked(r) + tail if shows_rank else head + tail
 
-    def on_list(self, p):
-        """Candidate -> place on the merit list that ranks pool p (the candidate's own index on their own merit)."""
-        if not p.merit_list:
-            return lambda i: i
-        place = self.lists.position[p.merit_list]
-        return lambda i: int(place[i])
-
     def rank_on(self, p, i: int) -> str:
         """"rank 3", or "rank 3 on list paper2": candidate i's rank on the list that ranks pool p."""
-        return f"rank {self.on_list(p)(i) + 1}" + (f" on list {self.lists.names[p.merit_list]}" if p.merit_list else "")
+        return f"rank {int(p.place_of(i)) + 1}" + (f" on list {self.lists.names[p.merit_list]}" if p.merit_list else "")
 
     def list_cutoff(self, k: int, r: int, i: int) -> str:
         """"the open cutoff at JSO (ranked 1st) (rank 3 on list paper2, where this candidate is 7th)": pool k,
@@ -282,7 +275,7 @@ def _missed(st: _Standing, i: int) -> list[str]:
         if p.counts_each:
             # the best set may trade a beneficiary of one trait for one who serves several
             traits = " and ".join(p.minimums) + ", each appointee counting for every trait they have"
-        at = st.on_list(p)       # (places on the pool's merit list: its own, or the candidates' merit)
+        at = p.place_of          # (places on the pool's merit list: its own, or the candidates' merit)
         if p.minimums and at(i) <= at(st.tops[k]):
             # Within the merit top, yet out: a minimum, not merit, kept this one out.
             cut = f"merit cutoff {st.rank_on(p, st.last_merit[k])}" if st.last_merit[k] >= 0 else \

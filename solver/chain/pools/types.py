@@ -50,6 +50,11 @@ class Pool:
         """`who` (candidate indices) in the order of the pool's merit list."""
         return who if self.place is None else who[np.argsort(self.place[who], kind="stable")]
 
+    def place_of(self, who):
+        """Each of `who` (candidate indices, or one) as a place on the pool's merit list (0 the best): the
+        candidate's own index where the pool ranks by the candidates' own merit. Ascending along `in_order`."""
+        return who if self.place is None else self.place[who]
+
     def __post_init__(self):
         freeze_dicts(self)
 

@@ -60,7 +60,9 @@ class Chains:
     def __init__(self, model: cp_model.CpModel, pool: Pool, depth: int, names: Names, rules: "Rules | None" = None,
                  level: np.ndarray | None = None):
         self.elig = pool.in_order(pool.who())   # (its merit list's order)
-        self.place = pool.place
+        # (a candidate as a place on the pool's list: ascending along a chain, so that one chain's members are
+        # found among another's by `np.searchsorted`)
+        self.key = pool.place_of
         sig = signatures(pool, self.elig)
         self.sigs = sorted(set(sig.tolist())) if pool.minimums else [0]
         self.full_groups = [self.elig[sig == s] for s in self.sigs]
@@ -87,12 +89,6 @@ class Chains:
         self.ties = tied_blocks(self.groups, self.lits, blocks, skip)
         self.merit: dict[int, cp_model.IntVar] = {}     # see horizontal.merit_cutoff
         self.top_free: dict[int, object] = {}            # in the merit top and free
-
-    def key(self, who):
-        """Each of `who` (candidate indices) as a place on the pool's merit list: ascending along a chain, so
-        that one chain's members are found among another's by `np.searchsorted` (the candidate's own index where
-        the pool ranks by the candidates' own merit)."""
-        return who if self.place is None else self.place[who]
 
 
 def _depth(pool: Pool, members: np.ndarray, depth: int, rules: "Rules | None", level: np.ndarray | None):
