@@ -8,7 +8,8 @@ from typing import Optional
 import typer
 
 from ..errors import AarakshanError
-from .common import say, PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, check_register_args, fail, load, usage, warn
+from .common import (say, PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, check_register_args, fail, load,
+                     usage, warn)
 from .progress import spinner
 
 

@@ -43,10 +43,10 @@ def barred(result: Result) -> dict[int, list[str]]:
                                              "13 May 2026, as summarised)")
     kept = c.called_in.tolist() if c.called_in is not None else []
     for i in [i for i, names in enumerate(kept) if names]:
-        names = kept[i]
-        out.setdefault(i, []).append(f"called by the shortlist in the list{'s' * (len(names) > 1)} "
-                                     f"{' and '.join(names)} only, so may hold only {'their' if len(names) > 1 else 'its'} "
-                                     "posts (shortlist.separate)")
+        names, several = kept[i], len(kept[i]) > 1
+        out.setdefault(i, []).append(f"called by the shortlist in the list{'s' * several} {' and '.join(names)} "
+                                     f"only, so may hold only {'their' if several else 'its'} posts "
+                                     "(shortlist.separate)")
     return out
 
 

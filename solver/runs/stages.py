@@ -32,6 +32,11 @@ class Previous:
     inputs: dict[str, str]        # role -> path, as its summary.json names them
     files: dict[str, str]         # its output file -> SHA-256
 
+    def read_with(self, given) -> list:
+        """What a stage after this one reads: its folder, `given` (the stage's own file), its inputs, and the
+        shortlist with the summary.json beside it (`solver.exam.shortlist.files_read`): none it may write over."""
+        return [self.folder, given, *self.inputs.values(), *files_read(self.inputs.get("shortlist"))]
+
 
 def previous(folder: str | Path, needs: tuple[str, ...] = ("allocation.csv",), warn=lambda _: None,
              policy: Policy | None = None, preferences: str | Path | None = None) -> Previous:
@@ -177,7 +182,7 @@ def run_fill(result: str | Path, declined: str | Path, out: str | Path | None, e
             write_csv(tmp / "cutoffs.csv", CUTOFF_COLUMNS, cutoff_rows(prev.problem, done))
             write_csv(tmp / "filled_from_reserve.csv", FILLED_COLUMNS, done.report)
             write_json(tmp / "summary.json", doc)
-        stage(out, write, FILL_FILES, reads=[prev.folder, declined, *prev.inputs.values(), *files_read(prev.inputs.get("shortlist"))]).publish()
+        stage(out, write, FILL_FILES, reads=prev.read_with(declined)).publish()
     return prev, done
 
 
@@ -274,5 +279,5 @@ def run_slide(result: str | Path, responses: str | Path, out: str | Path | None,
             write_csv(tmp / "withdrawn.csv", ["candidate_id"], [[x] for x in done.gone])
             keep_choices(tmp, prev.problem)
             write_json(tmp / "summary.json", doc)
-        stage(out, write, SLIDE_FILES, reads=[prev.folder, responses, *prev.inputs.values(), *files_read(prev.inputs.get("shortlist"))]).publish()
+        stage(out, write, SLIDE_FILES, reads=prev.read_with(responses)).publish()
     return prev, done

@@ -44,8 +44,8 @@ def open_posts(policy: Policy, problem: Problem, lists: dict[str, dict[str, str]
     unknown = sorted(set(lists) - set(posts))
     if unknown:
         named = ", ".join(repr(g) for g in posts if g) or "none: one list"
-        raise InputError(problem.sources.get("shortlist", "shortlist.csv"), None, "list", f"list {unknown[0]!r} is not one the policy calls for these posts "
-                         f"({named})")
+        raise InputError(problem.sources.get("shortlist", "shortlist.csv"), None, "list",
+                         f"list {unknown[0]!r} is not one the policy calls for these posts ({named})")
     out = []
     for cid in np.asarray(problem.candidates.ids).tolist():
         out.append(frozenset().union(*[posts[name] for name, calls in lists.items() if cid in calls and name in posts]))

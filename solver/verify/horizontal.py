@@ -126,8 +126,9 @@ def several(masks: dict, post, code, holders, routes, want, ids, on: str = "") -
         for t in np.unique(sig[holders]):
             v = holders[sig[holders] == t].max()            # the worst holder of that signature
             if u < v and matched(np.r_[holders[holders != v], u], counted) >= have:
-                out.append(Violation("justified envy", ids[u], post, f"rank {u + 1}{on} passed over for rank {v + 1}{on} "
-                                     f"in {code}, who serves the {names} minimums no better", SRC_HORIZONTAL))
+                out.append(Violation("justified envy", ids[u], post, f"rank {u + 1}{on} passed over for rank "
+                                     f"{v + 1}{on} in {code}, who serves the {names} minimums no better",
+                                     SRC_HORIZONTAL))
     return out
 
 
@@ -180,9 +181,9 @@ def _exchanges(mins: np.ndarray, count: np.ndarray, worst: dict, best: dict, pos
                                          SRC_HORIZONTAL))
                 elif gain == 0 and u < v and ("envy", u) not in seen:
                     seen.add(("envy", u))
-                    out.append(Violation("justified envy", ids[u], post, f"rank {u + 1}{on} passed over for rank {v + 1}{on} "
-                                         f"in {code}: exchanging them fills as many of the {names} seats",
-                                         SRC_HORIZONTAL))
+                    out.append(Violation("justified envy", ids[u], post, f"rank {u + 1}{on} passed over for "
+                                         f"rank {v + 1}{on} in {code}: exchanging them fills as many of the {names} "
+                                         "seats", SRC_HORIZONTAL))
     return out
 
 
@@ -226,8 +227,9 @@ def horizontal(masks: dict, post, code, holders, routes, want, ids, counts_each:
         others = holders[~ben[holders]]
         limit = (int(others.max()) if len(others) else 0) if have <= minimum else int(worst)
         for i in np.flatnonzero(want[:limit] & ~ben[:limit]):
-            out.append(Violation("justified envy", ids[i], post, f"rank {i + 1}{on} passed over for rank {limit + 1}{on} in "
-                                 f"{code} ({have} {trait} beneficiaries, minimum {minimum})", SRC_HORIZONTAL))
+            out.append(Violation("justified envy", ids[i], post, f"rank {i + 1}{on} passed over for rank "
+                                 f"{limit + 1}{on} in {code} ({have} {trait} beneficiaries, minimum {minimum})",
+                                 SRC_HORIZONTAL))
     return out
 
 
