@@ -123,6 +123,7 @@ def policy_show(name: str = typer.Argument(..., help="a bundled model (aarakshan
     beside its keys; the overrides applied are listed first."""
     import json
 
+    from ..policy.load import entry_labels
     pol = load(name, set_, recruitment)
     out = [f"# {pol.name}", f"# source: {pol.source}"]
     out += [f"# --set {s}" for s in set_] or ["# as the model gives it (no --set)"]
@@ -132,10 +133,8 @@ def policy_show(name: str = typer.Argument(..., help="a bundled model (aarakshan
             for k, v in value.items():
                 walk(f"{prefix}.{k}" if prefix else k, v)
         elif isinstance(value, list) and value and all(isinstance(x, dict) for x in value):
-            for x in value:
-                key = x.get("code") or x.get("name") or x.get("key") or x.get("from") or \
-                    "-".join(x.get("categories", [])) or "?"
-                walk(f"{prefix}.{key}", {k: v for k, v in x.items()})
+            for x, key in zip(value, entry_labels(value)):
+                walk(f"{prefix}.{key}", x)
         else:
             out.append(f"{prefix} = {json.dumps(value, ensure_ascii=False)}")
     data = pol.model_dump(mode="json", by_alias=True, exclude={"folder"})

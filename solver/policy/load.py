@@ -79,11 +79,11 @@ def as_setting(value: bool | str | float | int) -> str:
 
 def current(policy, key: str) -> str | None:
     """The option's value under the policy as given, as `--set` writes it (None: not found). List entries are
-    addressed by their code, as `--set` addresses them."""
+    addressed as `--set` addresses them (`entry_labels`)."""
     node = policy.model_dump(by_alias=True)
     for part in key.split("."):
         if isinstance(node, list):
-            node = next((x for x in node if isinstance(x, dict) and x.get("code") == part), None)
+            node = next((x for x, label in zip(node, entry_labels(node)) if label == part), None)
         elif isinstance(node, dict):
             node = node.get(part)
         else:
@@ -96,8 +96,24 @@ def current(policy, key: str) -> str | None:
     return as_setting(node) if isinstance(node, (bool, str, int, float)) else None
 
 
+def entry_labels(entries: list) -> list[str]:
+    """How `--set` and `policy show` name each entry of a list of tables: its `code`, `name`, `key`, `from` or
+    categories joined by "-", else (none of them, a dot in it, or two entries alike) its place in the list, from 0.
+
+    Example
+    -------
+    >>> entry_labels([{"code": "SC"}, {"categories": ["SC", "ST"]}, {"trait": "pwbd"}, {"to": "OPEN"}])
+    ['SC', 'SC-ST', '2', '3']
+    """
+    labels = [str(x.get("code") or x.get("name") or x.get("key") or x.get("from") or "-".join(x.get("categories", [])))
+              if isinstance(x, dict) else "" for x in entries]
+    return [label if label and "." not in label and labels.count(label) == 1 else str(i)
+            for i, label in enumerate(labels)]
+
+
 def apply_override(data: dict, assignment: str) -> None:
-    """``ceiling.share=0.6`` or ``categories.OBC.share=0.27`` (list entries addressed by their code)."""
+    """``ceiling.share=0.6`` or ``categories.OBC.share=0.27`` (a list's entries addressed as `entry_labels` names
+    them: ``seat_pools.conversions.1.to=OPEN``)."""
     if "=" not in assignment:
         raise OptionError("overrides", f"{assignment!r} is not of the form KEY=VALUE")
     key, _, raw = assignment.partition("=")
@@ -107,9 +123,10 @@ def apply_override(data: dict, assignment: str) -> None:
     node: Any = data
     for i, part in enumerate(parts[:-1]):
         if isinstance(node, list):
-            match = [e for e in node if isinstance(e, dict) and e.get("code", e.get("name")) == part]
+            match = [e for e, label in zip(node, entry_labels(node)) if label == part]
             if not match:
-                raise OptionError("overrides", f"{key}: no entry {part!r} in {'.'.join(parts[:i])}")
+                raise OptionError("overrides", f"{key}: no entry {part!r} in {'.'.join(parts[:i])} (its entries: "
+                                  f"{', '.join(entry_labels(node))})")
             node = match[0]
         else:
             node = node.setdefault(part, {})

@@ -297,3 +297,20 @@ def test_policy_show_prints_the_resolved_policy_with_its_sources():
     assert "# --set ceiling.share=0.6" in lines and "ceiling.share = 0.6" in lines
     assert "categories.OBC.share = 0.27" in lines and any(x.startswith("ceiling.source = ") for x in lines)
     assert Runner().invoke(cli, ["policy", "show", "central-dopt", "--set", "ceiling.share=2"]).exit_code == 2
+
+
+def test_policy_show_names_list_entries_as_set_addresses_them():
+    """A list of tables' entries are shown under the name `--set` takes: the code or the categories joined, or,
+    for entries with none (josaa-2025's conversions), their place in the list; `--set` reaches each by it."""
+    from typer.testing import CliRunner as Runner
+
+    from solver.cli import app as cli
+    r = Runner().invoke(cli, ["policy", "show", "josaa-2025", "--set", "seat_pools.conversions.2.to=OBC-NCL"])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert 'seat_pools.conversions.1.category = "OBC-NCL"' in lines
+    assert 'seat_pools.conversions.2.to = "OBC-NCL"' in lines and not any("?" in x.split(" = ")[0] for x in lines)
+    r = Runner().invoke(cli, ["policy", "show", "bihar-1991", "--set", "exchange.SC-ST.after_years=2"])
+    assert r.exit_code == 0 and "exchange.SC-ST.after_years = 2" in r.output.splitlines(), r.output
+    r = Runner().invoke(cli, ["policy", "show", "josaa-2025", "--set", "seat_pools.conversions.3.to=OPEN"])
+    assert r.exit_code == 2 and "no entry '3' in seat_pools.conversions (its entries: 0, 1, 2)" in r.output
