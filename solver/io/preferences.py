@@ -37,6 +37,32 @@ def _first_repeat(a: np.ndarray, b: np.ndarray) -> tuple[int, int] | None:
     return first, k
 
 
+def _each_post_once(post: np.ndarray, starts: np.ndarray, posts: int, marks: int = 1 << 24) -> bool:
+    """Whether every run of rows (a candidate's, `starts` where each begins) names each post at most once: a
+    posts x runs scatter block by block of runs into one reused buffer of `marks` marks, where the whole P x n
+    table would be fresh memory (JoSAA: 160 MB, about half a second of page faults here) that nothing reads
+    after the check. Fewer marks than rows in a block means a post named twice in one of its runs.
+
+    Example
+    -------
+    >>> _each_post_once(np.array([0, 1, 1, 0]), np.array([0, 2]), 2), _each_post_once(np.array([0, 0]), np.array([0]), 2)
+    (True, False)
+    """
+    ends = np.r_[starts[1:], len(post)]
+    per = max(1, marks // max(posts, 1))                           # runs per block
+    buf = np.zeros((posts, min(per, len(starts))), dtype=bool)
+    for r0 in range(0, len(starts), per):
+        r1 = min(r0 + per, len(starts))
+        a, b = int(starts[r0]), int(ends[r1 - 1])
+        local = np.repeat(np.arange(r1 - r0, dtype=np.int32), (ends[r0:r1] - starts[r0:r1]))
+        buf[post[a:b], local] = True
+        marks = np.count_nonzero(buf)
+        buf[post[a:b], local] = False
+        if marks < b - a:
+            return False
+    return True
+
+
 def _who_ranked(cand: np.ndarray, post: np.ndarray, n: int, posts: int) -> np.ndarray | None:
     """P x n bool, who ranked each post (`Ranking.ranked_by_post`), by a scatter where it is small enough
     (JoSAA: 160 MB); None where it is not. Fewer marks than rows means some candidate ranks a post twice (the
@@ -55,10 +81,11 @@ def preferences_table(path, warn=None) -> Table:
 
 
 def read_preferences(path, ids_by_input: dict[str, int], posts: tuple[str, ...], n: int, warn=None,
-                     table: Table | None = None):
+                     table: Table | None = None, ranked_by_post: bool = True):
     """preferences.csv: candidate_id, order (1 = most wanted), post; vectorised for tens of millions of rows.
     Returns each candidate's posts in order, and the `Ranking` views the read made on the way: who ranked each
-    post (P x n, where small enough) and the ranked rows in merit order (where the file or the sort gave them).
+    post (P x n, where small enough, and unless `ranked_by_post` is False: a reader that expands the posts into
+    seat pools has no use for it) and the ranked rows in merit order (where the file or the sort gave them).
     `table`: the file already read (`preferences_table`)."""
     t = table if table is not None else preferences_table(path, warn)
     order = _numbers(t, "order", integer=True)
@@ -78,8 +105,12 @@ def read_preferences(path, ids_by_input: dict[str, int], posts: tuple[str, ...],
     if not grouped and (rep := _first_repeat(cand, order)) is not None:
         raise t.error(rep[1], "order", f"order {order[rep[1]]} given twice for candidate "
                       f"{str(_cell(t, 'candidate_id', rep[1]))!r} (also line {t.line[rep[0]]})")
-    seen = _who_ranked(cand, post, n, len(posts))
-    if (seen is None or np.count_nonzero(seen) < len(cand)) and (rep := _first_repeat(cand, post)) is not None:
+    if ranked_by_post or not grouped:
+        seen = _who_ranked(cand, post, n, len(posts))
+        twice = seen is None or np.count_nonzero(seen) < len(cand)
+    else:
+        seen, twice = None, not _each_post_once(post, starts, len(posts))
+    if twice and (rep := _first_repeat(cand, post)) is not None:
         raise t.error(rep[1], "post", f"post {str(posts[post[rep[1]]])!r} ranked twice by "
                       f"{str(_cell(t, 'candidate_id', rep[1]))!r} (also line {t.line[rep[0]]})")
     views = {"ranked_by_post": seen} if seen is not None else {}

@@ -1,6 +1,8 @@
 """Bad input: a message naming file, line, column and problem; exit 2; nothing written to --out."""
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from conftest import write_csv
@@ -184,6 +186,31 @@ def test_a_post_ranked_twice_is_named_with_both_lines(tmp_path):
     with pytest.raises(InputError, match="post 'X' ranked twice by 'A'") as e:
         load(tmp_path, prefs=[["A", 2, "X"], ["B", 1, "X"], ["A", 1, "X"]])
     assert e.value.line == 4 and "also line 2" in e.value.problem
+
+
+def test_a_program_ranked_twice_is_named_where_choices_become_seat_pools(tmp_path):
+    """With seat pools the reader makes no table of who ranked each program (nothing reads it after the check):
+    the check runs block by block of candidates, and still names both lines, grouped file or not."""
+    vh = ("post", "category", "vacancies", "gender_pool", "supernumerary")
+    vacs = [["X", "UR", 1, "neutral", "false"], ["X", "UR", 1, "female", "true"], ["Y", "UR", 1, "neutral", "false"]]
+    ok = load(tmp_path, vacs=vacs, vh=vh, prefs=[["A", 1, "X"], ["A", 2, "Y"], ["B", 1, "Y"], ["B", 2, "X"]])
+    assert len(ok.preferences[1]) == 3            # (B, a woman, ranks Y, then X's neutral and female pools)
+    for rows, line in (([["A", 1, "X"], ["A", 2, "Y"], ["A", 3, "X"], ["B", 1, "X"]], 4),
+                       ([["A", 1, "X"], ["B", 1, "Y"], ["B", 2, "Y"]], 4),
+                       ([["B", 2, "Y"], ["A", 1, "X"], ["B", 1, "Y"]], 4)):
+        with pytest.raises(InputError, match="ranked twice by") as e:
+            load(tmp_path, vacs=vacs, vh=vh, prefs=rows)
+        assert e.value.line == line and "also line" in e.value.problem
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 5), max_size=6), min_size=1, max_size=12), st.integers(1, 40))
+def test_each_post_once_by_blocks_matches_the_plain_reading(runs, marks):
+    """`_each_post_once` over reused blocks of any size says what a set per run says."""
+    from solver.io.preferences import _each_post_once
+    post = np.array([p for run in runs for p in run], dtype=np.int32)
+    starts = np.cumsum([0] + [len(run) for run in runs[:-1]])
+    assert _each_post_once(post, starts, 6, marks) == all(len(set(run)) == len(run) for run in runs)
 
 
 @pytest.mark.parametrize("cell, line_text", [
