@@ -32,14 +32,19 @@ def later_solution(policy: Policy, problem: Problem, pool: np.ndarray, counts: C
                    time_limit=None, workers: int = 1, preferences=None, earlier=None) -> Solution:
     """`later_round`'s solution, of the round's own problem (its candidates `pool`, in their order). `earlier`:
     (`EarlierLists`, pool) of the same round solved before with more candidates (`solve`'s `earlier`)."""
-    # (each post keeps its merit list and seat pool: a round of counselling ranks as the first did)
-    like = {r.post: {"merit_list": r.merit_list, "pool": r.pool} for r in problem.vacancy_rows}
-    rows = [VacancyRow(p, s, k, dict(mins.get((p, s), {})), **like.get(p, {})) for (p, s), k in sorted(counts.items())]
+    # (each post keeps its seat pool, and each category the list that ranked it: a round of counselling ranks as
+    # the first did, a category's own rank list included)
+    seat_pools = dict(zip(problem.posts, problem.post_pools))
+    at = {p: j for j, p in enumerate(problem.posts)}
+
+    def like(p: str, s: str) -> dict:
+        names = problem.lists.names if problem.lists is not None else ("",)
+        return {"merit_list": names[problem.list_of(at[p], s)], "pool": seat_pools[p]}
+    rows = [VacancyRow(p, s, k, dict(mins.get((p, s), {})), **like(p, s)) for (p, s), k in sorted(counts.items())]
     used = {p for p, _ in counts}
-    rows += [VacancyRow(p, policy.open, 0, **like.get(p, {})) for p in problem.posts if p not in used]
+    rows += [VacancyRow(p, policy.open, 0, **like(p, policy.open)) for p in problem.posts if p not in used]
     sub = problem.reordered(pool)
-    order = {p: j for j, p in enumerate(problem.posts)}
-    sub = Problem(sub.candidates, problem.posts, tuple(sorted(rows, key=lambda r: order[r.post])),
+    sub = Problem(sub.candidates, problem.posts, tuple(sorted(rows, key=lambda r: at[r.post])),
                   sub.preferences if preferences is None else tuple(preferences), problem.sources, sub.lists)
     if earlier is not None:
         lists, their_pool = earlier

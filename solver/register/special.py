@@ -79,7 +79,16 @@ def special_round(policy: Policy, problem: Problem, year: int, backlog: tuple[Ca
                              f"at {row.post}, but the register holds {len(live)} unfilled after {year}'s first "
                              "round")
         chosen += live[:row.vacancies]
-        rows.append(VacancyRow(row.post, row.category, 0, {}, row.line))
+        # (the row as read but for its count: the list that ranks the post, its seat pool, its district stay)
+        rows.append(replace(row, vacancies=0, minimums={}))
+    first: dict[str, VacancyRow] = {}
+    lists: dict[str, set[str]] = {}
+    for row in problem.vacancy_rows:
+        first.setdefault(row.post, row)
+        lists.setdefault(row.post, set()).add(row.merit_list)
     for post in problem.posts:
-        rows.append(VacancyRow(post, policy.open, 0, {}, 0))
+        # (an open row of none, ranked by the post's list where its rows name one)
+        one = lists[post].pop() if len(lists[post]) == 1 else ""
+        rows.append(replace(first[post], category=policy.open, vacancies=0, minimums={}, line=0, exempt="",
+                            cadre=None, roster_start=None, merit_list=one))
     return special_policy(policy), replace(problem, vacancy_rows=tuple(rows)), YearState(year, {}, tuple(chosen))

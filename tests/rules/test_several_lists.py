@@ -419,6 +419,36 @@ def test_a_category_ranked_by_a_list_of_its_own(tmp_path):
     assert cut[("X", "UR")] == "1" and cut[("X", "OBC")] == "1"     # (each on its own list)
 
 
+def test_a_later_round_ranks_each_category_by_its_own_rows_list(tmp_path):
+    """X's UR seat is ranked on the candidates' own merit (A 100, U2 95, S1 90, S2 80), its SC seat on the SC list
+    scl (S2 1st, S1 2nd; no UR candidate on it). Round 1: A the UR seat, S2 the SC seat. In the sliding round A is
+    absent and S2 fixes: the UR seat left goes to U2, the best left on own merit. The round rebuilt X's rows with
+    the post's last row's list, scl, for both, so U2 (not on scl) could not hold the UR seat and S1 took it;
+    verify, reading the rows itself, named U2 passed over."""
+    write_csv(tmp_path / "c.csv", ["id", "score", "category"],
+              [["A", 100, "UR"], ["U2", 95, "UR"], ["S1", 90, "SC"], ["S2", 80, "SC"]])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "merit_list"], [["X", "UR", 1, ""], ["X", "SC", 1, "scl"]])
+    write_csv(tmp_path / "r.csv", ["candidate_id", "list", "rank"], [["S2", "scl", 1], ["S1", "scl", 2]])
+    write_csv(tmp_path / "resp.csv", ["candidate_id", "response"], [["A", "absent"], ["S2", "fix"]])
+    given = ["--policy", "central-dopt", "--candidates", str(tmp_path / "c.csv"), "--vacancies", str(tmp_path / "v.csv"),
+             "--ranks", str(tmp_path / "r.csv")]
+    r = CliRunner().invoke(app, ["solve", *given, "--engine", "greedy", "--quiet", "--out", str(tmp_path / "r1")])
+    assert r.exit_code == 0, r.output
+    assert {x["candidate_id"]: x["seat_category"] for x in read_csv(tmp_path / "r1" / "allocation.csv")} == \
+        {"A": "UR", "S2": "SC"}
+    for engine in ("greedy", "cpsat"):
+        out = tmp_path / f"r2-{engine}"
+        r = CliRunner().invoke(app, ["slide", "--result", str(tmp_path / "r1"), "--responses", str(tmp_path / "resp.csv"),
+                                     "--engine", engine, "--out", str(out)])
+        assert r.exit_code == 0, r.output
+        assert {x["candidate_id"]: x["seat_category"] for x in read_csv(out / "allocation.csv")} == \
+            {"U2": "UR", "S2": "SC"}
+        r = CliRunner().invoke(app, ["verify", "--stage", "slide", *given, "--allocation", str(tmp_path / "r1" /
+                                     "allocation.csv"), "--responses", str(tmp_path / "resp.csv"), "--slide",
+                                     str(out / "allocation.csv")])
+        assert r.exit_code == 0, r.output
+
+
 def test_a_category_without_a_row_is_ranked_by_its_posts_list(tmp_path):
     """vacancies.csv `merit_list` is "the list that ranks a post's applicants" (SPEC.md). A later round of
     counselling offers only the seats left, so at JSO (every row ranked on paper2) the OBC compartment may have no

@@ -1,6 +1,6 @@
 """Several merit lists across recruitment years: a year folder's ranks.csv is read by `simulate` and `sweep --years`
 (docs/formats.md, "Year folders"), and a reserved vacancy left unfilled on a post's own list is carried as backlog
-and filled the next year on that list. central-dopt: no same-year exchange or de-reservation in direct
+and filled the next year, or by the year's special round, on that list. central-dopt: no same-year exchange or de-reservation in direct
 recruitment; an unfilled reserved vacancy stays backlog (DoPT OM 20.07.2000, the model's `[unfilled]` source).
 Each answer is worked by hand."""
 from conftest import read_csv, write_csv
@@ -62,3 +62,36 @@ def test_sweep_over_years_reads_each_years_lists(tmp_path):
               if (x["post"], x["category"]) == ("JSO", "SC")}
     assert (jso_sc["2025"]["filled"], jso_sc["2025"]["unfilled_backlog"]) == ("0", "1")
     assert (jso_sc["2026"]["carried_in"], jso_sc["2026"]["filled"], jso_sc["2026"]["last_rank"]) == ("1", "1", "2")
+
+
+def test_a_special_round_ranks_the_backlog_by_the_posts_list(tmp_path):
+    """After 2025's first round (JSO's SC vacancy unfilled: no SC candidate on Paper-II), a special round for
+    the SC backlog (central-dopt's special recruitment, DoPT practice as the model cites it: reserved candidates
+    for the backlog only) of E (65) and F (60),
+    both SC, both wanting JSO; on Paper-II F is 1st and E 2nd. JSO ranks on Paper-II, so F takes the vacancy.
+    The round rebuilt the advertised rows without their list, and E took it on the candidates' own merit, which
+    verify (reading the round the same way) accepted; verify now finds E there to be envy by F."""
+    d = years(tmp_path / "years") / "2025"
+    reg = str(tmp_path / "reg.sqlite")
+    first = ["--policy", "central-dopt", "--candidates", str(d / "candidates.csv"), "--vacancies",
+             str(d / "vacancies.csv"), "--preferences", str(d / "preferences.csv"), "--ranks", str(d / "ranks.csv")]
+    r = CliRunner().invoke(app, ["solve", *first, "--register", reg, "--year", "2025", "--quiet", "--out",
+                                 str(tmp_path / "m")])
+    assert r.exit_code == 0, r.output
+    write_csv(tmp_path / "sc.csv", ["id", "score", "category"], [["E", 65, "SC"], ["F", 60, "SC"]])
+    write_csv(tmp_path / "sv.csv", ["post", "category", "vacancies", "merit_list"], [["JSO", "SC", 1, "paper2"]])
+    write_csv(tmp_path / "sr.csv", ["candidate_id", "list", "rank"], [["F", "paper2", 1], ["E", "paper2", 2]])
+    write_csv(tmp_path / "sp.csv", ["candidate_id", "order", "post"], [["E", 1, "JSO"], ["F", 1, "JSO"]])
+    special = ["--policy", "central-dopt", "--candidates", str(tmp_path / "sc.csv"), "--vacancies",
+               str(tmp_path / "sv.csv"), "--preferences", str(tmp_path / "sp.csv"), "--ranks", str(tmp_path / "sr.csv"),
+               "--register", reg, "--year", "2025", "--round", "special"]
+    r = CliRunner().invoke(app, ["solve", *special, "--engine", "both", "--quiet", "--out", str(tmp_path / "s")])
+    assert r.exit_code == 0, r.output
+    assert [(x["candidate_id"], x["post"], x["seat_category"]) for x in read_csv(tmp_path / "s" / "allocation.csv")] \
+        == [("F", "JSO", "SC")]
+    r = CliRunner().invoke(app, ["verify", *special, "--allocation", str(tmp_path / "s" / "allocation.csv")])
+    assert r.exit_code == 0, r.output
+    write_csv(tmp_path / "e.csv", ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route"],
+              [["E", "JSO", "SC", "SC", "", "reserved"]])
+    r = CliRunner().invoke(app, ["verify", *special, "--allocation", str(tmp_path / "e.csv")])
+    assert r.exit_code == 1 and "justified envy,F,JSO" in r.output and "list paper2" in r.output, r.output
