@@ -390,7 +390,7 @@ def _above_on_list(res: Result, p, i: int):
         return [int(h) for h in holders if h < i], lambda h: f"rank {h + 1}", ""
     name = res.problem.lists.names[p.merit_list]
     above = [int(h) for h in holders if p.place[h] < p.place[i]]
-    return above, lambda h: f"rank {int(p.place[h]) + 1} on {name}", f"on {name}, the list that ranks the post "
+    return above, lambda h: f"rank {int(p.place[h]) + 1} on {name}", f"on {name}, the list that ranks these seats "
 
 
 def _yes_detail(q: Question, res: Result, alt: Result) -> str:

@@ -79,7 +79,7 @@ def special_round(policy: Policy, problem: Problem, year: int, backlog: tuple[Ca
                              f"at {row.post}, but the register holds {len(live)} unfilled after {year}'s first "
                              "round")
         chosen += live[:row.vacancies]
-        # (the row as read but for its count: the list that ranks the post, its seat pool, its district stay)
+        # (the row as read but for its count: the list that ranks its seats, its seat pool, its district stay)
         rows.append(replace(row, vacancies=0, minimums={}))
     first: dict[str, VacancyRow] = {}
     lists: dict[str, set[str]] = {}
