@@ -242,40 +242,54 @@ def test_a_freeze_is_final(tmp_path):
 @st.composite
 def counselling(draw):
     """Up to 8 candidates (category, gender, home state), up to 4 programs at 2 institutes, each split by gender pool
-    and (at one institute) by home-state quota, random preferences, and a response for each placed."""
+    and (at one institute) by home-state quota, random preferences, and a response for each placed. The merit
+    lists: the candidates' own rank everywhere, or an IIT-like list for the first institute's programs, or an
+    OBC-NCL rank list of its own for the OBC-NCL seats (a category ranked apart from the post's other seats), or
+    both; each list some of the candidates in a drawn order (the ranks file's rows)."""
     n = draw(st.integers(1, 8))
     cands = [[f"C{i}", i + 1, draw(st.sampled_from(["OPEN", "OPEN", "OBC-NCL"])), draw(st.sampled_from("MF")),
               draw(st.sampled_from(["KA", "MH"]))] for i in range(n)]
     programs = [("I1-A", "I1"), ("I1-B", "I1"), ("I2-A", "I2"), ("I2-B", "I2")][:draw(st.integers(1, 4))]
+    ranks = []
+    for name, wanted in (("adv", [c[0] for c in cands]), ("obc", [c[0] for c in cands if c[2] != "OPEN"])):
+        if wanted and draw(st.booleans()):
+            listed = draw(st.permutations(wanted))[:draw(st.integers(1, len(wanted)))]
+            ranks += [[cid, name, k + 1] for k, cid in enumerate(listed)]
+    adv, obc = (any(r[1] == name for r in ranks) for name in ("adv", "obc"))
+
+    def merit_list(inst, category):
+        return "obc" if obc and category != "OPEN" else "adv" if adv and inst == "I1" else ""
     vacs = []
     for name, inst in programs:
         quotas = [("AI", "")] if inst == "I1" else [("HS", "KA"), ("OS", "KA")]
         for quota, state in quotas:
             for gender in ("neutral", "female")[:draw(st.integers(1, 2))]:
-                obc = draw(st.integers(0, 1))     # (open at least half of each pool: within the 50% ceiling)
-                vacs += [[name, "OPEN", obc + draw(st.integers(0, 1)), quota, state, gender, inst],
-                         [name, "OBC-NCL", obc, quota, state, gender, inst]]
+                k = draw(st.integers(0, 1))     # (open at least half of each pool: within the 50% ceiling)
+                vacs += [[name, "OPEN", k + draw(st.integers(0, 1)), quota, state, gender, inst, merit_list(inst, "OPEN")],
+                         [name, "OBC-NCL", k, quota, state, gender, inst, merit_list(inst, "OBC-NCL")]]
     prefs = {c[0]: list(draw(st.permutations([p for p, _ in programs])))[:draw(st.integers(0, len(programs)))]
              for c in cands}
     answers = {c[0]: draw(st.sampled_from(["freeze", "float", "slide", "withdraw"])) for c in cands}
-    return cands, vacs, prefs, answers
+    return cands, vacs, prefs, answers, ranks
 
 
-def drawn_problem(folder, cands, vacs, prefs):
+def drawn_problem(folder, cands, vacs, prefs, ranks=()):
     """josaa-2025 and the problem of a drawn `counselling()` instance, written to `folder` and read back."""
     write_csv(folder / "c.csv", ["id", "rank", "category", "gender", "home_state"], cands)
-    write_csv(folder / "v.csv", ["post", "category", "vacancies", "quota", "state", "gender_pool", "institute"], vacs)
+    write_csv(folder / "v.csv", ["post", "category", "vacancies", "quota", "state", "gender_pool", "institute",
+                                 "merit_list"], vacs)
     write_csv(folder / "p.csv", ["candidate_id", "order", "post"],
               [[cid, k + 1, post] for cid, posts in prefs.items() for k, post in enumerate(posts)])
+    write_csv(folder / "r.csv", ["candidate_id", "list", "rank"], ranks)
     pol = load_policy("josaa-2025")
-    return pol, read_problem(pol, folder / "c.csv", folder / "v.csv", folder / "p.csv")
+    return pol, read_problem(pol, folder / "c.csv", folder / "v.csv", folder / "p.csv", ranks=folder / "r.csv")
 
 
 def drawn_round(folder, m):
     """A drawn `counselling()` instance's first round solved and written to `folder`: the policy, the problem,
     allocation.csv's rows, and each holder's drawn response."""
-    cands, vacs, prefs, answers = m
-    pol, prob = drawn_problem(folder, cands, vacs, prefs)
+    cands, vacs, prefs, answers, ranks = m
+    pol, prob = drawn_problem(folder, cands, vacs, prefs, ranks)
     write_outputs(folder / "out", solve(pol, prob, "greedy").result, {})
     alloc = read_csv(folder / "out" / "allocation.csv")
     return pol, prob, alloc, {r["candidate_id"]: answers[r["candidate_id"]] for r in alloc}
@@ -287,7 +301,7 @@ def test_a_round_moves_nobody_down_keeps_slides_in_the_institute_and_verify_agre
     """Random seat pools and responses: after a round no floater or slider holds a post he ranks below his own,
     a slider who moved is at his own institute, one who froze holds his seat, one who withdrew holds nothing,
     and verify --stage slide finds nothing; both engines give the same round."""
-    cands, vacs, prefs, answers = m
+    cands, vacs, prefs, answers, _ = m
     folder = tmp_path_factory.mktemp("round")
     pol, prob, alloc, said = drawn_round(folder, m)
     done = slide(pol, prob, [dict(r) for r in alloc], said)
@@ -319,9 +333,9 @@ def test_lists_read_off_an_earlier_solve_are_those_made_afresh(tmp_path_factory,
     """A round solved again without some candidates (a floater keeping his own seat) reads its preference lists
     off the solve before (`solver.chain.pools.reuse`): they are, pair for pair, the lists made afresh for the
     candidates kept, and the allocation is the same."""
-    cands, vacs, prefs, _ = m
+    cands, vacs, prefs, _, ranks = m
     folder = tmp_path_factory.mktemp("lists")
-    pol, prob = drawn_problem(folder, cands, vacs, prefs)
+    pol, prob = drawn_problem(folder, cands, vacs, prefs, ranks)
     before = earlier_lists(solve(pol, prob, "greedy").result.pools)
     kept = np.array(sorted(data.draw(st.sets(st.integers(0, prob.n - 1), min_size=1))), dtype=np.int64)
     sub = prob.reordered(kept)

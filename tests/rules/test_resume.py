@@ -33,8 +33,8 @@ def _cut_and_compare(result, data):
 @given(m=counselling(), data=st.data())
 def test_resumed_after_a_cut_is_a_fresh_run_with_seat_pools(tmp_path_factory, m, data):
     """josaa-2025's seat pools (gender pools, home-state quotas, categories), any seats cut anywhere."""
-    cands, vacs, prefs, _ = m
-    pol, prob = drawn_problem(tmp_path_factory.mktemp("pools"), cands, vacs, prefs)
+    cands, vacs, prefs, _, ranks = m
+    pol, prob = drawn_problem(tmp_path_factory.mktemp("pools"), cands, vacs, prefs, ranks)
     _cut_and_compare(solve(pol, prob, "greedy").result, data)
 
 
