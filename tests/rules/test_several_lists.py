@@ -123,16 +123,20 @@ def test_a_recommendation_list_with_several_lists_is_refused(tmp_path):
 @st.composite
 def market(draw):
     """Up to 9 candidates (UR, OBC, SC), up to 3 posts each with open and reserved vacancies, random
-    preferences, and a second list ranking some posts."""
+    preferences, and a second list ranking some posts, or, in some markets, some categories' seats of a post
+    (a category ranked on a list of its own, apart from the post's other seats)."""
     n = draw(st.integers(1, 9))
     cats = [draw(st.sampled_from(["UR", "UR", "OBC", "SC"])) for _ in range(n)]
     posts = ["P", "Q", "R"][:draw(st.integers(1, 3))]
     listed = {p: draw(st.sampled_from(["", "second"])) for p in posts}
+    per_row = draw(st.booleans())
+    lists = {(p, code): draw(st.sampled_from(["", "second"])) if per_row else listed[p]
+             for p in posts for code in ("UR", "OBC", "SC")}
     vacs = []
     for p in posts:    # (open at least half: within the 50% ceiling)
         obc, sc = draw(st.integers(0, 1)), draw(st.integers(0, 1))
-        vacs += [[p, "UR", obc + sc + draw(st.integers(0, 1)), listed[p]], [p, "OBC", obc, listed[p]],
-                 [p, "SC", sc, listed[p]]]
+        vacs += [[p, "UR", obc + sc + draw(st.integers(0, 1)), lists[(p, "UR")]], [p, "OBC", obc, lists[(p, "OBC")]],
+                 [p, "SC", sc, lists[(p, "SC")]]]
     on = draw(st.permutations(range(n)))[:draw(st.integers(0, n))]
     prefs = {f"C{i}": list(draw(st.permutations(posts)))[:draw(st.integers(0, len(posts)))] for i in range(n)}
     return [[f"C{i}", 100 - i, cats[i]] for i in range(n)], vacs, [[f"C{i}", "second", k + 1] for k, i in
@@ -154,8 +158,8 @@ def test_deferred_acceptance_is_stable_by_each_list_and_verify_agrees(tmp_path_f
     own = {c[0]: k for k, c in enumerate(cands)}
     cat = {c[0]: c[2] for c in cands}
 
-    def place(post, cid):
-        lst = next(v[3] for v in vacs if v[0] == post)
+    def place(post, code, cid):
+        lst = next(v[3] for v in vacs if v[0] == post and v[1] == code)
         return own[cid] if not lst else second.get(cid)
 
     for cid, wanted in prefs.items():
@@ -163,13 +167,13 @@ def test_deferred_acceptance_is_stable_by_each_list_and_verify_agrees(tmp_path_f
         for post in wanted:
             if post == mine:
                 break
-            if place(post, cid) is None:
-                continue
             for code in ("UR", cat[cid]) if cat[cid] != "UR" else ("UR",):
+                if place(post, code, cid) is None:
+                    continue          # (not on the list that ranks these seats: may not hold them)
                 cap = next(v[2] for v in vacs if v[0] == post and v[1] == code)
                 holders = [h for h, (p, s) in got.items() if p == post and s == code]
                 assert len(holders) >= cap, (cid, post, code, got)
-                assert all(place(post, h) < place(post, cid) for h in holders), (cid, post, code, got)
+                assert all(place(post, code, h) < place(post, code, cid) for h in holders), (cid, post, code, got)
     write_csv(folder / "a.csv", ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route"],
               [r[:6] for r in rows])
     assert verify(pol, prob, read_allocation(folder / "a.csv", prob, pol)) == []
