@@ -93,11 +93,7 @@ def audit(
         stage_audit(out, result).publish()
     except AarakshanError as e:
         fail(e)
-    say(f"unique: {_unique(result)}; contested: {len({r[0] for r in result.contested})} candidates; "
-        f"{len(result.readings)} readings")
-    for a in result.answers:
-        say(f"{a['question']}: {a['answer']}" + (f" ({a['reading']})" if a['answer'] == "yes" else "")
-                        + f" - {a['detail']}", highlight=False)
+    _say_result(result)
     say(f"written to {out}/ (audit.json, contested.csv, answers.csv)")
     if result.unique is None or any(a["answer"] == "unknown" for a in result.answers):
         raise typer.Exit(4)
@@ -141,6 +137,26 @@ def _audit_shortlist(policy, candidates, vacancies, out, reading, declared, rati
     for row in result.contested[:20]:
         say(f"{row[0]}: {row[2]} as given, {row[3]} under {row[1]}" + (f" (list {row[8]})" if len(row) > 8 else ""))
     say(f"written to {out}/ (audit.json, contested.csv)")
+
+
+def _say_result(result) -> None:
+    """The audit's answer on the command line: uniqueness, the contested, the readings (each refused one warned
+    with its reason), then each question's answer."""
+    refused = _refused(result)
+    say(f"unique: {_unique(result)}; contested: {len({r[0] for r in result.contested})} candidates; "
+        f"{len(result.readings)} readings" + (f" ({len(refused)} more refused)" if refused else ""))
+    for name, why in refused:
+        warn(f"reading {name} not solved: {why}")
+    for a in result.answers:
+        say(f"{a['question']}: {a['answer']}" + (f" ({a['reading']})" if a['answer'] == "yes" else "")
+            + f" - {a['detail']}", highlight=False)
+
+
+def _refused(result) -> list[tuple[str, str]]:
+    """(reading, why) of each reading the solve refused (audit.json's `status`): said, not left out silently."""
+    status = result.status if isinstance(result.status, dict) else {}
+    return [(key.removeprefix("reading "), text.removeprefix("refused: ")) for key, text in status.items()
+            if key.startswith("reading ") and str(text).startswith("refused: ")]
 
 
 def _unique(result) -> str:

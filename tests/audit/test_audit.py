@@ -15,6 +15,7 @@ from solver import load_policy
 from solver.audit import audit, official, outcome, parse
 from solver.audit.readings import open_options
 from solver.errors import InputError, PolicyConflict, Unsupported
+from conftest import write_csv
 from strategies import instances
 from solver.io.readers import read_problem
 from solver.verify import Allocation, verify
@@ -422,3 +423,26 @@ def test_tie_orders_tried_where_the_model_is_too_large_are_sound(tmp_path_factor
         assert f["answer"] == "unknown" or f["answer"] == g["answer"], (f, g)   # (a no only from a model small enough)
     assert {r[0] for r in fast.contested} <= {r[0] for r in full.contested}
     assert fast.unique is None or fast.unique == full.unique
+
+
+def test_a_reading_the_solve_refuses_is_said_not_dropped(tmp_path):
+    """ssc-cgl's JSO with a PwBD minimum and a preferences file: `--reading horizontal.mode=compartmentalised,overall`
+    asks for the overall readings, which the solve refuses with preferences (their choice is not substitutable:
+    docs/limits.md). They are counted and each is warned with its reason, as audit.json's status records them;
+    they were left out of the count and the output without a word."""
+    write_csv(tmp_path / "c.csv", ["id", "score", "category", "pwbd"],
+              [["A", 100, "UR", ""], ["B", 90, "UR", ""], ["C", 80, "UR", "b"], ["D", 70, "UR", ""]])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "pwbd"], [["AAO", "UR", 1, 0], ["JSO", "UR", 2, 1]])
+    write_csv(tmp_path / "p.csv", ["candidate_id", "order", "post"],
+              [["A", 1, "AAO"], ["B", 1, "JSO"], ["C", 1, "JSO"], ["D", 1, "JSO"], ["D", 2, "AAO"]])
+    cmd = [sys.executable, "-c", "from solver.cli import main; main()", "audit", "--policy", "ssc-cgl",
+           "--candidates", str(tmp_path / "c.csv"), "--vacancies", str(tmp_path / "v.csv"), "--preferences",
+           str(tmp_path / "p.csv"), "--reading", "horizontal.mode=compartmentalised,overall", "--out", str(tmp_path / "o")]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads((tmp_path / "o" / "audit.json").read_text())
+    refused = [k for k, v in doc["status"].items() if k.startswith("reading ") and v.startswith("refused")]
+    assert len(refused) == 2 and all("horizontal.mode=overall" in k for k in refused)
+    assert f"{len(doc['readings'])} readings (2 more refused)" in r.stdout.replace("\n", " "), r.stdout
+    said = [line for line in r.stderr.splitlines() if line.startswith("warning: reading ")]
+    assert len(said) == 2 and all("horizontal.mode=overall not solved: " in x for x in said), r.stderr
