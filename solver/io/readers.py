@@ -351,14 +351,13 @@ def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=N
     prefs, views = None, {}
     if pending is not None:
         table, pending = pending.result(), None
-        release_arrow_memory()   # (the parse's scratch, 500 MB at JoSAA size, back before the lookups allocate)
         for text in said:
             if warn:
                 warn(text)
         ids_by_merit = {cid: i for i, cid in enumerate(cands.ids)}
         prefs, views = read_preferences(preferences, ids_by_merit, programs_of(rows, posts), len(cands), warn,
                                         table, ranked_by_post=not any(r.pool for r in rows))
-        del table                # (and the table's 300 MB before the seat pools' expansion allocates)
+        del table                # (its 300 MB at JoSAA size handed back before the seat pools' expansion allocates)
         release_arrow_memory()
     prefs, views = (choices, {}) if choices is not None else _in_pools(policy, cands, posts, rows, prefs, views)
     _appointed_elsewhere(cands, posts, candidates, warn)
