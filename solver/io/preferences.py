@@ -56,9 +56,9 @@ def _each_post_once(post: np.ndarray, starts: np.ndarray, posts: int, marks: int
         a, b = int(starts[r0]), int(ends[r1 - 1])
         local = np.repeat(np.arange(r1 - r0, dtype=np.int32), (ends[r0:r1] - starts[r0:r1]))
         buf[post[a:b], local] = True
-        marks = np.count_nonzero(buf)
+        marked = np.count_nonzero(buf)
         buf[post[a:b], local] = False
-        if marks < b - a:
+        if marked < b - a:
             return False
     return True
 
