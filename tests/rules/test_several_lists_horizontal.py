@@ -209,18 +209,22 @@ def test_overall_minimums_with_several_lists_are_refused(tmp_path):
 @st.composite
 def market(draw):
     """Up to 8 candidates (UR, OBC), some PwBD, some women; up to 3 posts, each with UR and OBC vacancies and
-    PwBD or women's minimums in them; some posts ranked by a second list; random preferences."""
+    PwBD or women's minimums in them; some posts ranked by a second list, or, in some markets, some categories'
+    seats (a compartment ranked on a list of its own); random preferences."""
     n = draw(st.integers(1, 8))
     cands = [[f"C{i}", 100 - i, draw(st.sampled_from(["UR", "UR", "OBC"])), draw(st.sampled_from(["", "", "b"])),
               draw(st.sampled_from(["M", "F"]))] for i in range(n)]
     posts = ["P", "Q", "R"][:draw(st.integers(1, 3))]
     listed = {p: draw(st.sampled_from(["", "tier2_paper2"])) for p in posts}
+    per_row = draw(st.booleans())
+    lists = {(p, code): draw(st.sampled_from(["", "tier2_paper2"])) if per_row else listed[p]
+             for p in posts for code in ("UR", "OBC")}
     vacs = []
     for p in posts:
         obc = draw(st.integers(0, 1))
         ur = obc + draw(st.integers(0, 2))
-        vacs += [[p, "UR", ur, draw(st.integers(0, ur)), draw(st.integers(0, 1)) if ur else 0, listed[p]],
-                 [p, "OBC", obc, draw(st.integers(0, obc)), 0, listed[p]]]
+        vacs += [[p, "UR", ur, draw(st.integers(0, ur)), draw(st.integers(0, 1)) if ur else 0, lists[(p, "UR")]],
+                 [p, "OBC", obc, draw(st.integers(0, obc)), 0, lists[(p, "OBC")]]]
     on = list(draw(st.permutations(range(n))))
     prefs = {f"C{i}": list(draw(st.permutations(posts)))[:draw(st.integers(0, len(posts)))] for i in range(n)}
     return cands, vacs, [[f"C{i}", "tier2_paper2", k + 1] for k, i in enumerate(on)], prefs
