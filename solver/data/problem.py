@@ -254,6 +254,11 @@ class Problem:
             return 0
         return rows.get((post, category), rows.get((post, "TOTAL"), rows.get((post, None), 0)))
 
+    def list_name(self, j: int, category: str) -> str:
+        """The name of `list_of(j, category)` as vacancies.csv's `merit_list` writes it ("" the candidates' own
+        merit)."""
+        return self.lists.names[self.list_of(j, category)] if self.lists is not None else ""
+
     @cached_property
     def post_pools(self) -> tuple[SeatPool | None, ...]:
         """Per post, its seat pool (`solver.data.seat_pools`); None for a post that is its own program."""

@@ -34,12 +34,10 @@ def later_solution(policy: Policy, problem: Problem, pool: np.ndarray, counts: C
     (`EarlierLists`, pool) of the same round solved before with more candidates (`solve`'s `earlier`)."""
     # (each post keeps its seat pool, and each category the list that ranked it: a round of counselling ranks as
     # the first did, a category's own rank list included)
-    seat_pools = dict(zip(problem.posts, problem.post_pools))
     at = {p: j for j, p in enumerate(problem.posts)}
 
     def like(p: str, s: str) -> dict:
-        names = problem.lists.names if problem.lists is not None else ("",)
-        return {"merit_list": names[problem.list_of(at[p], s)], "pool": seat_pools[p]}
+        return {"merit_list": problem.list_name(at[p], s), "pool": problem.post_pools[at[p]]}
     rows = [VacancyRow(p, s, k, dict(mins.get((p, s), {})), **like(p, s)) for (p, s), k in sorted(counts.items())]
     used = {p for p, _ in counts}
     rows += [VacancyRow(p, policy.open, 0, **like(p, policy.open)) for p in problem.posts if p not in used]

@@ -116,8 +116,7 @@ def closed_posts(policy: Policy, problem: Problem) -> frozenset[str]:
         raise PolicyConflict(f"slide.closed_lists names {', '.join(missing)}, a merit list the ranks file does not "
                              f"give (its lists: {', '.join(given) or 'none'}): the round cannot tell which posts it "
                              "does not offer")
-    return frozenset(post for j, post in enumerate(problem.posts)
-                     if problem.lists.names[problem.list_of(j, policy.open)] in names)
+    return frozenset(post for j, post in enumerate(problem.posts) if problem.list_name(j, policy.open) in names)
 
 
 def _open(seats: Counter, closed: frozenset[str]) -> Counter:

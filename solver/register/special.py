@@ -82,13 +82,10 @@ def special_round(policy: Policy, problem: Problem, year: int, backlog: tuple[Ca
         # (the row as read but for its count: the list that ranks its seats, its seat pool, its district stay)
         rows.append(replace(row, vacancies=0, minimums={}))
     first: dict[str, VacancyRow] = {}
-    lists: dict[str, set[str]] = {}
     for row in problem.vacancy_rows:
         first.setdefault(row.post, row)
-        lists.setdefault(row.post, set()).add(row.merit_list)
-    for post in problem.posts:
-        # (an open row of none, ranked by the post's list where its rows name one)
-        one = lists[post].pop() if len(lists[post]) == 1 else ""
+    for j, post in enumerate(problem.posts):
+        # (an open row of none, ranked by the post's list where its rows name one: `Problem.list_of`)
         rows.append(replace(first[post], category=policy.open, vacancies=0, minimums={}, line=0, exempt="",
-                            cadre=None, roster_start=None, merit_list=one))
+                            cadre=None, roster_start=None, merit_list=problem.list_name(j, policy.open)))
     return special_policy(policy), replace(problem, vacancy_rows=tuple(rows)), YearState(year, {}, tuple(chosen))
