@@ -14,12 +14,13 @@ SETS = ["ceiling.share=1.0"]
 
 @st.composite
 def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=True, fixed=None, traits=False,
-              overall=False, each=False, policies=None, ranked=False):
+              overall=False, each=False, policies=None, ranked=False, held=False):
     """`fixed`: (policy name, settings, posts) shared by the years of one simulation; `traits`: most
     compartments have minimums for both women and pwbd; `overall`: women's minimums, or the PwBD sub-categories', belong to the post;
     `each`: several traits per compartment, each appointee counting for every trait they have (without
     preferences, where the option is refused), sometimes with PwBD sub-categories beside pwbd; `policies`: draw
-    from these only; `ranked`: at least two posts and a preferences file."""
+    from these only; `ranked`: at least two posts and a preferences file; `held`: some traits' unfilled seats
+    kept vacant (`horizontal.held`; refused with a recommendation list, overall minimums and counting each)."""
     policy_name = fixed[0] if fixed else draw(st.sampled_from([x for x in policies or POLICIES
                                                                if not (overall or each) or x != "upsc-cse"]))
     extra = list(fixed[1]) if fixed else draw(st.lists(st.sampled_from(["migration.relaxed_may_take_open=true",
@@ -71,6 +72,11 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
                 # at 0.5 a one-seat compartment's two minimums round to 1 each: more than it can hold
                 x = draw(st.sampled_from([0.25, 0.5]))
                 extra.append(f'horizontal.traits=[{{name="pwbd_a", share={x}}}, {{name="pwbd_b", share={x}}}]')
+    if held and not fixed:
+        extra = [x for x in extra if x != 'horizontal.mode="overall"']
+        extra.append(draw(st.sampled_from(['horizontal.held=["pwbd"]', 'horizontal.held=["pwbd", "women"]',
+                                           'horizontal.held=["women"]'])))
+        overall, traits = False, traits or draw(st.booleans())
     sets = list(fixed[1]) if fixed else SETS + extra
     pol = load_policy(policy_name, sets)
     codes = pol.member_codes
@@ -86,7 +92,7 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
         cat = rng.choices(codes, weights)[0]
         cands.append([f"c{k}", scores[k], cat, rng.choice("MF"),
                       "true" if rng.random() < 0.15 else "", "true" if rng.random() < 0.15 else "",
-                      rng.choice("abcde") if rng.random() < 0.25 else ""])
+                      rng.choice("abcde") if rng.random() < (0.08 if held else 0.25) else ""])
     posts = list(fixed[2]) if fixed else [f"P{j}" for j in range(draw(st.integers(2 if ranked else 1, max_posts)))]
     prefs = None
     if allow_prefs and len(posts) > 1 and not overall and (ranked or draw(st.booleans())):
@@ -109,6 +115,8 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
                 and column in (None, "women") else ""
             pwbd = rng.randint(0, v) if horizontal and v and rng.random() < often - 0.05 and not overall \
                 and column in (None, "pwbd") else ""
+            if held and women != "" and pwbd != "":   # (minimums within the seats: more is refused when held)
+                women = min(women, v - pwbd)
             vacs.append([p, code, v, women, pwbd])
     return policy_name, sets, cands, vacs, prefs
 
@@ -126,10 +134,12 @@ def year_sequences(draw, max_years=4, max_n=14):
     name = draw(st.sampled_from(sorted(YEAR_POLICIES)))
     extra = draw(st.lists(st.sampled_from(["ceiling.backlog_counts=true", "unfilled.dereserve=true",
                                            "unfilled.dereserve=false"]), max_size=1))
-    kind = draw(st.sampled_from(["none", "carried", "overall", "each"]))
+    kind = draw(st.sampled_from(["none", "carried", "overall", "each", "held"]))
     if kind == "carried":   # horizontal seats carried, PwBD sub-categories interchanged (OM 15.01.2018)
         extra += ['horizontal.unfilled="carry_forward"', "horizontal.carry_years=2",
                   'horizontal.traits=[{name="pwbd_a", share=0.34}, {name="pwbd_c", share=0.2}]']
+    elif kind == "held":     # PwBD seats kept vacant and carried (PwD Act 1995 s.36; RPwD Act 2016 s.34(2))
+        extra += ['horizontal.held=["pwbd"]', "horizontal.carry_years=2"]
     elif kind == "overall":  # a women's minimum per post (Anil Kumar Gupta 1995), unfilled seats revert
         extra += ['horizontal.mode="overall"', 'horizontal.traits=[{name="women", share=0.3}]']
     elif kind == "each":     # women and PwBD, each appointee counting for both, unfilled seats carried
@@ -141,7 +151,8 @@ def year_sequences(draw, max_years=4, max_n=14):
     # A cadre may skip a year (Bihar s.2(e), Manipur s.2(b): only a year it recruits in ages its backlog).
     per_year = [posts if len(posts) == 1 else draw(st.sampled_from([posts, posts[:1], posts[1:]]))
                 for _ in range(years)]
-    return [draw(instances(max_n=max_n, fixed=(name, sets, yp), each=kind == "each")) for yp in per_year]
+    return [draw(instances(max_n=max_n, fixed=(name, sets, yp), each=kind == "each", held=kind == "held"))
+            for yp in per_year]
 
 
 def materialise(folder, inst, shuffle_seed=None):

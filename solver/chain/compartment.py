@@ -7,6 +7,7 @@ CP-SAT model states the same choice as constraints on the trait signatures and H
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations
 
 import numpy as np
@@ -73,11 +74,55 @@ def fill_compartment(pool: Pool, free: np.ndarray, cap: int) -> tuple[np.ndarray
     return choose(pool, np.flatnonzero(pool.eligible & free), cap)
 
 
+def held_vacant(pool: Pool, who: np.ndarray) -> dict[str, int]:
+    """Per held trait (`Pool.held`), the seats of this year's minimum that stay vacant when the compartment is
+    chosen from `who`: what its beneficiaries among `who` leave of the minimum, the minimum's carried seats
+    served first, at most this year's seats (PwD Act 1995 s.36: "such vacancy shall be carried forward";
+    RPwD Act 2016 s.34(2) as summarised). A beneficiary counts for each held trait she has (the reading taken
+    where one appointee has two traits: docs/horizontal.md).
+
+    Example
+    -------
+    >>> p = Pool(0, 0, "open", 0, 0, ("UR",), np.ones(3, bool), 3, minimums={"pwbd": 2}, held={"pwbd": 2},
+    ...          beneficiary={"pwbd": np.array([False, True, False])})
+    >>> held_vacant(p, np.array([0, 1, 2])), held_vacant(p, np.array([0, 2]))
+    ({'pwbd': 1}, {'pwbd': 2})
+    """
+    out = {}
+    for t, h in pool.held.items():
+        v = min(h, max(0, pool.minimums[t] - int(np.count_nonzero(pool.beneficiary[t][who]))))
+        if v:
+            out[t] = v
+    return out
+
+
+def held_vacancies(pools: Pools, assign: np.ndarray) -> np.ndarray:
+    """Per pool, its held minimums' seats left vacant under `assign` (a pool per candidate, -1 none):
+    `held_vacant` of its holders. Later phases' pools do not take them (they count as filled there)."""
+    out = np.zeros(len(pools), dtype=np.int64)
+    held = [p.index for p in pools if p.held]
+    if held:
+        order = np.argsort(assign, kind="stable")
+        bounds = np.searchsorted(assign[order], np.r_[held, np.array(held) + 1].reshape(2, -1))
+        for k, a, b in zip(held, *bounds):
+            out[k] = sum(held_vacant(pools.pools[k], order[a:b]).values())
+    return out
+
+
 def choose(pool: Pool, avail: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
     """The compartment's choice among `avail` (merit order): the best `cap`, then, only on a shortfall of a
     horizontal minimum, the lowest non-beneficiaries replaced by the best remaining beneficiaries. Those who
     count but may not come in by adjustment (`Pool.incoming`) are in only if the best `cap` include them
-    (such pools exist only where posts are filled in turn: see `solver.chain.overall`)."""
+    (such pools exist only where posts are filled in turn: see `solver.chain.overall`). A held minimum's seats
+    its beneficiaries leave (`held_vacant`) are not offered: the choice is then among `cap` less them, the
+    minimum less them (which for one trait is the merit-best set with at most `cap` less the minimum who do
+    not count for it, the greedy basis of a transversal matroid, so deferred acceptance stays stable)."""
+    if pool.held and (vacant := held_vacant(pool, avail)):
+        mins = {t: m - vacant.get(t, 0) for t, m in pool.minimums.items()}
+        kept = {t: m for t, m in mins.items() if m > 0}
+        narrower = replace(pool, minimums=kept, held={}, beneficiary={t: pool.beneficiary[t] for t in kept},
+                           incoming={t: v for t, v in pool.incoming.items() if t in kept})
+        return choose(narrower, avail, cap - sum(vacant.values()))
     if pool.incoming:
         fixed = np.any([pool.beneficiary[t][avail] & ~inc[avail] for t, inc in pool.incoming.items()], axis=0)
         avail = avail[~fixed | (np.arange(len(avail)) < cap)]
@@ -200,5 +245,5 @@ def fill_in_turn(pools: Pools, n: int, assign: np.ndarray | None = None) -> tupl
         chosen, adj = fill_compartment(pool, assign < 0, pool.capacity(filled))
         assign[chosen] = pool.index
         adjusted[chosen] = adj
-        filled[pool.index] = len(chosen)
+        filled[pool.index] = len(chosen) + (sum(held_vacant(pool, chosen).values()) if pool.held else 0)
     return assign, adjusted

@@ -261,6 +261,10 @@ def _horizontal_refusal(policy: Policy, seats: SeatTable) -> str | None:
         return ("horizontal.multi_trait_counts_each = true with a recommendation list is not implemented: services "
                 "are allocated by preference, where it is refused (docs/horizontal.md)")
     traits = {t for (_, _, t), m in seats.minimums.items() if m > 0}
+    if held := sorted(traits & set(policy.horizontal.held)):
+        return (f"horizontal.held ({', '.join(held)}) with a recommendation list is not implemented: a post's "
+                "minimums are seats the service allocation holds and reverts after every other allocation "
+                "(docs/horizontal.md); leave horizontal.held empty for this run")
     if len(traits) > 1 and not traits <= set(SUBCATEGORIES):
         return (f"horizontal minimums for {', '.join(sorted(traits))} with a recommendation list are not "
                 "implemented: a post's minimums are seats held for each trait's beneficiaries, and one appointee "

@@ -83,7 +83,7 @@ def solve(
 
 def print_summary(result, out: Path, differences) -> None:
     """Totals by category (vacancies, filled, unfilled by disposition), then at most a screenful of posts."""
-    from ..outcome.result import fill_by_post
+    from ..outcome.unfilled import fill_by_post
 
     con = Console()
     totals: dict[str, dict] = {}

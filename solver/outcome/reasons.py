@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..chain.compartment import held_vacancies
 from ..chain.engines.assignment import natural_tops
 from ..chain.pools import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT, PROBATION, held_positions
 from ..chain.selection import MERGED
@@ -105,7 +106,9 @@ class _Standing:
         self.result, self.pools, self.a = result, pools, a
         self.posts = result.problem.posts
         n = result.problem.n
-        self.filled = a.filled(len(pools))
+        # (a seat kept vacant for a held minimum counts as taken: the pool is full to those it leaves out)
+        self.vacant = held_vacancies(result.pools, a.pool)
+        self.filled = a.filled(len(pools)) + self.vacant
         self.last = np.full(len(pools), -1)
         self.last_merit = np.full(len(pools), -1)
         placed = np.flatnonzero(a.pool >= 0)
@@ -117,6 +120,9 @@ class _Standing:
             self._last_on_lists(placed)
         self.caps = [p.capacity(self.filled) for p in pools]
         self.tops = {k: (int(t[-1]) if len(t) else -1) for k, t in natural_tops(result.pools, a.pool).items()}
+        # (the merit top of the whole compartment where a held minimum kept seats vacant: who those seats cost)
+        self.held_tops = {k: (int(t[-1]) if len(t) else -1) for k, t in natural_tops(
+            result.pools, a.pool, held=False).items() if self.vacant[k]} if self.vacant.any() else {}
         ci, pi = result.pools.preference_lists()
         start, _, at_held = held_positions(result.pools, a.pool)
         listed = np.zeros(n, dtype=bool)   # candidates with a pool they may hold
@@ -276,7 +282,12 @@ def _missed(st: _Standing, i: int) -> list[str]:
             # the best set may trade a beneficiary of one trait for one who serves several
             traits = " and ".join(p.minimums) + ", each appointee counting for every trait they have"
         at = p.place_of          # (places on the pool's merit list: its own, or the candidates' merit)
-        if p.minimums and at(i) <= at(st.tops[k]):
+        if k in st.held_tops and at(i) <= at(st.held_tops[k]) and not any(p.beneficiary[t][i] for t in p.held):
+            held, v = " and ".join(p.held), int(st.vacant[k])
+            missed.append(f"displaced from {_what(p)} {st.where(p, r)} by {'a seat' if v == 1 else f'{v} seats'} held "
+                          f"vacant for {held}, which no {held} candidate could fill: carried forward "
+                          f"({st.result.policy.horizontal.held_source})")
+        elif p.minimums and at(i) <= at(st.tops[k]):
             # Within the merit top, yet out: a minimum, not merit, kept this one out.
             cut = f"merit cutoff {st.rank_on(p, st.last_merit[k])}" if st.last_merit[k] >= 0 else \
                 "no seat left on merit"

@@ -7,30 +7,19 @@ from functools import cached_property
 
 import numpy as np
 
+from ..chain.compartment import held_vacancies
 from ..chain.engines import Assignment
 from ..policy import Policy
 from ..chain.pools import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT, PROBATION, Pools
 from ..data.problem import Problem
 from ..data.routes import Route
 from ..chain.vacancy import SeatTable
+from .unfilled import disposition_rows
 
 ALLOCATION_COLUMNS = ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route", "rank"]
 DECISION_COLUMNS = ["candidate_id", "selected", "post", "reason"]
 UNFILLED_COLUMNS = ["post", "category", "vacancies", "filled", "unfilled", "disposition"]
 CUTOFF_COLUMNS = ["post", "category", "filled", "last_rank", "last_score"]
-
-
-def fill_by_post(rows) -> dict[tuple[str, str], tuple[int, int, dict[str, int]]]:
-    """unfilled.csv's rows (post, category, vacancies, filled, unfilled, disposition) per post and category:
-    (vacancies, filled, unfilled per disposition). A post and category whose unfilled vacancies went
-    different ways has a row per disposition, each repeating its vacancies and fills."""
-    out: dict[tuple[str, str], tuple[int, int, dict[str, int]]] = {}
-    for post, code, vacancies, filled, unfilled, disposition in rows:
-        _, _, left = out.setdefault((str(post), str(code)), (int(vacancies or 0), int(filled or 0), {}))
-        if int(unfilled or 0):
-            key = str(disposition) or "unfilled"
-            left[key] = left.get(key, 0) + int(unfilled)
-    return out
 
 
 @dataclass
@@ -334,7 +323,8 @@ def attribute(policy: Policy, seats: SeatTable, pools: Pools, a: Assignment):
     source = np.full(n, -1, dtype=np.int64)
     rows = []
     holders_of = _holders_by_pool(a.pool, len(pools))
-    left = {p.index: p.base - len(holders_of[p.index]) for p in pools if p.phase == 0}
+    vacant = held_vacancies(pools, a.pool)      # (kept vacant for a held minimum: no later phase took them)
+    left = {p.index: p.base - len(holders_of[p.index]) - int(vacant[p.index]) for p in pools if p.phase == 0}
     by_post: dict[int, list] = {}
     for p in pools:
         by_post.setdefault(p.post, []).append(p)
@@ -364,37 +354,6 @@ def attribute(policy: Policy, seats: SeatTable, pools: Pools, a: Assignment):
             for p in at:
                 if p.phase == 0:
                     rest[p.category] = rest.get(p.category, 0) + max(0, left[p.index])
-        rows += _disposition_rows(policy, seats, post, own, moved, rest)
+                    moved[p.category, "held_vacant"] = moved.get((p.category, "held_vacant"), 0) + int(vacant[p.index])
+        rows += disposition_rows(policy, seats, post, own, moved, rest)
     return seat, source, rows
-
-
-def _disposition_rows(policy: Policy, seats: SeatTable, post: str, own: dict, moved: dict, rest: dict) -> list:
-    """unfilled.csv's rows for one post: per category its vacancies, those its own filled, and what became of
-    the rest (exchanged, de-reserved, lapsed, carried), one row each; carried excess on a row of its own."""
-    rows = []
-    for code in [policy.open, *policy.reserved_codes]:
-        vac = seats.cap(post, code)
-        carried = seats.carried_excess.get((post, code), 0)
-        if vac == 0 and not carried:
-            continue
-        filled = own.get(code, 0)
-        parts = [(d, moved.get((code, d), 0)) for d in ("exchanged", "dereserved")]
-        unfilled = rest.get(code, vac - filled)
-        if unfilled:
-            parts.append((_leftover_disposition(policy, code), unfilled))
-        parts = [(d, k) for d, k in parts if k]
-        if not parts:
-            rows.append([post, code, vac, filled, 0, ""])
-        for d, k in parts:
-            rows.append([post, code, vac, filled, k, d])
-        if carried:
-            rows.append([post, code, carried, 0, carried, "carried_forward"])
-    return rows
-
-
-def _leftover_disposition(policy: Policy, code: str) -> str:
-    if code == policy.open:
-        return "lapsed"
-    if not policy.category(code).carry_forward:
-        return "lapsed"  # EWS: never carried forward (OM 31.01.2019)
-    return "backlog" if policy.unfilled.carry_years is None else "carried_forward"

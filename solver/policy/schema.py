@@ -13,6 +13,7 @@ from .base import Strict, _named
 from .provisions import (Authorities, CasteSchedules, Claims, District, Exemptions, OpenQuestion, Probation,
                          Promotion, RecruitmentYear, SurrenderRule)
 from .counselling import SeatPools
+from .horizontal import Horizontal
 from .stages import CadreRule, ReserveListRule, ShortlistRule, SlideRule
 
 
@@ -152,30 +153,6 @@ class Ceiling(Strict):
         if self.backlog_counts:
             raise ValueError("ceiling.backlog_excluded lists categories whose backlog the ceiling does not count, "
                              "but ceiling.backlog_counts = true counts every backlog; set one of them")
-
-
-class Trait(Strict):
-    # pwbd_a .. pwbd_de: the sub-categories of RPwD Act 2016 s.34(1), 1% each in central practice.
-    name: Literal["women", "pwbd", "ex_serviceman", "pwbd_a", "pwbd_b", "pwbd_c", "pwbd_de"]
-    share: float = Field(0.0, ge=0, le=1)
-
-
-class Horizontal(Strict):
-    """Anil Kumar Gupta 1995; Rajesh Kumar Daria 2007; Saurav Yadav 2020.
-
-    A trait's `share` sets the minimum of every vertical compartment (post x category) that vacancies.csv
-    leaves without one: `rounding` of share x vacancies."""
-
-    mode: Literal["compartmentalised", "overall"] = "compartmentalised"
-    rounding: Literal["round", "floor", "ceil"] = "round"
-    open_compartment_for_all: bool = True
-    multi_trait_counts_each: bool = False
-    # An unfilled horizontal seat reverts to the compartment this year; with "carry_forward" the register
-    # also carries it `carry_years` years, a PwBD sub-category's seat then open to every sub-category
-    # (OM 15.01.2018: interchange in the subsequent recruitment year, then anyone).
-    unfilled: Literal["revert", "carry_forward"] = "revert"
-    carry_years: int = Field(1, ge=0)
-    traits: list[Trait] = []
 
 
 class Roster(Strict):

@@ -228,15 +228,18 @@ def _settle(rec: YearRecord, policy, post, code, slots, events, year) -> None:
 def _horizontal(rec: YearRecord, result: Result, j: int, minimums: list, post: str, year: int) -> None:
     """Carried horizontal seats are served first, oldest first; a seat of this year's minimum nobody could fill
     is carried when the policy says so (`horizontal.unfilled`). A seat serves the minimum of the category it
-    counts against at its post: a phase-0 compartment's in one cadre, a held seat after a recommendation list."""
+    counts against at its post: a phase-0 compartment's in one cadre, a held seat after a recommendation list.
+    A trait the policy holds (`horizontal.held`) is carried whatever `horizontal.unfilled` says."""
     policy, seats = result.policy, result.seats
     post_of = np.array([p.post for p in result.pools.pools] + [-1])[result.assignment.pool]
     label = {}
     for i in np.flatnonzero(post_of == j):
         for t in result.serves(int(i)):
             label.setdefault((result.seat_category[i], t), []).append(int(i))
-    carry = policy.horizontal.unfilled == "carry_forward" and policy.horizontal.carry_years > 0
+    carry_all = policy.horizontal.unfilled == "carry_forward" and policy.horizontal.carry_years > 0
     for code, trait, minimum in minimums:
+        # (a held trait's seats its beneficiaries did not fill were kept vacant to be carried: `horizontal.held`)
+        carry = carry_all or (trait in policy.horizontal.held and policy.horizontal.carry_years > 0)
         items = seats.carried_horizontal.get((post, code, trait), ())
         got = len(label.get((code, trait), ()))
         name = f"{code} {trait}"

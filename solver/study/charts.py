@@ -81,7 +81,7 @@ def _bars(groups: dict[str, dict[str, float]], x_title: str, y_title: str, stack
 def solve_charts(result) -> list:
     """Cutoffs by category and post, selections by own category, fill and the dispositions of unfilled
     vacancies, horizontal minimums met."""
-    from ..outcome.result import fill_by_post
+    from ..outcome.unfilled import fill_by_post
     policy = result.policy
     codes = [policy.open, *policy.reserved_codes]
     cut: dict[str, dict[str, float]] = {}

@@ -18,7 +18,7 @@ from ..errors import InputError, OptionError
 from ..io.cells import _first_bad, _numbers
 from ..io.tables import read_table
 from ..outcome.reports import changed_outputs, sha256_file
-from ..outcome.result import fill_by_post
+from ..outcome.unfilled import fill_by_post
 
 CHANGE_COLUMNS = ["candidate_id", "category", "a_post", "a_seat", "a_route", "b_post", "b_seat", "b_route", "change"]
 

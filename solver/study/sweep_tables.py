@@ -19,7 +19,7 @@ SOLVED = "solved"
 
 def rows_of(name: str, year, result, rec) -> list[dict]:
     """The rows of one solved (scenario, year): per post and category, in the policy's order."""
-    from ..outcome.result import fill_by_post
+    from ..outcome.unfilled import fill_by_post
     policy = result.policy
     cut = {(p, code): (rank, score) for p, code, _, rank, score in result.cutoffs()}
     own = result.selected_by_own_category()

@@ -65,6 +65,30 @@ def trait_masks(policy, problem, seats, post, code, holders=None, at_post=None, 
     return out
 
 
+def held_seats_vacant(policy, problem, seats, post, code, holders: np.ndarray) -> int:
+    """How many of the compartment's seats may stay vacant, read from `horizontal.held` itself: a held trait's
+    seats of this year (its minimum less the seats carried into it) that its beneficiaries among the
+    compartment's `holders` leave unfilled, the carried seats counted as served first. "Where in any recruitment
+    year any vacancy ... cannot be filled up due to non-availability of a suitable person with disability ...,
+    such vacancy shall be carried forward in the succeeding recruitment year" (PwD Act 1995 s.36; RPwD Act 2016
+    s.34(2) as summarised)."""
+    c, out = problem.candidates, 0
+    for (p, cc, trait), minimum in seats.minimums.items():
+        if p == post and cc == code and minimum > 0 and trait in policy.horizontal.held:
+            ben = c.trait(trait)
+            if code == policy.open and not policy.horizontal.open_compartment_for_all:
+                ben = ben & (c.category == policy.open)
+            this_year = minimum - len(seats.carried_horizontal.get((p, cc, trait), ()))
+            out += max(0, min(this_year, minimum - int(ben[holders].sum())))
+    return out
+
+
+def held_names(policy, seats, post, code) -> str:
+    """The held traits with a minimum in the compartment, as a verify message names them."""
+    return " and ".join(t for (p, cc, t), m in seats.minimums.items()
+                        if (p, cc) == (post, code) and m > 0 and t in policy.horizontal.held)
+
+
 def homes(policy, problem, seats, post, may: dict) -> np.ndarray:
     """The compartment an adjustment under overall minimums would place each candidate in, from the policy
     text: own reserved category where it has vacancies at the post and the candidate may hold them, else

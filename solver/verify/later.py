@@ -99,7 +99,8 @@ def no_wasted_vacancies(r: Reading) -> list[Violation]:
 
 def _wasted_at(r: Reading, j: int) -> list[Violation]:
     policy, post = r.policy, r.problem.posts[j]
-    left = {code: r.seats.cap(post, code) - r.count.get((j, code), 0) for code in policy.reserved_codes}
+    left = {code: r.seats.cap(post, code) - r.count.get((j, code), 0) - r.held_vacant.get((j, code), 0)
+            for code in policy.reserved_codes}
     out = []
     for phase, route, sources, takers, source in _stages(r, j, left):
         if route == Route.DERESERVED and policy.unfilled.dereserve_when == "after_exchange":

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..data.routes import Route
 from .allocation import Violation
-from .horizontal import homes, horizontal, trait_masks
+from .horizontal import held_names, homes, horizontal, trait_masks
 from ..data.lists import ABSENT
 from .reading import OPEN_MERIT, Reading
 
@@ -63,10 +63,17 @@ def _post(r: Reading, j: int) -> list[Violation]:
             applied, above = applied[keep], above[keep]
         holders = a.cand[rows]
         wants = applied[r.may[code][applied] & (above > r.precedence[code])]   # (ascending merit)
-        if len(holders) < cap and cap > 0:
+        vacant = r.held_vacant.get((j, code), 0)     # (kept vacant for a held minimum: `horizontal.held`)
+        if vacant and len(holders) > cap - vacant:
+            out.append(r.violation("held horizontal seat filled by another", int(holders.max()), j,
+                                   f"{vacant} of the {code} seats are held for {held_names(policy, seats, post, code)}"
+                                   f" and no beneficiary holds them, yet {len(holders)} of {cap} are filled",
+                                   policy.horizontal.held_source))
+        if len(holders) < cap - vacant and cap > 0:
             for i in wants[:5].tolist():
                 out.append(r.violation("vacancy left while an eligible candidate wanted it", i, j,
-                                       f"{cap - len(holders)} {code} vacancies unfilled", r.cite("open_merit", OPEN_MERIT)))
+                                       f"{cap - vacant - len(holders)} {code} vacancies unfilled",
+                                       r.cite("open_merit", OPEN_MERIT)))
             continue
         # Carried vacancies open to exchange partners are a separate class filled first, on merit (Art.
         # 16(4B)); the compartment's horizontal minimums apply to the year's own vacancies, held by the rest.

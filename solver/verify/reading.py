@@ -117,6 +117,22 @@ class Reading:
         return out
 
     @cached_property
+    def held_vacant(self) -> dict[tuple[int, str], int]:
+        """(post, seat category) -> its seats a held horizontal minimum keeps vacant (`horizontal.held_seats_vacant`,
+        counting the compartment's own appointees); only where the policy holds a trait."""
+        from .horizontal import held_seats_vacant
+        if not self.policy.horizontal.held:
+            return {}
+        own = np.flatnonzero(self.compartment_route)
+        out = {}
+        for j, post in enumerate(self.problem.posts):
+            for code in self.precedence:
+                holders = self.alloc.cand[own[(self.alloc.post[own] == j) & (self.seat[own] == code)]]
+                if v := held_seats_vacant(self.policy, self.problem, self.seats, post, code, holders):
+                    out[(j, code)] = v
+        return out
+
+    @cached_property
     def own_fills(self) -> dict[tuple[int, str], int]:
         """(post, seat category) -> appointees in the own compartments (phase 0)."""
         out: dict[tuple[int, str], int] = {}

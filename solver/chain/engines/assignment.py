@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..compartment import held_vacancies
 from ..pools import Pools
 
 
@@ -25,11 +26,14 @@ def free_for(pools: Pools, assign: np.ndarray, pool, i: int) -> bool:
     return assign[i] < 0 or pools.order_key(pools.pools[assign[i]], i) >= pools.order_key(pool, i)
 
 
-def natural_tops(pools: Pools, assign: np.ndarray) -> dict[int, np.ndarray]:
+def natural_tops(pools: Pools, assign: np.ndarray, held: bool = True) -> dict[int, np.ndarray]:
     """Per pool with horizontal minimums, its natural merit top: the best `capacity` of those eligible who
-    hold no pool they prefer (Rajesh Kumar Daria 2007: the compartment is filled on merit first)."""
+    hold no pool they prefer (Rajesh Kumar Daria 2007: the compartment is filled on merit first), less the seats
+    a held minimum keeps vacant (`horizontal.held`: they were never offered on merit) unless `held` is False."""
     filled = np.bincount(assign[assign >= 0], minlength=len(pools))
-    return {pool.index: available(pools, assign, pool)[:pool.capacity(filled)] for pool in pools if pool.minimums}
+    vacant = held_vacancies(pools, assign) if held else np.zeros(len(pools), dtype=np.int64)
+    return {pool.index: available(pools, assign, pool)[:pool.capacity(filled) - int(vacant[pool.index])]
+            for pool in pools if pool.minimums}
 
 
 def available(pools: Pools, assign: np.ndarray, pool) -> np.ndarray:

@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from ..compartment import choose, fill_in_turn
+from ..compartment import choose, fill_in_turn, held_vacancies
 from ..pools import Pools, runs
 from ..pools.lists import held_positions
 from .assignment import Assignment, mark_adjusted
@@ -69,6 +69,8 @@ def _deferred_acceptance(pools: Pools, members: list[int], assign: np.ndarray, f
     if any(pools.pools[k].minimums for k in members):
         mark_adjusted(pools, assign, adjusted)
     filled += np.bincount(held[got], minlength=len(filled))
+    if any(pools.pools[k].held for k in members):   # (a held seat left vacant is no later phase's to fill)
+        filled[members] += held_vacancies(pools, assign)[members]
 
 
 def _propose(pools: Pools, members: list[int], pi: np.ndarray, who: np.ndarray, ptr: np.ndarray, end: np.ndarray,

@@ -22,6 +22,14 @@ def check_supported(pools: Pools) -> None:
             raise Unsupported("a compartment's minimum guarantee among pools that share a bound is not implemented")
         if p.counts_each and not pools.merit_only:
             raise Unsupported(COUNTS_EACH_WITH_PREFERENCES)
+        if p.held and sum(p.minimums.values()) > p.base:
+            raise Unsupported(f"horizontal.held with minimums ({', '.join(f'{t} {m}' for t, m in p.minimums.items())}) "
+                              f"that add up to more than the compartment's {p.base} seats is not implemented: which "
+                              "held seat an appointee of two traits leaves vacant is not settled (docs/horizontal.md)")
+        if p.counts_each and p.held:
+            raise Unsupported("horizontal.held with horizontal.multi_trait_counts_each = true is not implemented: "
+                              "the best set, each appointee counting for every trait, is defined over the whole "
+                              "capacity (docs/horizontal.md); leave one of them unset")
 
 
 def several_lists_supported(pools: Pools) -> None:

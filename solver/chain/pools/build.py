@@ -25,9 +25,21 @@ def with_minimums(policy: Policy, problem: Problem, pools: Pools, seats: SeatTab
         if p.post == post and p.phase == Phase.OWN and not p.carried and p.route in (OPEN_MERIT, RESERVED):
             mins, ben, inc = horizontal_fields(policy, problem, seats, problem.posts[post], p.category, home)
             p = replace(p, minimums=mins, beneficiary=ben, incoming=inc,
+                        held=held_seats(policy, seats, problem.posts[post], p.category, mins),
                         counts_each=policy.horizontal.multi_trait_counts_each and len(mins) > 1)
         out.append(p)
     return replace(pools, pools=tuple(out))
+
+
+def held_seats(policy: Policy, seats: SeatTable, post: str, code: str, mins: dict) -> dict[str, int]:
+    """`Pool.held`: per trait the policy holds (`horizontal.held`), this year's seats of the compartment's
+    minimum, which stay vacant when its beneficiaries do not fill them; the seats carried into the minimum from
+    earlier years revert (s.36: "only when there is no person with disability available for the post in that
+    year, the employer shall fill up the vacancy by appointment of a person, other than a person with
+    disability")."""
+    held = {t: m - len(seats.carried_horizontal.get((post, code, t), ())) for t, m in mins.items()
+            if t in policy.horizontal.held}
+    return {t: h for t, h in held.items() if h > 0}
 
 
 def build_pools(policy: Policy, problem: Problem, seats: SeatTable) -> Pools:
@@ -98,13 +110,14 @@ class _Builder:
         return self.narrow[key][1]
 
     def add(self, post, route, phase, prec, sources, elig, base, minus=(), mins=None, ben=None, carried=False,
-            inc=None) -> Pool:
+            inc=None, held=None) -> Pool:
         each = self.policy.horizontal.multi_trait_counts_each and len(mins or {}) > 1
         merit_list = self.problem.list_of(post, sources[0])     # (its category's row's list, or the post's)
         elig = self.narrowed(elig, self.problem.post_pools[post], merit_list)
         place = self.problem.lists.position[merit_list] if merit_list else None
         p = Pool(len(self.pools), post, route, phase, prec, tuple(sources), elig, base, tuple(minus), mins or {},
-                 ben or {}, carried, inc or {}, each, ranked_by=self.ranked_by, merit_list=merit_list, place=place)
+                 ben or {}, carried, inc or {}, each, ranked_by=self.ranked_by, merit_list=merit_list, place=place,
+                 held=held or {})
         self.pools.append(p)
         return p
 
@@ -129,7 +142,7 @@ def own_compartments(b: _Builder, seats: SeatTable, j: int, home) -> tuple[dict[
             phase0[code].append(carried[code])
         route = OPEN_MERIT if code == policy.open else RESERVED
         phase0[code].append(b.add(j, route, Phase.OWN, 2 * prec, [code], elig, seats.cap(post, code) - x, (), mins,
-                                  ben, inc=inc))
+                                  ben, inc=inc, held=held_seats(policy, seats, post, code, mins)))
     return phase0, carried
 
 

@@ -35,6 +35,9 @@ class Pool:
     incoming: dict[str, np.ndarray] = field(default_factory=dict)
     counts_each: bool = False         # several traits, an appointee counting for every trait they have
     serves: str = ""                  # the trait whose minimum the pool's seats are held for (service allocation)
+    # trait -> this year's seats of its minimum that stay vacant when its beneficiaries do not fill them
+    # (`horizontal.held`; the minimum's carried seats revert): `solver.chain.compartment.held_vacant`
+    held: dict[str, int] = field(default_factory=dict)
     # the candidates' lists, whose `ranked_by_post` row of the post says who ranked it; None: `admits` is the
     # eligible set as it stands
     ranked_by: Ranking | None = None

@@ -97,6 +97,10 @@ def overall_minimums(policy: Policy, table: SeatTable, minimums: dict, notes: li
     overall: dict[tuple[str, str], int] = {}
     for post in table.posts:
         overall.update(_post_minimums(policy, table, post, given, minimums, notes))
+    if held := sorted({t for (_, t) in overall} & set(policy.horizontal.held)):
+        raise Unsupported(f"horizontal.held ({', '.join(held)}) with horizontal.mode = \"overall\" is not "
+                          "implemented: a held seat stays vacant in its compartment, and overall minimums are the "
+                          "post's; use \"compartmentalised\", or leave horizontal.held empty")
     traits = {p: [t for (q, t) in overall if q == p] for (p, _) in overall}
     overlap = next((ts for ts in traits.values() if len(ts) > 1 and not all(t in SUBCATEGORIES for t in ts)), None)
     if overlap:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ortools.sat.python import cp_model
 
 from ...pools import Pools
-from .horizontal import minimums
+from .horizontal import held_vacancy, minimums
 from .model import Chains, GroupChain, Model, Names, Rules, capacity, guard, link_preferences, shared_bounds
 
 
@@ -87,6 +87,9 @@ def build(pools: Pools, names: Names | None = None, rules: Rules | None = None, 
                   [GroupChain(m, pools, g, names) for g in pools.shared], rules=rules)
     link_preferences(model)
     sums = model.sums()
+    for p in pools:
+        if p.held:
+            sums[p.index] = sums[p.index] + held_vacancy(model, p)
     shared_bounds(model, sums)
     for p, ch in zip(pools, model.chains):
         capacity(model, p, ch, sums)

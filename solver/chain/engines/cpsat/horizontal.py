@@ -31,6 +31,22 @@ def minimums(model: Model, p: Pool, ch: Chains, capacity) -> None:
     passed_over_only_for_a_seat(model, p, ch, fixed, d, h)
 
 
+def held_vacancy(model: Model, p: Pool):
+    """The seats of `p`'s held minimums left vacant (`solver.chain.compartment.held_vacant`): per held trait,
+    min(this year's seats, max(0, minimum - its beneficiaries holding `p`)). Counted with the pool's holders, so
+    that its capacity and its fullness (no waste) read them as taken, and later phases do not fill them."""
+    m, xs = model.m, model.holds[p.index]
+    vacant = []
+    for t, h in p.held.items():
+        ben = [x for i, x in xs.items() if p.beneficiary[t][i]]
+        short = m.new_int_var(0, p.minimums[t], model.names("held_short", p, extra=t))
+        m.add_max_equality(short, [0, p.minimums[t] - cp_model.LinearExpr.sum(ben)])
+        v = m.new_int_var(0, h, model.names("held_vacant", p, extra=t))
+        m.add_min_equality(v, [h, short])
+        vacant.append(v)
+    return cp_model.LinearExpr.sum(vacant)
+
+
 def merit_only_fixed(model: Model, p: Pool, ch: Chains, capacity) -> list:
     """Those who count but enter only on merit (`Pool.incoming`) are in exactly when among the merit top: no
     adjustment brings them in, and none removes them since they count (one trait: several are refused
