@@ -16,7 +16,7 @@ from .ceiling import ceiling
 from .seat_pools import pool_holders
 from .eligibility import (applied_for, counted_against, fitness, horizontal_labels, on_the_list, route_eligibility,
                           selected_once)
-from .later import after_own_category, fallback_order, merit_within_route, no_wasted_vacancies
+from .later import after_own_category, fallback_order, held_seats_kept, merit_within_route, no_wasted_vacancies
 from .merit import merit_within_compartments
 from .reading import Reading
 from .seats import seats_as_given
@@ -27,7 +27,7 @@ ROW_RULES = (selected_once, applied_for, on_the_list, pool_holders, fitness, hor
 # Rules of the order in which one cadre's vacancies are filled: merit within each compartment (open first),
 # then the later phases.
 CADRE_RULES = (merit_within_compartments, after_own_category, fallback_order, merit_within_route,
-               no_wasted_vacancies)
+               held_seats_kept, no_wasted_vacancies)
 
 
 def reading(policy: Policy, problem: Problem, alloc: Allocation, seats: SeatTable | None = None) -> Reading:

@@ -7,6 +7,7 @@ import numpy as np
 
 from ..data.routes import LATER_ROUTES, Route
 from .allocation import Violation
+from .horizontal import held_names
 from .reading import Reading
 
 # Each later route's rule in `Policy.authorities`.
@@ -85,6 +86,23 @@ def merit_within_route(r: Reading) -> list[Violation]:
 def _later_rows(r: Reading, *routes) -> list[int]:
     routes = routes or LATER_ROUTES
     return [row for row in r.rows if r.alloc.route[row] in routes and row not in r.misrouted]
+
+
+def held_seats_kept(r: Reading) -> list[Violation]:
+    """A seat a held horizontal minimum keeps vacant (`Reading.held_vacant`) is no later phase's to fill: the
+    exchange, fallback or de-reservation of the category's unfilled vacancies takes only the others (PwD Act 1995
+    s.36: the vacancy "shall be carried forward")."""
+    out = []
+    for (j, code), vacant in r.held_vacant.items():
+        post = r.problem.posts[j]
+        if r.count.get((j, code), 0) + vacant > r.seats.cap(post, code):
+            later = [row for row in _later_rows(r) if r.alloc.post[row] == j and r.seat[row] == code]
+            for row in later[:1]:
+                out.append(r.violation("held horizontal seat filled by another", int(r.alloc.cand[row]), j,
+                                       f"{vacant} of the {code} seats are held for "
+                                       f"{held_names(r.policy, r.seats, post, code)} and no beneficiary holds them, "
+                                       f"yet {r.alloc.route[row]} filled one", r.policy.horizontal.held_source))
+    return out
 
 
 def no_wasted_vacancies(r: Reading) -> list[Violation]:

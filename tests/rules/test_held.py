@@ -139,6 +139,24 @@ def test_verify_rejects_a_held_seat_given_to_another_and_one_a_beneficiary_wante
     assert CliRunner().invoke(app, ["verify", *args, "--allocation", str(tmp_path / "right.csv")]).exit_code == 0
 
 
+def test_no_later_phase_fills_a_held_seat(tmp_path):
+    """De-reservation in the same year (`unfilled.dereserve=true`): X has one open seat and one SC seat held for
+    PwBD; candidates U1, U2 (open) and S (SC, no disability). Held, the SC seat stays vacant: S may not take it
+    and neither may U2 by de-reservation (the vacancy "shall be carried forward", s.36). Reverted, S takes it.
+    verify names U2 planted there by de-reservation."""
+    cands = [["U1", 99, "UR", "M", "", ""], ["U2", 98, "UR", "M", "", ""], ["S", 90, "SC", "M", "", ""]]
+    vacs = [["post", "category", "vacancies", "pwbd"], ["X", "UR", 1, ""], ["X", "SC", 1, 1]]
+    (alloc, unfilled, _), args = _run(tmp_path / "held", cands, vacs, [HELD, "unfilled.dereserve=true"], engine="both")
+    assert alloc == {"U1": ("X", "UR", "open_merit")} and unfilled == [("X", "SC", 1, "held_vacant")]
+    (alloc, _, _), _ = _run(tmp_path / "revert", cands, vacs, ["unfilled.dereserve=true"], engine="both")
+    assert alloc == {"U1": ("X", "UR", "open_merit"), "S": ("X", "SC", "reserved")}
+    write_csv(tmp_path / "planted.csv", ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route",
+                                         "rank"], [["U1", "X", "UR", "UR", "", "open_merit", 1],
+                                                   ["U2", "X", "SC", "UR", "", "dereserved", 2]])
+    r = CliRunner().invoke(app, ["verify", *args, "--allocation", str(tmp_path / "planted.csv")])
+    assert r.exit_code == 1 and "held horizontal seat filled by another,U2,X" in r.output, r.output
+
+
 def test_held_seats_are_refused_where_not_built(tmp_path):
     """Overall minimums, a recommendation list (upsc-cse), counting each trait, and minimums adding up to more
     than a compartment's seats are refused with exit 3 and the reason, not solved some other way."""
