@@ -6,13 +6,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-import numpy as np
 from ortools.sat.python import cp_model
 
 from ..chain.reductions import DIRECT, Answer, StageData
 from ..chain.engines.cpsat.certificate import contested_pools
 from ..chain.engines.cpsat.conflict import core as named_core, shrunk
-from ..chain.engines.cpsat.model import Names, Rules
+from ..chain.engines.cpsat.model import Rules
 from ..chain.engines.greedy import solve_greedy
 from ..errors import PolicyConflict, Unsupported
 from ..policy import Policy
@@ -23,6 +22,7 @@ from ..outcome.result import Result
 from .lawful import lawful_model, relaxable, solution
 from .questions import Question
 from .readings import OpenOption, combinations, sources
+from .explain import explain
 from .houses import extend, houses, truncated
 from .lattice import contested_no, institution_optimal, lattice_answer
 from .stable import lattice_supported, strict
@@ -213,7 +213,7 @@ def _ask_one(q: Question, res: Result, base: Result, time_limit, workers, model:
             Result(res.policy, problem, res.seats, res.pools, got, "cpsat")
         return "yes", _yes_detail(q, base, alt), alt
     core, minimal = shrunk(model, rules, core, time_limit, workers)
-    return "no", _explain(q, res, pools, why, core, minimal), None
+    return "no", explain(q, res, pools, why, core, minimal), None
 
 
 def _read_off(q: Question, res: Result, base: Result, extremes: dict | None, time_limit=None, workers: int = 1):
@@ -268,7 +268,7 @@ def _among_contested(q: Question, res: Result, base: Result, alt: Result, time_l
     if not core:     # (what stands in the way is the others' seats, fixed: no rule of the model's own)
         return "no", ("stability", contested_no(q, res, int(free.sum())), True), None
     core, minimal = shrunk(model, rules, core, time_limit, workers)
-    return "no", _explain(q, res, pools, {}, core, minimal), None
+    return "no", explain(q, res, pools, {}, core, minimal), None
 
 
 def _scope(res: Result, i: int, reduce: bool):
@@ -318,7 +318,7 @@ def _by_structure(q: Question, res: Result, base: Result):
     if _answers(q, res):
         return "yes", _yes_detail(q, base, res), res
     if not q.selected:
-        return "no", _explain(q, res, res.pools, {}, [("waste", int(held))], True), None
+        return "no", explain(q, res, res.pools, {}, [("waste", int(held))], True), None
     posts = [q.post] if q.post is not None else [j for j in range(len(res.problem.posts)) if res.problem.ranked[i, j]]
     relaxed, why = relaxable(res.policy, res.problem, res.pools, i)
     # Each pool she could hold at the posts asked about is closed to her by one rule, and opening any one would
@@ -332,65 +332,7 @@ def _by_structure(q: Question, res: Result, base: Result):
     if held >= 0:   # (selected elsewhere, asked about another post: she holds one she ranks higher)
         core.append(("waste", held))
     core.sort(key=str)   # (the order the model's core is named in)
-    return "no", _explain(q, res, relaxed, why, core, bool(held < 0)), None
-
-
-def _pool_name(res: Result, p) -> str:
-    return Names(res.problem.posts).pool(p)
-
-
-def _explain(q: Question, res: Result, pools, why: dict, core: list, minimal: bool) -> tuple[str, str, bool]:
-    problem, i = res.problem, q.candidate
-    ids = problem.candidates.ids
-    parts, names = [], []
-    for key in core:
-        kind, p = key[0], pools.pools[key[1]]
-        where = _pool_name(res, p)
-        if kind == "eligibility":
-            text, source = why[(key[1], key[2])]
-            names.append(f"eligibility[{where}]")
-            parts.append(f"{text} ({source})")
-        elif kind == "capacity":
-            above, rank, on = _above_on_list(res, p, i)
-            names.append(f"capacity[{where}]")
-            who = ", ".join(f"{ids[h]} ({rank(h)})" for h in above[:5]) + (" and others" if len(above) > 5 else "")
-            parts.append(f"the {p.base} vacancies of {where} (vacancies.csv) go to " + (
-                f"{who}, eligible and ranked above {ids[i]} {on}(no justified envy: merit within the category; "
-                "Indra Sawhney 1992)" if above else "candidates the rules place there")
-                + _for_minimums(res, p, above, rank))
-        elif kind == "waste":
-            names.append(f"non_wastefulness[{where}]")
-            parts.append(f"{where} may leave an eligible candidate who wants it out only when full, and "
-                         f"{ids[i]} ranks within its cutoff (non-wastefulness; Saurav Yadav 2020)")
-    if not parts:
-        parts.append("every lawful allocation decides it so: merit order within each pool (and the minimum guarantee "
-                     "where a compartment has horizontal minimums, whose rules the audit does not loosen) leaves no "
-                     "other choice")
-    return "; ".join(names), "no: " + "; ".join(parts), minimal
-
-
-def _for_minimums(res: Result, p, above: list[int], rank) -> str:
-    """Where pool p has horizontal minimums, its holders below the candidate asked about who came in by
-    adjustment for a minimum's seat: named, for the seats `above` does not account for."""
-    a, seen = res.assignment, set(above)
-    below = [int(h) for h in p.in_order(np.flatnonzero((a.pool == p.index) & a.adjusted)) if h not in seen]
-    if not p.minimums or not below:
-        return ""
-    ids = res.problem.candidates.ids
-    return (f", and {len(below)} to {', '.join(f'{ids[h]} ({rank(h)})' for h in below[:5])}, below on merit but "
-            f"held for the {' and '.join(p.minimums)} minimum (the minimum guarantee: Rajesh Kumar Daria 2007)")
-
-
-def _above_on_list(res: Result, p, i: int):
-    """The holders of pool `p` ranked above candidate i on the list that orders the pool (its own merit list
-    under several lists: JoSAA Business Rules, "Rank lists"; else the candidates' own merit), best first; how a
-    holder's rank is told; and the words naming that list."""
-    holders = p.in_order(np.flatnonzero(res.assignment.pool == p.index))
-    if p.place is None:
-        return [int(h) for h in holders if h < i], lambda h: f"rank {h + 1}", ""
-    name = res.problem.lists.names[p.merit_list]
-    above = [int(h) for h in holders if p.place[h] < p.place[i]]
-    return above, lambda h: f"rank {int(p.place[h]) + 1} on {name}", f"on {name}, the list that ranks these seats "
+    return "no", explain(q, res, relaxed, why, core, bool(held < 0)), None
 
 
 def _yes_detail(q: Question, res: Result, alt: Result) -> str:

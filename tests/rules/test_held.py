@@ -157,6 +157,18 @@ def test_no_later_phase_fills_a_held_seat(tmp_path):
     assert r.exit_code == 1 and "held horizontal seat filled by another,U2,X" in r.output, r.output
 
 
+def test_the_audit_says_a_seat_was_kept_vacant(tmp_path):
+    """Could T have been selected? No: the open seats go to A, B and P, and of the SC seats one to S and one
+    kept vacant for PwBD, carried forward; the allocation is the only lawful one."""
+    _, args = _run(tmp_path, SEVEN, X, [HELD])
+    r = CliRunner().invoke(app, ["audit", *args, "--ask", "T", "--out", str(tmp_path / "audit")])
+    assert r.exit_code == 0, r.output
+    answer = {x["question"]: x for x in read_csv(tmp_path / "audit" / "answers.csv")}["T"]
+    assert answer["answer"] == "no" and "capacity[SC@X]" in answer["blocking"]
+    assert "the 2 vacancies of SC@X (vacancies.csv) go to S (rank 5)" in answer["detail"]
+    assert "and 1 kept vacant for pwbd: no pwbd candidate could fill it, and it is carried forward" in answer["detail"]
+
+
 def test_held_seats_are_refused_where_not_built(tmp_path):
     """Overall minimums, a recommendation list (upsc-cse), counting each trait, and minimums adding up to more
     than a compartment's seats are refused with exit 3 and the reason, not solved some other way."""
