@@ -30,6 +30,7 @@ from solver.outcome.reports import write_outputs
 from solver.verify import read_allocation, verify
 
 HELD = 'horizontal.held=["pwbd"]'
+REVERT = "horizontal.held=[]"      # (the seat to the next on merit, as before central-dopt held PwBD seats)
 CANDS = ["id", "score", "category", "gender", "pwbd", "ex_serviceman"]
 
 
@@ -78,7 +79,7 @@ def test_a_pwbd_seat_no_beneficiary_can_fill_stays_vacant(tmp_path):
     assert unfilled == [("X", "SC", 1, "held_vacant")]
     assert "was displaced from SC at X by a seat held vacant for pwbd" in reasons["T"]
     assert "carried forward (PwD Act 1995 s.36" in reasons["T"]
-    (alloc, unfilled, _), _ = _run(tmp_path / "revert", SEVEN, X, [], engine="both")
+    (alloc, unfilled, _), _ = _run(tmp_path / "revert", SEVEN, X, [REVERT], engine="both")
     assert set(alloc) == {"A", "B", "P", "S", "T"} and unfilled == []
 
 
@@ -87,7 +88,7 @@ def test_a_beneficiary_who_is_there_fills_the_held_seat_as_before(tmp_path):
     adjustment (Rajesh Kumar Daria 2007) whether the policy holds the seat or not."""
     cands = SEVEN + [["Q", 40, "SC", "F", "a", ""]]
     held = _run(tmp_path / "held", cands, X, [HELD], engine="both")[0]
-    revert = _run(tmp_path / "revert", cands, X, [], engine="both")[0]
+    revert = _run(tmp_path / "revert", cands, X, [REVERT], engine="both")[0]
     assert held[0] == revert[0] == {"A": ("X", "UR", "open_merit"), "B": ("X", "UR", "open_merit"),
                                     "P": ("X", "UR", "horizontal_adjustment"), "S": ("X", "SC", "reserved"),
                                     "Q": ("X", "SC", "horizontal_adjustment")}
@@ -104,7 +105,7 @@ def test_an_ex_servicemans_seat_reverts_beside_a_held_pwbd_seat(tmp_path):
     (alloc, unfilled, _), _ = _run(tmp_path / "held", cands, vacs, [HELD], engine="both")
     assert sorted(alloc) == ["E", "U1", "U2"] and alloc["E"][2] == "horizontal_adjustment"
     assert unfilled == [("X", "UR", 1, "held_vacant")]
-    (alloc, unfilled, _), _ = _run(tmp_path / "revert", cands, vacs, [], engine="both")
+    (alloc, unfilled, _), _ = _run(tmp_path / "revert", cands, vacs, [REVERT], engine="both")
     assert sorted(alloc) == ["E", "U1", "U2", "U3"] and unfilled == []
 
 
@@ -117,7 +118,7 @@ def test_a_beneficiary_who_prefers_another_post_leaves_the_held_seat_vacant(tmp_
     (alloc, unfilled, _), _ = _run(tmp_path / "held", cands, vacs, [HELD], prefs, engine="both")
     assert alloc == {"P": ("Y", "UR", "open_merit"), "A": ("X", "UR", "open_merit")}
     assert unfilled == [("X", "UR", 1, "held_vacant")]
-    (alloc, _, _), _ = _run(tmp_path / "revert", cands, vacs, [], prefs, engine="both")
+    (alloc, _, _), _ = _run(tmp_path / "revert", cands, vacs, [REVERT], prefs, engine="both")
     assert set(alloc) == {"P", "A", "B"}
 
 
@@ -148,7 +149,7 @@ def test_no_later_phase_fills_a_held_seat(tmp_path):
     vacs = [["post", "category", "vacancies", "pwbd"], ["X", "UR", 1, ""], ["X", "SC", 1, 1]]
     (alloc, unfilled, _), args = _run(tmp_path / "held", cands, vacs, [HELD, "unfilled.dereserve=true"], engine="both")
     assert alloc == {"U1": ("X", "UR", "open_merit")} and unfilled == [("X", "SC", 1, "held_vacant")]
-    (alloc, _, _), _ = _run(tmp_path / "revert", cands, vacs, ["unfilled.dereserve=true"], engine="both")
+    (alloc, _, _), _ = _run(tmp_path / "revert", cands, vacs, [REVERT, "unfilled.dereserve=true"], engine="both")
     assert alloc == {"U1": ("X", "UR", "open_merit"), "S": ("X", "SC", "reserved")}
     write_csv(tmp_path / "planted.csv", ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route",
                                          "rank"], [["U1", "X", "UR", "UR", "", "open_merit", 1],
@@ -299,9 +300,14 @@ def test_verify_rejects_a_held_seat_given_to_one_who_does_not_count(inst):
 
 
 def test_the_policy_reads_held_traits():
-    """`horizontal.held` names traits of the schema's list, once each, and needs a year to carry to."""
+    """`horizontal.held` names traits of the schema's list, once each, and needs a year to carry to. central-dopt
+    and ssc-cgl hold the PwBD seats (s.36); the other models' traits revert."""
     import pytest
     assert load_policy("central-dopt", [HELD]).horizontal.held == ["pwbd"]
+    for name in ("central-dopt", "ssc-cgl"):
+        assert load_policy(name).horizontal.held == ["pwbd", "pwbd_a", "pwbd_b", "pwbd_c", "pwbd_de"]
+    for name in ("central-2004", "bihar-1991", "maharashtra-2001", "manipur-1976", "upsc-cse"):
+        assert load_policy(name).horizontal.held == []
     for bad in ('horizontal.held=["pwbd", "pwbd"]', 'horizontal.held=["blind"]'):
         with pytest.raises(Exception, match="held"):
             load_policy("central-dopt", [bad])
