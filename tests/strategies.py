@@ -72,6 +72,9 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
                 # at 0.5 a one-seat compartment's two minimums round to 1 each: more than it can hold
                 x = draw(st.sampled_from([0.25, 0.5]))
                 extra.append(f'horizontal.traits=[{{name="pwbd_a", share={x}}}, {{name="pwbd_b", share={x}}}]')
+    if not held and not fixed:
+        # (central-dopt holds its PwBD seats; these draws keep the reading where seats revert, `held` the other)
+        extra.append("horizontal.held=[]")
     if held and not fixed:
         extra = [x for x in extra if x != 'horizontal.mode="overall"']
         extra.append(draw(st.sampled_from(['horizontal.held=["pwbd"]', 'horizontal.held=["pwbd", "women"]',
@@ -115,8 +118,10 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
                 and column in (None, "women") else ""
             pwbd = rng.randint(0, v) if horizontal and v and rng.random() < often - 0.05 and not overall \
                 and column in (None, "pwbd") else ""
-            if held and women != "" and pwbd != "":   # (minimums within the seats: more is refused when held)
-                women = min(women, v - pwbd)
+            if held and pwbd != "":
+                # (minimums within the seats: more is refused where a trait is held; a women's share of 0.3 counts)
+                shared = any("women" in x for x in sets if x.startswith("horizontal.traits"))
+                pwbd = min(pwbd, v - (women if women != "" else int(0.3 * v + 0.5) if shared else 0))
             vacs.append([p, code, v, women, pwbd])
     return policy_name, sets, cands, vacs, prefs
 
@@ -145,6 +150,8 @@ def year_sequences(draw, max_years=4, max_n=14):
     elif kind == "each":     # women and PwBD, each appointee counting for both, unfilled seats carried
         extra += ["horizontal.multi_trait_counts_each=true", 'horizontal.unfilled="carry_forward"',
                   'horizontal.traits=[{name="women", share=0.4}, {name="pwbd", share=0.3}]']
+    if kind != "held":
+        extra.append("horizontal.held=[]")   # (central-dopt holds its PwBD seats: "held" draws that reading)
     sets = ['roster.small_cadre="none"', 'ceiling.excess="carry_forward"', *YEAR_POLICIES[name], *extra]
     posts = [f"P{j}" for j in range(draw(st.integers(1, 2)))]
     years = draw(st.integers(2, max_years))

@@ -25,7 +25,8 @@ def check_supported(pools: Pools) -> None:
         if p.held and sum(p.minimums.values()) > p.base:
             raise Unsupported(f"horizontal.held with minimums ({', '.join(f'{t} {m}' for t, m in p.minimums.items())}) "
                               f"that add up to more than the compartment's {p.base} seats is not implemented: which "
-                              "held seat an appointee of two traits leaves vacant is not settled (docs/horizontal.md)")
+                              "held seat an appointee of two traits leaves vacant is not settled (docs/horizontal.md); "
+                              "lower a minimum in vacancies.csv, or leave the trait out of the policy's horizontal.held")
         if p.counts_each and p.held:
             raise Unsupported("horizontal.held with horizontal.multi_trait_counts_each = true is not implemented: "
                               "the best set, each appointee counting for every trait, is defined over the whole "
