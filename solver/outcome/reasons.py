@@ -282,11 +282,8 @@ def _missed(st: _Standing, i: int) -> list[str]:
             # the best set may trade a beneficiary of one trait for one who serves several
             traits = " and ".join(p.minimums) + ", each appointee counting for every trait they have"
         at = p.place_of          # (places on the pool's merit list: its own, or the candidates' merit)
-        if k in st.held_tops and at(i) <= at(st.held_tops[k]) and not any(p.beneficiary[t][i] for t in p.held):
-            held, v = " and ".join(p.held), int(st.vacant[k])
-            missed.append(f"displaced from {_what(p)} {st.where(p, r)} by {'a seat' if v == 1 else f'{v} seats'} held "
-                          f"vacant for {held}, which no {held} candidate could fill: carried forward "
-                          f"({st.result.policy.horizontal.held_source})")
+        if kept := _kept_out(st, p, k, i, r):
+            missed.append(kept)
         elif p.minimums and at(i) <= at(st.tops[k]):
             # Within the merit top, yet out: a minimum, not merit, kept this one out.
             cut = f"merit cutoff {st.rank_on(p, st.last_merit[k])}" if st.last_merit[k] >= 0 else \
@@ -298,6 +295,17 @@ def _missed(st: _Standing, i: int) -> list[str]:
         else:
             missed.append(st.list_cutoff(k, r, i) if p.merit_list else st.cutoff(k, r))
     return missed
+
+
+def _kept_out(st: _Standing, p, k: int, i: int, r: int) -> str:
+    """Where pool k kept seats vacant for a held minimum (`horizontal.held`) and candidate i, who counts for none
+    of its held traits, was within its merit top but for them: that, in words; else ""."""
+    if k not in st.held_tops or p.place_of(i) > p.place_of(st.held_tops[k]) or \
+            any(p.beneficiary[t][i] for t in p.held):
+        return ""
+    held, v = " and ".join(p.held), int(st.vacant[k])
+    return (f"displaced from {_what(p)} {st.where(p, r)} by {'a seat' if v == 1 else f'{v} seats'} held vacant for "
+            f"{held}, which no {held} candidate could fill: carried forward ({st.result.policy.horizontal.held_source})")
 
 
 def _selected(st: _Standing, i: int, got: int, missed: list[str]) -> str:

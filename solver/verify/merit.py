@@ -7,7 +7,7 @@ import numpy as np
 
 from ..data.routes import Route
 from .allocation import Violation
-from .horizontal import held_names, homes, horizontal, trait_masks
+from .horizontal import held_names, held_seats_vacant, homes, horizontal, trait_masks
 from ..data.lists import ABSENT
 from .reading import OPEN_MERIT, Reading
 
@@ -69,6 +69,8 @@ def _post(r: Reading, j: int) -> list[Violation]:
                                    f"{vacant} of the {code} seats are held for {held_names(policy, seats, post, code)}"
                                    f" and no beneficiary holds them, yet {len(holders)} of {cap} are filled",
                                    policy.horizontal.held_source))
+        if vacant:   # (a held seat may stay vacant only where no beneficiary who wanted it was left out)
+            vacant = held_seats_vacant(policy, r.problem, seats, post, code, np.r_[holders, wants])
         if len(holders) < cap - vacant and cap > 0:
             for i in wants[:5].tolist():
                 out.append(r.violation("vacancy left while an eligible candidate wanted it", i, j,

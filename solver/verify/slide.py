@@ -52,11 +52,18 @@ def check_slide(policy: Policy, problem: Problem, before: Allocation, responses:
                    f"{given.get(key, 0)}", candidate=k, post=problem.posts[key[0]])
             for key, k in held.items() if k > given.get(key, 0) and not _tied_past(policy, problem, key, now,
                                                                                    index, given.get(key, 0))]
+    kept = _kept_vacant(policy, problem, was, now, index)
+    for (j, seat), traits in kept[0].items():
+        vacant = sum(max(0, m - have) for m, have in traits.values())
+        if vacant and held.get((j, seat), 0) > given.get((j, seat), 0) - vacant:
+            out.append(Broken(f"{held[(j, seat)]} hold the {seat} seats at {problem.posts[j]}, of which {vacant} are "
+                              f"held for {' and '.join(traits)} and no beneficiary holds them: held horizontal seat "
+                              f"filled by another ({policy.horizontal.held_source})", post=problem.posts[j]))
     takers = [cid for cid, a in answer.items() if a in ("float", "slide")]
     if policy.slide.newcomers:
         takers += [x for x in ids if x not in was and
                    (x in registered if policy.slide.registration else x not in gone)]
-    return out + _passed_over(policy, problem, index, was, now, answer, given, held, rank, takers, after, site)
+    return out + _passed_over(policy, problem, index, was, now, answer, given, held, rank, takers, after, site, kept)
 
 
 def _moved_or_back(problem, was, now, answer, site, gone, source) -> list:
@@ -269,7 +276,7 @@ def _seat_rows(policy: Policy, problem: Problem, given: dict, holders: dict, aft
     return ranked, worst
 
 
-def _passed_over(policy, problem, index, was, now, answer, given, held, rank, takers, after, site) -> list[str]:
+def _passed_over(policy, problem, index, was, now, answer, given, held, rank, takers, after, site, kept) -> list[str]:
     out = []
     traits, masks = _served(problem, was)
     holders: dict[tuple[int, str], list[int]] = {}
@@ -283,8 +290,28 @@ def _passed_over(policy, problem, index, was, now, answer, given, held, rank, ta
     open_to = np.array([ABSENT if held.get(key, 0) < given[key] else worst.get(key, -1) for key in rows],
                        dtype=np.int64)
     rnd = Round(was, now, answer, rank.closed, site)
+    kept, ben = kept
     for cid, u, mine, s in wanted_seats(problem, index, takers, rnd, rows, may, open_to):
         (j, seat), (place, level) = rows[s], ranked[rows[s]]
-        out += _seat_breach(problem, cid, u, mine, j, seat, holders, traits, masks, place, after, given[(j, seat)],
-                            held, level)
+        vacant = sum(max(0, m - have - int(ben[t][u])) for t, (m, have) in kept.get((j, seat), {}).items())
+        out += _seat_breach(problem, cid, u, mine, j, seat, holders, traits, masks, place, after,
+                            given[(j, seat)] - vacant, held, level)
     return out
+
+
+def _kept_vacant(policy: Policy, problem: Problem, was: dict, now: dict, index: dict) -> dict:
+    """(post, seat) -> {held trait: (the round's seats there that served it in the round before, its beneficiaries
+    holding them now)}: such a seat no beneficiary takes stays vacant (`horizontal.held`; PwD Act 1995 s.36),
+    so it is no empty seat another could claim. A seat served the first trait its holder's labels name. Returns
+    that and who counts for each held trait."""
+    out: dict = {}
+    ben = {t: problem.candidates.trait(t) for t in policy.horizontal.held}
+    for j, seat, labels in was.values():
+        t = labels.split(";")[0]
+        if t in policy.horizontal.held:
+            m, _ = out.setdefault((j, seat), {}).get(t, (0, 0))
+            out[(j, seat)][t] = (m + 1, 0)
+    for cid, (j, seat, _) in now.items():
+        for t, (m, have) in out.get((j, seat), {}).items():
+            out[(j, seat)][t] = (m, have + int(ben[t][index[cid]]))
+    return out, ben

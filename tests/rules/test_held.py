@@ -170,6 +170,66 @@ def test_the_audit_says_a_seat_was_kept_vacant(tmp_path):
     assert "and 1 kept vacant for pwbd: no pwbd candidate could fill it, and it is carried forward" in answer["detail"]
 
 
+def test_a_sweep_and_a_comparison_count_the_held_seat(tmp_path):
+    """The two readings as scenarios of one sweep: results.csv counts the kept seat as `unfilled_held_vacant`
+    (SC: 2 vacancies, 1 filled, 1 held), the comparison against the reverting baseline says SC fills one fewer and
+    carries one more; `compare` of the two solves names T as losing the post."""
+    _, args = _run(tmp_path, SEVEN, X, [HELD])
+    (tmp_path / "sc.toml").write_text('[scenarios.held]\nset = [\'horizontal.held=["pwbd"]\']\n'
+                                      "[scenarios.revert]\nset = ['horizontal.held=[]']\n")
+    files = [x for x in args if x != HELD and x != "--set"]
+    r = CliRunner().invoke(app, ["sweep", *files, "--scenarios", str(tmp_path / "sc.toml"), "--baseline", "revert",
+                                 "--out", str(tmp_path / "sweep")])
+    assert r.exit_code == 0, r.output
+    rows = {(x["scenario"], x["category"]): x for x in read_csv(tmp_path / "sweep" / "results.csv")}
+    assert [rows["held", "SC"][k] for k in ("vacancies", "filled", "unfilled_held_vacant", "carried_out")] == \
+        ["2", "1", "1", "1"]
+    assert rows["revert", "SC"]["filled"] == "2" and rows["revert", "SC"]["unfilled_held_vacant"] == "0"
+    diff = {(x["category"], x["measure"]): x["difference"] for x in read_csv(tmp_path / "sweep" / "against_baseline.csv")}
+    assert diff["SC", "filled"] == "-1" and diff["SC", "carried out"] == "1"
+    for name, sets in (("hd", [HELD]), ("rv", [REVERT])):
+        assert CliRunner().invoke(app, ["solve", *files, *[x for s in sets for x in ("--set", s)], "--quiet",
+                                        "--out", str(tmp_path / name)]).exit_code == 0
+    r = CliRunner().invoke(app, ["compare", str(tmp_path / "rv"), str(tmp_path / "hd"), "--out", str(tmp_path / "c")])
+    assert r.exit_code == 0, r.output
+    assert [(x["candidate_id"], x["change"]) for x in read_csv(tmp_path / "c" / "changes.csv")] == [("T", "loses the post")]
+
+
+def test_verify_rejects_a_held_seat_left_vacant_while_a_beneficiary_wanted_it(tmp_path):
+    """X: one open seat held for PwBD; P (PwBD) and A rank it. Held, P takes it by adjustment. Planted: nobody
+    holds it. The seat may stay vacant only where no beneficiary who wanted it was left out: P was."""
+    cands = [["A", 99, "UR", "M", "", ""], ["P", 50, "UR", "M", "a", ""]]
+    vacs = [["post", "category", "vacancies", "pwbd"], ["X", "UR", 1, 1]]
+    (alloc, _, _), args = _run(tmp_path, cands, vacs, [HELD])
+    assert alloc == {"P": ("X", "UR", "horizontal_adjustment")}
+    write_csv(tmp_path / "empty.csv", ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route"], [])
+    r = CliRunner().invoke(app, ["verify", *args, "--allocation", str(tmp_path / "empty.csv")])
+    assert r.exit_code == 1 and "vacancy left while an eligible candidate wanted it,P,X" in r.output, r.output
+
+
+def test_a_sliding_round_keeps_a_freed_pwbd_seat_vacant(tmp_path):
+    """A sliding round (`slide`, the SSC's as summarised) after the first allocation of SEVEN: P, placed in the
+    open compartment's PwBD seat, does not report (absent), and so do A and B; S fixes. Their three open seats
+    are offered again, P's still held for PwBD: no PwBD candidate is left, so C and D take two and the third
+    stays vacant; verify --stage slide accepts that, and names T (SC) planted into the third."""
+    (alloc, _, _), args = _run(tmp_path / "r1", SEVEN, X, [HELD])
+    write_csv(tmp_path / "resp.csv", ["candidate_id", "response"], [["S", "fix"]])
+    r = CliRunner().invoke(app, ["slide", "--result", str(tmp_path / "r1" / "greedy"), "--responses",
+                                 str(tmp_path / "resp.csv"), "--out", str(tmp_path / "r2")])
+    assert r.exit_code == 0, r.output
+    got = {x["candidate_id"]: (x["post"], x["seat_category"]) for x in read_csv(tmp_path / "r2" / "allocation.csv")}
+    assert got == {"C": ("X", "UR"), "D": ("X", "UR"), "S": ("X", "SC")}
+    check = ["verify", *args, "--stage", "slide", "--allocation", str(tmp_path / "r1" / "greedy" / "allocation.csv"),
+             "--responses", str(tmp_path / "resp.csv")]
+    r = CliRunner().invoke(app, [*check, "--slide", str(tmp_path / "r2" / "allocation.csv")])
+    assert r.exit_code == 0, r.output
+    rows = read_csv(tmp_path / "r2" / "allocation.csv")
+    rows.append({**rows[0], "candidate_id": "T", "rank": "6"})     # (an SC candidate on the held open seat)
+    write_csv(tmp_path / "planted.csv", list(rows[0]), [list(x.values()) for x in rows])
+    r = CliRunner().invoke(app, [*check, "--slide", str(tmp_path / "planted.csv")])
+    assert r.exit_code == 1 and "held horizontal seat filled by another" in r.output, r.output
+
+
 def test_held_seats_are_refused_where_not_built(tmp_path):
     """Overall minimums, a recommendation list (upsc-cse), counting each trait, and minimums adding up to more
     than a compartment's seats are refused with exit 3 and the reason, not solved some other way."""

@@ -196,6 +196,7 @@ def test_overall_minimums_with_several_lists_are_refused(tmp_path):
     order. (With a preferences file they are refused whatever the lists: the run here has none.)"""
     inputs(tmp_path)
     base = [a for a in args(tmp_path) if "p.csv" not in a and a != "--preferences"]
+    base += ["--set", "horizontal.held=[]"]   # (a held seat is refused with overall minimums on its own)
     r = CliRunner().invoke(app, ["solve", *base, "--set", "horizontal.mode=overall", "--quiet", "--out",
                                  str(tmp_path / "o")])
     assert r.exit_code == 3 and "several merit lists" in r.output, r.output
@@ -223,7 +224,8 @@ def market(draw):
     for p in posts:
         obc = draw(st.integers(0, 1))
         ur = obc + draw(st.integers(0, 2))
-        vacs += [[p, "UR", ur, draw(st.integers(0, ur)), draw(st.integers(0, 1)) if ur else 0, lists[(p, "UR")]],
+        pwbd = draw(st.integers(0, ur))     # (ssc-cgl holds a PwBD seat: the minimums within the seats)
+        vacs += [[p, "UR", ur, pwbd, draw(st.integers(0, min(1, ur - pwbd))), lists[(p, "UR")]],
                  [p, "OBC", obc, draw(st.integers(0, obc)), 0, lists[(p, "OBC")]]]
     on = list(draw(st.permutations(range(n))))
     prefs = {f"C{i}": list(draw(st.permutations(posts)))[:draw(st.integers(0, len(posts)))] for i in range(n)}
@@ -304,7 +306,8 @@ def crossing(draw):
     vacs = []
     for k, p in enumerate(posts):
         ur, obc, lst = draw(st.integers(1, 3)), draw(st.integers(0, 1)), "tier2_paper2" if k % 2 else ""
-        vacs += [[p, "UR", ur, draw(st.integers(0, 1)), draw(st.integers(0, 1)), lst],
+        pwbd = draw(st.integers(0, 1))   # (ssc-cgl holds a PwBD seat: the minimums within the seats)
+        vacs += [[p, "UR", ur, pwbd, draw(st.integers(0, min(1, ur - pwbd))), lst],
                  [p, "OBC", obc, draw(st.integers(0, obc)), 0, lst]]
     on = list(draw(st.permutations(range(n))))
     prefs = {f"C{i}": list(draw(st.permutations(posts))) for i in range(n)}
