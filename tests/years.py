@@ -44,3 +44,14 @@ def verify_year(tmp_path, policy, year, *sets):
                                  "--allocation", str(tmp_path / "out" / str(year) / "allocation.csv"), "--register",
                                  str(tmp_path / "reg.sqlite"), "--year", str(year)])
     return r
+
+
+def pwbd_year(root, year, disabilities):
+    """Two open vacancies, one of them for PwBD sub-category (a) (share 0.5 here so that a two-post year has
+    one); candidates M1, M2 without disability, then one per listed sub-category."""
+    d = root / "years" / str(year)
+    d.mkdir(parents=True)
+    cands = [[f"M1-{year}", 1, "UR", "M", ""], [f"M2-{year}", 2, "UR", "M", ""]]
+    cands += [[f"P{s}-{year}", 3 + k, "UR", "M", s] for k, s in enumerate(disabilities)]
+    write_csv(d / "candidates.csv", ["id", "rank", "category", "gender", "pwbd"], cands)
+    write_csv(d / "vacancies.csv", ["post", "category", "vacancies"], [["X", "UR", 2]])

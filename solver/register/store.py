@@ -242,9 +242,12 @@ class Register:
                 self.db.execute("UPDATE items SET closed_year = ? WHERE id = ?", (rec.year, item.id))
 
     def _tally(self, rec: YearRecord, round_: str) -> None:
+        # (zero counts are left out, but a post whose every count is zero keeps its vacancies rows: a year the post
+        # recruited for with no vacancy is tallied, not one written before the tally existed: `_recent`)
+        busy = {post for (post, _), row in rec.by_post.items() if any(row.values())}
         self.db.executemany("INSERT INTO tally (year, round, post, category, what, count) VALUES (?, ?, ?, ?, ?, ?)",
                             [(rec.year, round_, post, code, what, k) for (post, code), row in sorted(rec.by_post.items())
-                             for what, k in row.items() if k])
+                             for what, k in row.items() if k or (what == "vacancies" and post not in busy)])
 
     def tally(self, year: int) -> list[tuple[str, str, str, str, int]]:
         """What `year`'s rounds did, per post and category: (round, post, category, what, count)."""

@@ -63,14 +63,8 @@ def _post(r: Reading, j: int) -> list[Violation]:
             applied, above = applied[keep], above[keep]
         holders = a.cand[rows]
         wants = applied[r.may[code][applied] & (above > r.precedence[code])]   # (ascending merit)
-        vacant = r.held_vacant.get((j, code), 0)     # (kept vacant for a held minimum: `horizontal.held`)
-        if vacant and len(holders) > cap - vacant:
-            out.append(r.violation("held horizontal seat filled by another", int(holders.max()), j,
-                                   f"{vacant} of the {code} seats are held for {held_names(policy, seats, post, code)}"
-                                   f" and no beneficiary holds them, yet {len(holders)} of {cap} are filled",
-                                   policy.horizontal.held_source))
-        if vacant:   # (a held seat may stay vacant only where no beneficiary who wanted it was left out)
-            vacant = held_seats_vacant(policy, r.problem, seats, post, code, np.r_[holders, wants])
+        held, vacant = _held_seats(r, j, code, holders, wants, cap)
+        out += held
         if len(holders) < cap - vacant and cap > 0:
             for i in wants[:5].tolist():
                 out.append(r.violation("vacancy left while an eligible candidate wanted it", i, j,
@@ -97,6 +91,22 @@ def _post(r: Reading, j: int) -> list[Violation]:
             out.extend(horizontal(masks, post, code, held, routes, want, names,
                                   policy.horizontal.multi_trait_counts_each, f" of list {listed}" if listed else ""))
     return out
+
+
+def _held_seats(r: Reading, j: int, code: str, holders: np.ndarray, wants: np.ndarray, cap: int):
+    """The compartment's seats kept vacant for a held minimum (`horizontal.held`): a breach where more are filled
+    than that leaves, and how many may stay vacant with `wants` waiting (none that a beneficiary among them
+    wanted). Returns (violations, seats that may stay vacant)."""
+    vacant, post = r.held_vacant.get((j, code), 0), r.problem.posts[j]
+    if not vacant:
+        return [], 0
+    out = []
+    if len(holders) > cap - vacant:
+        out.append(r.violation("held horizontal seat filled by another", int(holders.max()), j,
+                               f"{vacant} of the {code} seats are held for {held_names(r.policy, r.seats, post, code)}"
+                               f" and no beneficiary holds them, yet {len(holders)} of {cap} are filled",
+                               r.policy.horizontal.held_source))
+    return out, held_seats_vacant(r.policy, r.problem, r.seats, post, code, np.r_[holders, wants])
 
 
 def _on_list(place: np.ndarray, masks: dict, holders: np.ndarray, routes: np.ndarray, want: np.ndarray, ids):

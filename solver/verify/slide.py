@@ -53,12 +53,7 @@ def check_slide(policy: Policy, problem: Problem, before: Allocation, responses:
             for key, k in held.items() if k > given.get(key, 0) and not _tied_past(policy, problem, key, now,
                                                                                    index, given.get(key, 0))]
     kept = _kept_vacant(policy, problem, was, now, index)
-    for (j, seat), traits in kept[0].items():
-        vacant = sum(max(0, m - have) for m, have in traits.values())
-        if vacant and held.get((j, seat), 0) > given.get((j, seat), 0) - vacant:
-            out.append(Broken(f"{held[(j, seat)]} hold the {seat} seats at {problem.posts[j]}, of which {vacant} are "
-                              f"held for {' and '.join(traits)} and no beneficiary holds them: held horizontal seat "
-                              f"filled by another ({policy.horizontal.held_source})", post=problem.posts[j]))
+    out += _held_filled(policy, problem, kept[0], given, held)
     takers = [cid for cid, a in answer.items() if a in ("float", "slide")]
     if policy.slide.newcomers:
         takers += [x for x in ids if x not in was and
@@ -296,6 +291,18 @@ def _passed_over(policy, problem, index, was, now, answer, given, held, rank, ta
         vacant = sum(max(0, m - have - int(ben[t][u])) for t, (m, have) in kept.get((j, seat), {}).items())
         out += _seat_breach(problem, cid, u, mine, j, seat, holders, traits, masks, place, after,
                             given[(j, seat)] - vacant, held, level)
+    return out
+
+
+def _held_filled(policy: Policy, problem: Problem, kept: dict, given: dict, held: dict) -> list:
+    """A seat the round keeps vacant for a held trait (`_kept_vacant`) that someone holds all the same."""
+    out = []
+    for (j, seat), traits in kept.items():
+        vacant = sum(max(0, m - have) for m, have in traits.values())
+        if vacant and held.get((j, seat), 0) > given.get((j, seat), 0) - vacant:
+            out.append(Broken(f"{held[(j, seat)]} hold the {seat} seats at {problem.posts[j]}, of which {vacant} are "
+                              f"held for {' and '.join(traits)} and no beneficiary holds them: held horizontal seat "
+                              f"filled by another ({policy.horizontal.held_source})", post=problem.posts[j]))
     return out
 
 

@@ -48,6 +48,17 @@ def test_two_vacancies_take_the_carry_over_of_the_preceding_three_years(tmp_path
                    2023: ["UR", "UR"]}
 
 
+def test_a_year_without_vacancies_counts_in_the_two_vacancy_window(tmp_path):
+    """A year the post recruited for with no vacancy is one of "the preceding three recruitment years" with none,
+    not a year the register cannot read: 2019 X has 0 vacancies, 2020 two. Window 2019 (0 vacancies):
+    floor(0.31 x 2) = 0 for ST: UR 2 (it was refused as "written before schema 4")."""
+    cands = [["U1", 1, "UR"], ["T1", 2, "ST"], ["U2", 3, "UR"]]
+    _year(tmp_path, 2019, [["X", "UR", 0], ["X", "ST", 0]], cands)
+    _year(tmp_path, 2020, [["X", "TOTAL", 2]], cands)
+    alloc = (tmp_path / "2020" / "out" / "allocation.csv").read_text().splitlines()[1:]
+    assert sorted(line.split(",")[2] for line in alloc) == ["UR", "UR"]
+
+
 def test_two_vacancies_without_the_register_are_an_input_error(tmp_path):
     """Without the register the preceding three years are unknown: the row is refused naming file, line and
     column, instead of starting the percentage afresh."""

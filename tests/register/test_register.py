@@ -13,7 +13,7 @@ import pytest
 from conftest import read_csv, write_csv
 from hypothesis import HealthCheck, given, settings, strategies as st
 from strategies import materialise, year_sequences
-from years import dump, simulate, verify_year, year_folder
+from years import dump, pwbd_year, simulate, verify_year, year_folder
 from typer.testing import CliRunner
 
 from solver import load_policy, solve
@@ -319,17 +319,6 @@ def test_years_engines_agree_and_verify_accepts(tmp_path_factory, seq, specials)
 
 # (the seat reverting that year and one more carried: central-dopt's own reading holds it, tests/rules/test_held.py)
 PWBD = ['horizontal.traits=[{name="pwbd_a", share=0.5}]', 'horizontal.unfilled="carry_forward"', "horizontal.held=[]"]
-
-
-def pwbd_year(root, year, disabilities):
-    """Two open vacancies, one of them for PwBD sub-category (a) (share 0.5 here so that a two-post year has
-    one); candidates M1, M2 without disability, then one per listed sub-category."""
-    d = root / "years" / str(year)
-    d.mkdir(parents=True)
-    cands = [[f"M1-{year}", 1, "UR", "M", ""], [f"M2-{year}", 2, "UR", "M", ""]]
-    cands += [[f"P{s}-{year}", 3 + k, "UR", "M", s] for k, s in enumerate(disabilities)]
-    write_csv(d / "candidates.csv", ["id", "rank", "category", "gender", "pwbd"], cands)
-    write_csv(d / "vacancies.csv", ["post", "category", "vacancies"], [["X", "UR", 2]])
 
 
 def test_pwbd_seat_is_carried_interchanged_then_lapses(tmp_path):

@@ -22,7 +22,7 @@ from conftest import read_csv, write_csv
 from hypothesis import HealthCheck, given, settings
 from strategies import instances, materialise
 from typer.testing import CliRunner
-from years import simulate, verify_year
+from years import pwbd_year, simulate, verify_year
 
 from solver import load_policy, solve
 from solver.cli import app
@@ -246,17 +246,6 @@ def test_held_seats_are_refused_where_not_built(tmp_path):
                                      *[x for s in extra for x in ("--set", s)], "--out", str(tmp_path / "o")])
         assert r.exit_code == 3 and "horizontal.held" in r.output and said in " ".join(r.output.split()), r.output
         assert not (tmp_path / "o").exists()
-
-
-def pwbd_year(root, year, disabilities):
-    """Two open vacancies, one of them for PwBD sub-category (a) (share 0.5); candidates M1, M2 without
-    disability, then one per listed sub-category."""
-    d = root / "years" / str(year)
-    d.mkdir(parents=True)
-    cands = [[f"M1-{year}", 1, "UR", "M", ""], [f"M2-{year}", 2, "UR", "M", ""]]
-    cands += [[f"P{s}-{year}", 3 + k, "UR", "M", s] for k, s in enumerate(disabilities)]
-    write_csv(d / "candidates.csv", ["id", "rank", "category", "gender", "pwbd"], cands)
-    write_csv(d / "vacancies.csv", ["post", "category", "vacancies"], [["X", "UR", 2]])
 
 
 def test_a_held_seat_is_carried_then_interchanged_then_given_to_others(tmp_path):
