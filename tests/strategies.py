@@ -77,8 +77,8 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
         extra.append("horizontal.held=[]")
     if held and not fixed:
         extra = [x for x in extra if x != 'horizontal.mode="overall"']
-        extra.append(draw(st.sampled_from(['horizontal.held=["pwbd"]', 'horizontal.held=["pwbd", "women"]',
-                                           'horizontal.held=["women"]'])))
+        # (two held traits one candidate may have are refused: `solver.chain.engines.support`)
+        extra.append(draw(st.sampled_from(['horizontal.held=["pwbd"]', 'horizontal.held=["women"]'])))
         overall, traits = False, traits or draw(st.booleans())
     sets = list(fixed[1]) if fixed else SETS + extra
     pol = load_policy(policy_name, sets)

@@ -78,8 +78,9 @@ def held_vacant(pool: Pool, who: np.ndarray) -> dict[str, int]:
     """Per held trait (`Pool.held`), the seats of this year's minimum that stay vacant when the compartment is
     chosen from `who`: what its beneficiaries among `who` leave of the minimum, the minimum's carried seats
     served first, at most this year's seats (PwD Act 1995 s.36: "such vacancy shall be carried forward";
-    RPwD Act 2016 s.34(2) as summarised). A beneficiary counts for each held trait she has (the reading taken
-    where one appointee has two traits: docs/horizontal.md).
+    RPwD Act 2016 s.34(2) as summarised). A beneficiary of a held trait counts for it even where she also counts
+    for another minimum that reverts (the reading taken: docs/horizontal.md); two held traits one candidate may
+    have are refused (`solver.chain.engines.support`), for she would free two held seats by taking one.
 
     Example
     -------

@@ -1,6 +1,7 @@
 """What the engines take: pool combinations neither engine solves are refused here, once, with the reason."""
 from __future__ import annotations
 
+from ...data.problem import SUBCATEGORIES
 from ...errors import Unsupported
 from ..pools import Pools
 
@@ -22,6 +23,12 @@ def check_supported(pools: Pools) -> None:
             raise Unsupported("a compartment's minimum guarantee among pools that share a bound is not implemented")
         if p.counts_each and not pools.merit_only:
             raise Unsupported(COUNTS_EACH_WITH_PREFERENCES)
+        if len(p.held) > 1 and not set(p.held) <= set(SUBCATEGORIES):
+            raise Unsupported(f"horizontal.held with two held minimums in one compartment ({', '.join(p.held)}) that "
+                              "one candidate may count for both is not implemented: she would free two held seats "
+                              "by taking one, so a beneficiary's arrival could bring in another candidate and "
+                              "deferred acceptance need not be stable (docs/horizontal.md); the PwBD sub-categories "
+                              "pwbd_a, pwbd_b, pwbd_c, pwbd_de cannot overlap and are taken together")
         if p.held and sum(p.minimums.values()) > p.base:
             raise Unsupported(f"horizontal.held with minimums ({', '.join(f'{t} {m}' for t, m in p.minimums.items())}) "
                               f"that add up to more than the compartment's {p.base} seats is not implemented: which "
