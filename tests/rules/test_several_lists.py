@@ -348,24 +348,25 @@ def test_the_same_rank_rule_on_random_ties(tmp_path_factory, m, data):
     own = {c[0]: k for k, c in enumerate(cands)}
     cat = {c[0]: c[2] for c in cands}
 
-    def level(post, cid):
-        return own[cid] if not next(v[3] for v in vacs if v[0] == post) else second.get(cid)
+    def level(post, code, cid):
+        # (each row ranks its seats by its own list: the market may name one per category; absent from it: None)
+        return own[cid] if not next(v[3] for v in vacs if v[:2] == [post, code]) else second.get(cid)
 
     for post, code, cap, _ in vacs:
-        holders = sorted(level(post, h) for h, (p, s) in got.items() if p == post and s == code)
+        holders = sorted(level(post, code, h) for h, (p, s) in got.items() if p == post and s == code)
         assert len(holders) <= cap or all(x == holders[cap - 1] for x in holders[cap - 1:]), (post, code, got)
     for cid, wanted in prefs.items():
         mine = got.get(cid, (None, None))[0]
         for post in wanted:
             if post == mine:
                 break
-            if level(post, cid) is None:
-                continue
             for code in ("UR", cat[cid]) if cat[cid] != "UR" else ("UR",):
+                if level(post, code, cid) is None:
+                    continue
                 cap = next(v[2] for v in vacs if v[0] == post and v[1] == code)
                 holders = [h for h, (p, s) in got.items() if p == post and s == code]
                 assert len(holders) >= cap, (cid, post, code, got)
-                assert all(level(post, h) < level(post, cid) for h in holders), (cid, post, code, got)
+                assert all(level(post, code, h) < level(post, code, cid) for h in holders), (cid, post, code, got)
     write_csv(folder / "a.csv", ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route"],
               [r[:6] for r in rows])
     assert verify(pol, prob, read_allocation(folder / "a.csv", prob, pol)) == []
