@@ -330,3 +330,28 @@ def test_the_audit_s_two_extremes_find_what_the_model_of_every_lawful_allocation
     model = uniqueness(res, None, None, 1, prove=True)
     assert lattice[0] is model[0], (lattice, model)
     assert sorted(r[0] for r in lattice[1]) == sorted(r[0] for r in model[1]), (lattice[1], model[1])
+
+
+def test_a_held_pwbd_seat_on_a_post_s_own_list_stays_vacant(tmp_path):
+    """ssc-cgl holds an unfilled PwBD seat (PwD Act 1995 s.36; models/ssc-cgl.toml). The module's market without
+    its two PwBD candidates (C and E prefer AAO alone here): JSO's 2 UR seats, 1 for PwBD, ranked on Paper-II
+    (D, B, A): no PwBD candidate wants JSO, so one seat stays vacant and the other goes to the best on Paper-II
+    among those who want it, D (70 on Paper-I, behind B's 90). A takes AAO on Paper-I, and B is displaced from JSO
+    by the held seat. Reverted (`horizontal.held=[]`), B takes it. Both engines; verify accepts."""
+    prefs = {"A": ["AAO", "JSO"], "B": ["JSO", "AAO"], "C": ["AAO"], "D": ["JSO", "AAO"], "E": ["AAO"]}
+    inputs(tmp_path, paper2=["D", "B", "A", "C", "E"], prefs=prefs)
+    for held, want in (([], {"A": ("AAO", "open_merit"), "D": ("JSO", "open_merit")}),
+                       (["--set", "horizontal.held=[]"], {"A": ("AAO", "open_merit"), "D": ("JSO", "open_merit"),
+                                                          "B": ("JSO", "open_merit")})):
+        for engine in ("greedy", "cpsat"):
+            out = tmp_path / f"{engine}{len(held)}"
+            r = CliRunner().invoke(app, ["solve", *args(tmp_path), *held, "--engine", engine, "--quiet", "--out",
+                                         str(out)])
+            assert r.exit_code == 0, r.output
+            got = {x["candidate_id"]: (x["post"], x["route"]) for x in read_csv(out / "allocation.csv")}
+            assert got == want, (held, engine, got)
+            v = CliRunner().invoke(app, ["verify", *args(tmp_path), *held, "--allocation", str(out / "allocation.csv")])
+            assert v.exit_code == 0, v.output
+    unfilled = [(x["post"], x["unfilled"], x["disposition"]) for x in read_csv(tmp_path / "greedy0" / "unfilled.csv")
+                if int(x["unfilled"])]
+    assert unfilled == [("JSO", "1", "held_vacant")]
