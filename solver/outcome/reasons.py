@@ -119,10 +119,11 @@ class _Standing:
         if self.lists is not None:
             self._last_on_lists(placed)
         self.caps = [p.capacity(self.filled) for p in pools]
-        self.tops = {k: (int(t[-1]) if len(t) else -1) for k, t in natural_tops(result.pools, a.pool).items()}
+        self.tops = {k: (int(t[-1]) if len(t) else -1)
+                     for k, t in natural_tops(result.pools, a.pool, self.vacant).items()}
         # (the merit top of the whole compartment where a held minimum kept seats vacant: who those seats cost)
         self.held_tops = {k: (int(t[-1]) if len(t) else -1) for k, t in natural_tops(
-            result.pools, a.pool, held=False).items() if self.vacant[k]} if self.vacant.any() else {}
+            result.pools, a.pool, np.zeros_like(self.vacant)).items() if self.vacant[k]} if self.vacant.any() else {}
         ci, pi = result.pools.preference_lists()
         start, _, at_held = held_positions(result.pools, a.pool)
         listed = np.zeros(n, dtype=bool)   # candidates with a pool they may hold

@@ -26,12 +26,13 @@ def free_for(pools: Pools, assign: np.ndarray, pool, i: int) -> bool:
     return assign[i] < 0 or pools.order_key(pools.pools[assign[i]], i) >= pools.order_key(pool, i)
 
 
-def natural_tops(pools: Pools, assign: np.ndarray, held: bool = True) -> dict[int, np.ndarray]:
+def natural_tops(pools: Pools, assign: np.ndarray, vacant: np.ndarray | None = None) -> dict[int, np.ndarray]:
     """Per pool with horizontal minimums, its natural merit top: the best `capacity` of those eligible who
-    hold no pool they prefer (Rajesh Kumar Daria 2007: the compartment is filled on merit first), less the seats
-    a held minimum keeps vacant (`horizontal.held`: they were never offered on merit) unless `held` is False."""
+    hold no pool they prefer (Rajesh Kumar Daria 2007: the compartment is filled on merit first), less `vacant`,
+    per pool the seats a held minimum keeps vacant (`horizontal.held`: they were never offered on merit; None:
+    `held_vacancies` of `assign`)."""
     filled = np.bincount(assign[assign >= 0], minlength=len(pools))
-    vacant = held_vacancies(pools, assign) if held else np.zeros(len(pools), dtype=np.int64)
+    vacant = held_vacancies(pools, assign) if vacant is None else vacant
     return {pool.index: available(pools, assign, pool)[:pool.capacity(filled) - int(vacant[pool.index])]
             for pool in pools if pool.minimums}
 
