@@ -20,7 +20,7 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
     `each`: several traits per compartment, each appointee counting for every trait they have (without
     preferences, where the option is refused), sometimes with PwBD sub-categories beside pwbd; `policies`: draw
     from these only; `ranked`: at least two posts and a preferences file; `held`: some traits' unfilled seats
-    kept vacant (`horizontal.held`; refused with a recommendation list, overall minimums and counting each)."""
+    kept vacant (`horizontal.held`; refused with overall minimums and counting each)."""
     policy_name = fixed[0] if fixed else draw(st.sampled_from([x for x in policies or POLICIES
                                                                if not (overall or each) or x != "upsc-cse"]))
     extra = list(fixed[1]) if fixed else draw(st.lists(st.sampled_from(["migration.relaxed_may_take_open=true",
@@ -78,7 +78,8 @@ def instances(draw, max_n=24, max_posts=3, allow_prefs=True, allow_horizontal=Tr
     if held and not fixed:
         extra = [x for x in extra if x != 'horizontal.mode="overall"']
         # (two held traits one candidate may have are refused: `solver.chain.engines.support`)
-        extra.append(draw(st.sampled_from(['horizontal.held=["pwbd"]', 'horizontal.held=["women"]'])))
+        extra.append(draw(st.sampled_from(['horizontal.held=["pwbd"]', 'horizontal.held=["women"]']))
+                     if column != "subcategories" else 'horizontal.held=["pwbd_a", "pwbd_b"]')
         overall, traits = False, traits or draw(st.booleans())
     sets = list(fixed[1]) if fixed else SETS + extra
     pol = load_policy(policy_name, sets)

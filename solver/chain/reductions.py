@@ -28,6 +28,7 @@ import numpy as np
 
 from ..exam.appointed import appointed_posts, bar_appointed
 from ..exam.called import kept_to_calls, restricted
+from .compartment import held_vacancies
 from .engines import Assignment
 from ..errors import Unsupported
 from ..data.kinds import Recruitment
@@ -244,9 +245,13 @@ class DrawRecommendationList(Reduction):
 
     def invert(self, stage: Result, n: int) -> Selection:
         """The recommendation, from the merged cadre's `Result`."""
+        kept: dict[str, int] = {}
+        for p, v in zip(stage.pools.pools, held_vacancies(stage.pools, stage.assignment.pool).tolist()):
+            if v:
+                kept[p.category] = kept.get(p.category, 0) + v
         return Selection(np.where(stage.selected, stage.seat_category, ""),
                          np.array([stage.route(i) if stage.selected[i] else "" for i in range(n)], dtype=object),
-                         stage)
+                         stage, kept)
 
 
 def _horizontal_refusal(policy: Policy, seats: SeatTable) -> str | None:
@@ -261,10 +266,6 @@ def _horizontal_refusal(policy: Policy, seats: SeatTable) -> str | None:
         return ("horizontal.multi_trait_counts_each = true with a recommendation list is not implemented: services "
                 "are allocated by preference, where it is refused (docs/horizontal.md)")
     traits = {t for (_, _, t), m in seats.minimums.items() if m > 0}
-    if held := sorted(traits & set(policy.horizontal.held)):
-        return (f"horizontal.held ({', '.join(held)}) with a recommendation list is not implemented: a post's "
-                "minimums are seats the service allocation holds and reverts after every other allocation "
-                "(docs/horizontal.md); leave horizontal.held empty for this run")
     if len(traits) > 1 and not traits <= set(SUBCATEGORIES):
         return (f"horizontal minimums for {', '.join(sorted(traits))} with a recommendation list are not "
                 "implemented: a post's minimums are seats held for each trait's beneficiaries, and one appointee "

@@ -21,7 +21,7 @@ post (`allocation_pools`, phases 4 and 5).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -42,6 +42,9 @@ class Selection:
     category: np.ndarray   # object per candidate: the category recommended against ('' = not recommended)
     route: np.ndarray      # object per candidate: route in the recommendation list
     stage: "object"        # the Result of the recommendation stage (for reasons)
+    # per category, the seats of held minimums (`horizontal.held`) the list left vacant: no beneficiary was
+    # recommended against the compartment for them, so the service allocation keeps as many of its held seats
+    kept: dict = field(default_factory=dict)
 
 
 def merged(policy: Policy, problem: Problem, seats: SeatTable) -> tuple[Problem, SeatTable]:
@@ -122,6 +125,7 @@ def allocation_pools(policy: Policy, problem: Problem, seats: SeatTable, sel: Se
     if seats.minimums:
         _reverts(policy, problem, sel, b, {key: sum(m.values()) for key, (m, _) in held.items()},
                  on_merit, ranked | policy.migration.allocate_unranked)
+        _kept_vacant(policy, problem, sel, b, held)
     return Pools(tuple(b.pools), problem.ranking, problem.preferences is None, sel, tuple(b.shared))
 
 
@@ -216,3 +220,25 @@ def _reverts(policy: Policy, problem: Problem, sel: Selection, b: _Built, held: 
         if last:
             b.shared.append(Shared(last, 0, plus=tuple(b.of(UPGRADE, code)),
                                    minus=tuple(b.of("freed", code, phases=(2, 3)))))
+
+
+def _kept_vacant(policy: Policy, problem: Problem, sel: Selection, b: _Built, held: dict) -> None:
+    """The seats of held minimums (`horizontal.held`) the list left vacant (`Selection.kept`) stay vacant: per
+    compartment, its held seats taken by beneficiaries and by reverts together stay within its minimums less
+    them, one bound per phase of reverts (open ones in phase 4, then those phase 5's freed pools take). Which
+    post's seat stays vacant is the one the remaining candidates, by merit-cum-preference, leave (the reading
+    taken: the rules count the carried vacancy, not its post; docs/horizontal.md). PwD Act 1995 s.36 ("such
+    vacancy shall be carried forward"); RPwD Act 2016 s.34(2) as summarised."""
+    for code, v in sel.kept.items():
+        total = sum(sum(held[post, code][0].values()) for post in problem.posts)
+        traits = tuple(b.of("trait", code))
+        if code == policy.open:
+            reverts = tuple(b.of("revert", code))
+            if reverts:
+                b.shared.append(Shared(reverts, total - v, minus=traits))
+            freed = tuple(k for k in b.of("freed", phases=(5,)))
+            if freed:
+                b.shared.append(Shared(freed, total - v, minus=traits + reverts))
+        elif reverts := tuple(b.of("revert", code)):
+            b.shared.append(Shared(reverts, total - v, minus=traits))
+

@@ -325,6 +325,7 @@ def attribute(policy: Policy, seats: SeatTable, pools: Pools, a: Assignment):
     holders_of = _holders_by_pool(a.pool, len(pools))
     vacant = held_vacancies(pools, a.pool)      # (kept vacant for a held minimum: no later phase took them)
     left = {p.index: p.base - len(holders_of[p.index]) - int(vacant[p.index]) for p in pools if p.phase == 0}
+    kept = dict(pools.selection.kept) if pools.selection is not None else {}
     by_post: dict[int, list] = {}
     for p in pools:
         by_post.setdefault(p.post, []).append(p)
@@ -350,6 +351,8 @@ def attribute(policy: Policy, seats: SeatTable, pools: Pools, a: Assignment):
                 else:
                     moved[(seat[i], disp)] = moved.get((seat[i], disp), 0) + 1
         rest: dict[str, int] = {}
+        if pools.selection is not None and pools.selection.kept:
+            _kept_at(seats, post, at, holders_of, own, moved, rest, kept)
         if pools.selection is None:
             for p in at:
                 if p.phase == 0:
@@ -357,3 +360,19 @@ def attribute(policy: Policy, seats: SeatTable, pools: Pools, a: Assignment):
                     moved[p.category, "held_vacant"] = moved.get((p.category, "held_vacant"), 0) + int(vacant[p.index])
         rows += disposition_rows(policy, seats, post, own, moved, rest)
     return seat, source, rows
+
+
+def _kept_at(seats: SeatTable, post: str, at: list, holders_of, own: dict, moved: dict, rest: dict,
+             kept: dict) -> None:
+    """After a recommendation list, the held seats at `post` left vacant, as many as the list kept vacant in each
+    compartment (`kept`, drawn down post by post): a compartment's held seats (its minimums at the post) less
+    those its trait and reverted pools filled."""
+    for code in list(kept):
+        seats_held = sum(m for (q, c, _), m in seats.minimums.items() if q == post and c == code)
+        took = sum(len(holders_of[p.index]) for p in at if p.category == code and (p.serves or p.phase >= 4))
+        k = min(kept[code], max(0, seats_held - took))
+        if k:
+            kept[code] -= k
+            moved[code, "held_vacant"] = k
+            rest[code] = seats.cap(post, code) - own.get(code, 0) - k
+

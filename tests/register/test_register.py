@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from solver import load_policy, solve
 from solver.cli import app
-from solver.errors import InputError, PolicyConflict
+from solver.errors import InputError, PolicyConflict, Unsupported
 from solver.io.readers import read_problem
 from solver.data.problem import VacancyRow
 from solver.register import Register, year_record
@@ -273,7 +273,13 @@ def test_years_engines_agree_and_verify_accepts(tmp_path_factory, seq, specials)
     root = tmp_path_factory.mktemp("years")
 
     def one_round(pol, prob, state, year, name):
-        sols = {e: solve(pol, prob, e, state=state) for e in ("greedy", "cpsat")}
+        try:
+            sols = {e: solve(pol, prob, e, state=state) for e in ("greedy", "cpsat")}
+        except Unsupported as e:
+            # (a held trait's minimums over a compartment whose seats the ceiling or a carry cut: refused, saying
+            # why, `solver.chain.engines.support`; the rows themselves keep them within their seats)
+            assert "horizontal.held with minimums" in str(e) and "add up to more than" in str(e), e
+            return None
         a, b = sols["greedy"].result.assignment, sols["cpsat"].result.assignment
         assert (a.pool == b.pool).all() and (a.adjusted == b.adjusted).all()
         res = sols["cpsat"].result
@@ -288,7 +294,10 @@ def test_years_engines_agree_and_verify_accepts(tmp_path_factory, seq, specials)
         for k, inst in enumerate(seq):
             year = 2020 + k
             pol, prob = materialise(root / str(year), inst)
-            reg.record(one_round(pol, prob, reg.state(year), year, "allocation"), pol.name, "cpsat")
+            rec = one_round(pol, prob, reg.state(year), year, "allocation")
+            if rec is None:
+                return
+            reg.record(rec, pol.name, "cpsat")
             backlog = reg.backlog(year)
             if specials[k] and backlog:
                 # The special round: this year's reserved candidates, every backlog vacancy advertised.
@@ -305,7 +314,10 @@ def test_years_engines_agree_and_verify_accepts(tmp_path_factory, seq, specials)
                 sprob = dataclasses.replace(prob, candidates=cands, posts=tuple(sorted({p for p, _ in counts})),
                                             vacancy_rows=rows, preferences=None)
                 spol, sprob, sstate = special_round(pol, sprob, year, backlog)
-                reg.record_special(one_round(spol, sprob, sstate, year, "special"), pol.name, "cpsat")
+                srec = one_round(spol, sprob, sstate, year, "special")
+                if srec is None:
+                    return
+                reg.record_special(srec, pol.name, "cpsat")
         from solver.register.outcome import closes
         for _id, _p, _c, origin, kind, closed, events in reg.history():
             item = Carried(_id, _p, _c, origin, kind.partition(":")[0])

@@ -234,14 +234,14 @@ def test_a_sliding_round_keeps_a_freed_pwbd_seat_vacant(tmp_path):
 
 
 def test_held_seats_are_refused_where_not_built(tmp_path):
-    """Overall minimums, a recommendation list (upsc-cse), counting each trait, and minimums adding up to more
-    than a compartment's seats are refused with exit 3 and the reason, not solved some other way."""
+    """Overall minimums, counting each trait, minimums adding up to more than a compartment's seats, and two held
+    traits one candidate may have are refused with exit 3 and the reason, not solved some other way (a
+    recommendation list holds them: tests/rules/test_held_recommendation.py)."""
     write_csv(tmp_path / "candidates.csv", CANDS, SEVEN)
     both = [["X", "UR", 3, 1, 1], ["X", "SC", 2, 1, 1]]
     for k, (policy, extra, rows, said) in enumerate((
             ("central-dopt", ['horizontal.mode="overall"'], both,
              'with horizontal.mode = "overall" is not implemented'),
-            ("upsc-cse", [], both, "with a recommendation list is not implemented"),
             ("central-dopt", ["horizontal.multi_trait_counts_each=true"], both, "multi_trait_counts_each"),
             ("central-dopt", [], [["X", "UR", 3, 1, 1], ["X", "SC", 2, 1, 2]],
              "add up to more than the compartment's 2 seats"),
@@ -357,13 +357,13 @@ def test_verify_rejects_a_held_seat_given_to_one_who_does_not_count(inst):
 
 
 def test_the_policy_reads_held_traits():
-    """`horizontal.held` names traits of the schema's list, once each, and needs a year to carry to. central-dopt
-    and ssc-cgl hold the PwBD seats (s.36); the other models' traits revert."""
+    """`horizontal.held` names traits of the schema's list, once each, and needs a year to carry to. central-dopt,
+    ssc-cgl and upsc-cse hold the PwBD seats (s.36); the other models' traits revert."""
     import pytest
     assert load_policy("central-dopt", [HELD]).horizontal.held == ["pwbd"]
-    for name in ("central-dopt", "ssc-cgl"):
+    for name in ("central-dopt", "ssc-cgl", "upsc-cse"):
         assert load_policy(name).horizontal.held == ["pwbd", "pwbd_a", "pwbd_b", "pwbd_c", "pwbd_de"]
-    for name in ("central-2004", "bihar-1991", "maharashtra-2001", "manipur-1976", "upsc-cse"):
+    for name in ("central-2004", "bihar-1991", "maharashtra-2001", "manipur-1976"):
         assert load_policy(name).horizontal.held == []
     for bad in ('horizontal.held=["pwbd", "pwbd"]', 'horizontal.held=["blind"]'):
         with pytest.raises(Exception, match="held"):

@@ -8,11 +8,17 @@ vacancy. A (1st) and B (2nd) rank IAS only; C (3rd) ranks IPS only. Everyone cou
 he ranked, so all three compete for the list's two UR places: A and B, on merit. Services: A takes IAS; B finds
 it taken and ranked nothing else, so he is left without a service; IPS's vacancy stays empty (to the reserve
 list), since C is not on the list."""
+import tempfile
+from pathlib import Path
+
 import pytest
 from conftest import write_csv
+from hypothesis import HealthCheck, given, settings
+from strategies import instances, materialise
 
 from solver import load_policy, solve
 from solver.io.readers import read_problem
+from solver.outcome.reports import write_outputs
 from solver.verify import read_allocation, verify
 
 HEAD = ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route", "rank"]
@@ -60,3 +66,18 @@ def test_verify_refuses_b_left_out_where_a_service_he_ranked_had_room(tmp_path):
     found = rules(tmp_path, [])
     assert any(rule.endswith("vacancy left while an eligible candidate wanted it") and who == "A"
                for rule, who in found)
+
+
+@settings(max_examples=int(__import__("os").environ.get("AARAKSHAN_EXAMPLES", "400")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(instances(traits=True, policies=["upsc-cse"], max_n=30, ranked=True))
+def test_verify_accepts_the_engines_list_with_minimums(inst):
+    """Random recommendation lists with horizontal minimums (seats revert), services only at posts ranked: verify
+    puts the recommended whom no ranked post could take back on the list (a shortfall's beneficiaries first, then
+    merit; a Rule 16(2) upgrade offers only a compartment's seats its minimums do not hold) and accepts what the
+    engine gives. Fresh draws found it rejecting such lists, which placed someone else on them."""
+    d = Path(tempfile.mkdtemp())
+    pol, prob = materialise(d, (inst[0], [*inst[1], *SETS], *inst[2:]))
+    sol = solve(pol, prob, "greedy")
+    write_outputs(d / "out", sol.result, {})
+    assert verify(pol, prob, read_allocation(d / "out" / "allocation.csv", prob, pol)) == []
