@@ -236,9 +236,8 @@ def _kept_vacant(policy: Policy, problem: Problem, sel: Selection, b: _Built, he
             reverts = tuple(b.of("revert", code))
             if reverts:
                 b.shared.append(Shared(reverts, total - v, minus=traits))
-            freed = tuple(k for k in b.of("freed", phases=(5,)))
+            freed = tuple(b.of("freed", phases=(5,)))
             if freed:
                 b.shared.append(Shared(freed, total - v, minus=traits + reverts))
         elif reverts := tuple(b.of("revert", code)):
             b.shared.append(Shared(reverts, total - v, minus=traits))
-

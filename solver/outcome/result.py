@@ -375,4 +375,3 @@ def _kept_at(seats: SeatTable, post: str, at: list, holders_of, own: dict, moved
             kept[code] -= k
             moved[code, "held_vacant"] = k
             rest[code] = seats.cap(post, code) - own.get(code, 0) - k
-

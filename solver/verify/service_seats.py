@@ -172,19 +172,11 @@ class ServiceSeats:
 
     @cached_property
     def _held_traits(self) -> dict[str, tuple[int, dict[str, tuple[int, np.ndarray]]]]:
-        """Per category: (its minimums' seats over every post, per held trait (`horizontal.held`) its minimum
-        summed over the posts and who counts for it)."""
+        """Per category: (its minimums' seats over every post, `list_minimums` of its held traits)."""
         out = {}
-        for code in [self.policy.open, *self.policy.reserved_codes]:
-            mins: dict[str, int] = {}
-            for j in range(len(self.problem.posts)):
-                for t, m in self.held_for[(j, code)].items():
-                    mins[t] = mins.get(t, 0) + m
-            traits = {t: (mins[t], np.any([self.counts(j, code, t) for j in range(len(self.problem.posts))
-                                           if t in self.held_for[(j, code)]], axis=0))
-                      for t in mins if t in self.policy.horizontal.held and mins[t] > 0}
-            if traits:
-                out[code] = (sum(mins.values()), traits)
+        for code, traits in self.list_minimums.items():
+            if held := {t: v for t, v in traits.items() if t in self.policy.horizontal.held}:
+                out[code] = (sum(m for m, _ in traits.values()), held)
         return out
 
     def kept_places(self, code: str, extra=()) -> int:
