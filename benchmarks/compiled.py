@@ -39,6 +39,12 @@ def _serial(numba, cache: bool):
 
 @app.command()
 def main(name: str, cache: bool = typer.Option(False, help="numba's on-disk cache (a second run loads it)")):
+    t = time.perf_counter()
+    try:
+        import numba
+    except ImportError:
+        raise typer.BadParameter("numba is not installed (pip install numba): the probe measures it") from None
+    imported = time.perf_counter() - t
     import numpy as np
 
     from solver import load_policy
@@ -60,12 +66,6 @@ def main(name: str, cache: bool = typer.Option(False, help="numba's on-disk cach
     t = time.perf_counter()
     want = solve_greedy(pools, prob.n).pool
     greedy = time.perf_counter() - t
-    t = time.perf_counter()
-    try:
-        import numba
-    except ImportError:
-        raise typer.BadParameter("numba is not installed (pip install numba): the probe measures it") from None
-    imported = time.perf_counter() - t
     serial = _serial(numba, cache)
     t = time.perf_counter()
     serial(ci[:1], pi[:1], cap, prob.n)
