@@ -179,14 +179,28 @@ def two_stages(r: Reading) -> list[Violation]:
     s = ServiceSeats(r.policy, r.problem, r.seats, r.alloc, sel)
     unplaced = ()
     if r.problem.preferences is not None and not r.policy.migration.allocate_unranked:
-        unplaced = listed_unplaced(r.policy, r.problem, r.seats, sel, lambda *a: could_take(s, *a), s.list_minimums)
+        unplaced = listed_unplaced(r.policy, r.problem, r.seats, sel, lambda *a: could_take(s, *a) is not None,
+                                   s.list_minimums)
+        left = [_left_out(s, i, code) for i, code in unplaced]
         s = replace(s, listed=tuple(unplaced))
+        return [*recommendation_list(r.policy, r.problem, r.seats, r.alloc, sel, unplaced),
+                *[v for v in left if v is not None], *[v for rule in SERVICE_RULES for v in rule(s)]]
     return [*recommendation_list(r.policy, r.problem, r.seats, r.alloc, sel, unplaced),
             *[v for rule in SERVICE_RULES for v in rule(s)]]
 
 
-def could_take(s: ServiceSeats, i: int, code: str) -> bool:
-    """Whether candidate i, holding no seat, would as one recommended against `code` on merit have come to a class
-    of seats with room, or held by one who came to it after her (`_passed_over`)."""
-    t = s.as_listed(i, code)
-    return any(_passed_over(t, i, *opt[:1], *opt[3:]) is not None for opt in t.options(i))
+def could_take(s: ServiceSeats, i: int, code: str, on_merit: bool = True) -> Violation | None:
+    """Candidate i, holding no seat, as one recommended against `code` (on merit, or by horizontal adjustment):
+    the first class of seats she would have come to with room, or held by one who came to it after her
+    (`_passed_over`); None where there is none."""
+    t = s.as_listed(i, code, on_merit)
+    return next((v for opt in t.options(i) if (v := _passed_over(t, i, *opt[:1], *opt[3:])) is not None), None)
+
+
+def _left_out(s: ServiceSeats, i: int, code: str) -> Violation | None:
+    """A candidate the list must hold (a shortfall's beneficiary, `listed_unplaced`) whom the allocation does not
+    show, though a seat she would have come to, even recommended by adjustment, was open to her."""
+    if (v := could_take(s, i, code, on_merit=False)) is None:
+        return None
+    return Violation("recommended candidate left without a post", v.candidate, v.post, f"recommended against "
+                     f"{code}, yet not allocated: {v.detail}", v.source)

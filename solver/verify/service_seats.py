@@ -200,15 +200,17 @@ class ServiceSeats:
                 out[code] = (total, vacant, " and ".join(traits))
         return out
 
-    def as_listed(self, i: int, code: str) -> "ServiceSeats":
-        """The same allocation read with candidate i, who holds no seat, recommended against `code` on merit: what
-        she would have come to (`options`)."""
+    def as_listed(self, i: int, code: str, on_merit: bool = True) -> "ServiceSeats":
+        """The same allocation read with candidate i, who holds no seat, recommended against `code` (on merit, or
+        by horizontal adjustment): what she would have come to (`options`)."""
         sel = self.sel.copy()
         sel[i] = code
         other = replace(self, sel=sel)
-        for k in ("masks", "held_for", "seat_of", "holders", "on_merit", "members", "freed", "_on_held", "kept"):
+        for k in ("masks", "held_for", "seat_of", "holders", "members", "freed", "_on_held", "kept"):
             if k in self.__dict__:   # (i holds no seat: none of these changes)
                 other.__dict__[k] = self.__dict__[k]
+        other.__dict__["on_merit"] = merit = self.on_merit.copy()
+        merit[i] = on_merit
         return other
 
     @cached_property

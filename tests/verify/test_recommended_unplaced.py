@@ -68,6 +68,33 @@ def test_verify_refuses_b_left_out_where_a_service_he_ranked_had_room(tmp_path):
                for rule, who in found)
 
 
+def _pwbd(tmp_path, rows):
+    """IAS: UR 2, one held for PwBD; A (1st), B (2nd) and P (3rd, PwBD sub-category a) rank IAS alone. The list's
+    two UR places, its PwBD minimum 1 (Anil Kumar Gupta 1995): A on merit and P by adjustment, B displaced.
+    Services: A takes IAS's other seat, P its PwBD seat."""
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category", "pwbd"], [("A", 1, "UR", ""), ("B", 2, "UR", ""),
+                                                                       ("P", 3, "UR", "a")])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "pwbd"], [("IAS", "UR", 2, 1)])
+    write_csv(tmp_path / "p.csv", ["candidate_id", "order", "post"], [(x, 1, "IAS") for x in "ABP"])
+    pol = load_policy("upsc-cse", SETS)
+    prob = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv", tmp_path / "p.csv")
+    write_csv(tmp_path / "a.csv", HEAD, rows)
+    return pol, prob, sorted((v.rule, v.candidate) for v in verify(pol, prob, read_allocation(tmp_path / "a.csv",
+                                                                                               prob, pol)))
+
+
+def test_verify_names_a_shortfalls_beneficiary_left_without_her_seat(tmp_path):
+    """The engines give A and P their seats, and verify accepts it. Planted: P left out of the allocation. The list
+    must hold her (its PwBD minimum, and she the only PwBD candidate), so verify puts her back on it, and names her
+    left without a post while IAS's PwBD seat, which she ranked, stood empty."""
+    a, p = ["A", "IAS", "UR", "UR", "", "open_merit", 1], ["P", "IAS", "UR", "UR", "pwbd", "horizontal_adjustment", 3]
+    pol, prob, found = _pwbd(tmp_path, [a, p])
+    assert found == []
+    assert [(r[0], r[4]) for r in solve(pol, prob, "greedy").result.allocation_rows()] == [("A", ""), ("P", "pwbd")]
+    _, _, found = _pwbd(tmp_path, [a])
+    assert ("recommended candidate left without a post", "P") in found, found
+
+
 @settings(max_examples=int(__import__("os").environ.get("AARAKSHAN_EXAMPLES", "400")), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(instances(traits=True, policies=["upsc-cse"], max_n=30, ranked=True))
