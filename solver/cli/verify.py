@@ -143,7 +143,8 @@ def _verify_reserve(stage, policy, candidates, vacancies, preferences, allocatio
     from ..io.readers import read_problem
     from ..runs.stages import read_declined, read_rows
     from ..verify import read_allocation
-    from ..verify.stages import check_fill, check_reserve
+    from ..verify.fill import check_fill
+    from ..verify.stages import check_reserve
 
     if allocation is None or reserve_list is None or (stage == "fill" and (declined is None or fill is None)):
         usage("--stage reserve takes --allocation and --reserve-list; --stage fill also --declined and --fill")

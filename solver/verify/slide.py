@@ -15,7 +15,7 @@ from ..data.ranking import first_match
 from .allocation import Allocation, Broken, may_hold
 from .reading import same_rank_level, tied_past
 from .wanted import Round, wanted_seats
-from .stages import _held_as
+from .fill import _held_as
 
 
 def check_slide(policy: Policy, problem: Problem, before: Allocation, responses: dict[str, str],

@@ -18,7 +18,8 @@ from solver.io.readers import read_problem
 from solver.outcome.reports import write_outputs
 from solver.exam.reserve import reserve_list
 from solver.verify import read_allocation
-from solver.verify.stages import check_fill, check_reserve
+from solver.verify.fill import check_fill
+from solver.verify.stages import check_reserve
 
 # One post. Five open vacancies, one OBC, one SC. Scores fall down the file; S1 and S4 are PwBD (a).
 CANDS = [["O1", 100, "OBC", "", ""], ["U1", 99, "UR", "", ""], ["O2", 98, "OBC", "", ""], ["S1", 97, "SC", "", "a"],
