@@ -119,21 +119,21 @@ def fill(policy: Policy, problem: Problem, allocation: list[dict], reserve: dict
         for row in got:
             rows.append(row)
             placed[row[0]] = row
-        todo = _left(todo, got)
-    return Filled(sorted(rows, key=lambda r: r[-1]), _report(left, rows, reserve),
-                  _unfilled(left, barred + todo), rounds)
+        todo = _left(todo, got, set(policy.horizontal.held))
+    return Filled(sorted(rows, key=lambda r: r[-1]), _report(left, rows, reserve, set(policy.horizontal.held)),
+                  _unfilled(left, barred + todo, set(policy.horizontal.held)), rounds)
 
 
-def _left(todo: list[Vacated], got: list[list]) -> list[Vacated]:
+def _left(todo: list[Vacated], got: list[list], held: set[str]) -> list[Vacated]:
     """The vacancies a round left: of each post's and category's, those it filled are taken from the front
-    (those round 2 may not take are sorted first)."""
-    taken = Counter((row[1], row[2]) for row in got)
-    rest = []
-    for v in todo:
-        if taken[(v.post, v.seat)]:
-            taken[(v.post, v.seat)] -= 1
-        else:
-            rest.append(v)
+    (those round 2 may not take are sorted first), a trait's beneficiary on a vacancy that served it, and no
+    one else on one that served a held trait (`horizontal.held`: it is kept for its beneficiaries)."""
+    rest = list(todo)
+    for row in got:
+        at = [k for k, v in enumerate(rest) if (v.post, v.seat) == (row[1], row[2])]
+        mine = [k for k in at if rest[k].horizontal and rest[k].horizontal in row[4].split(";")]
+        plain = [k for k in at if rest[k].horizontal not in held]
+        rest.pop((mine or plain or at)[0])
     return rest
 
 
@@ -185,16 +185,18 @@ def _seats(todo: list[Vacated]) -> tuple[Counter, dict]:
     return counts, mins
 
 
-def _report(left: list[Vacated], rows: list[list], reserve: dict[str, str]) -> list[list]:
+def _report(left: list[Vacated], rows: list[list], reserve: dict[str, str], held: set[str]) -> list[list]:
     """A row per vacancy vacated: who filled it, from which list (fillers paired with the vacancies of their post
-    and category in merit order, a trait's beneficiary with a vacancy that served it first)."""
+    and category in merit order, a trait's beneficiary with a vacancy that served it first, and one that served
+    a held trait with its beneficiary only)."""
     fillers: dict[tuple[str, str], list] = {}
     for row in sorted(rows, key=lambda r: r[-1]):
         fillers.setdefault((row[1], row[2]), []).append(row)
     out = []
     for v in sorted(left, key=lambda v: (v.post, v.seat, v.horizontal == "", v.merit)):
         queue = fillers.get((v.post, v.seat), [])
-        pick = next((r for r in queue if v.horizontal and v.horizontal in r[4].split(";")), queue[0] if queue else None)
+        pick = next((r for r in queue if v.horizontal and v.horizontal in r[4].split(";")),
+                    queue[0] if queue and v.horizontal not in held else None)   # (a held one: its beneficiary's)
         if pick is None:
             out.append([v.post, v.seat, "", v.reason, "", v.horizontal, v.by, "", ""])
             continue
@@ -203,12 +205,18 @@ def _report(left: list[Vacated], rows: list[list], reserve: dict[str, str]) -> l
     return out
 
 
-def _unfilled(left: list[Vacated], todo: list[Vacated]) -> list[list]:
-    """unfilled.csv's rows for the fill: per post and category, the vacancies vacated, filled and left."""
+def _unfilled(left: list[Vacated], todo: list[Vacated], held: set[str]) -> list[list]:
+    """unfilled.csv's rows for the fill: per post and category, the vacancies vacated, filled and left, a row per
+    disposition as the allocation's (`held_vacant`: one that served a held trait, kept for its beneficiaries and
+    carried; `unfilled`: any other)."""
     total = Counter((v.post, v.seat) for v in left)
     short = Counter((v.post, v.seat) for v in todo)
-    return [[p, s, k, k - short[(p, s)], short[(p, s)], "unfilled" if short[(p, s)] else ""]
-            for (p, s), k in sorted(total.items())]
+    kept = Counter((v.post, v.seat) for v in todo if v.horizontal in held)
+    rows = []
+    for (p, s), k in sorted(total.items()):
+        parts = [(d, m) for d, m in (("held_vacant", kept[(p, s)]), ("unfilled", short[(p, s)] - kept[(p, s)])) if m]
+        rows += [[p, s, k, k - short[(p, s)], m, d] for d, m in parts] or [[p, s, k, k, 0, ""]]
+    return rows
 
 
 def decision_rows(problem: Problem, reserve: dict[str, str], filled: Filled) -> list[list]:

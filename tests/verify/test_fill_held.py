@@ -56,6 +56,7 @@ def test_a_pwbd_vacancy_left_is_kept_for_a_pwbd_candidate_of_the_list(tmp_path):
     listed, gone = {"B2": "reserve"}, {"A1": "declined"}
     done = fill(pol, prob, before, listed, gone, "greedy", parts={"B2": "UR"})
     assert done.rows == [] and fill(pol, prob, before, listed, gone, "cpsat", parts={"B2": "UR"}).rows == []
+    assert done.unfilled == [["X", "UR", 1, 0, 1, "held_vacant"]]     # (kept for a PwBD candidate, and carried)
     assert judged(tmp_path, pol, prob, alloc, listed, gone, [], "f.csv") == []
     planted = judged(tmp_path, pol, prob, alloc, listed, gone, [["B2", "X", "UR", "UR", "", "open_merit", 4]], "g.csv")
     assert len(planted) == 1 and "held horizontal seat filled by another" in planted[0] and "B2" in planted[0]
@@ -69,7 +70,7 @@ def test_a_pwbd_candidate_of_the_list_fills_the_kept_vacancy(tmp_path):
                                            PWBD_AT_X, cands=cands)
     listed, gone, parts = {"B2": "reserve", "B3": "reserve"}, {"A1": "declined"}, {"B2": "UR", "B3": "UR"}
     done = fill(pol, prob, before, listed, gone, "greedy", parts=parts)
-    assert [(r[0], r[1]) for r in done.rows] == [("B3", "X")]
+    assert [(r[0], r[1]) for r in done.rows] == [("B3", "X")] and done.unfilled == [["X", "UR", 1, 1, 0, ""]]
     assert judged(tmp_path, pol, prob, alloc, listed, gone, done.rows, "f.csv") == []
     left = judged(tmp_path, pol, prob, alloc, listed, gone, [], "g.csv")
     assert left == ["a UR vacancy at X is left unfilled while B3 of the reserve list could take it"]
@@ -97,11 +98,12 @@ def test_a_reverted_vacancy_goes_to_those_the_round_left_without_a_post(tmp_path
     prefs = {"A1": ["X"], "B1": ["Y"], "B2": ["X", "Y"], "B3": ["X"]}
     pol, prob, before, alloc = recruitment(tmp_path, prefs, PWBD_AT_X, ["horizontal.held=[]"])
     gone = {"A1": "declined", "B1": "declined"}
-    for listed, want in (({"B2": "reserve", "B3": "reserve"}, [("B2", "Y"), ("B3", "X")]),
-                         ({"B2": "reserve"}, [("B2", "Y")])):
+    for listed, want, x_left in (({"B2": "reserve", "B3": "reserve"}, [("B2", "Y"), ("B3", "X")], []),
+                                 ({"B2": "reserve"}, [("B2", "Y")], [["X", "UR", 1, 0, 1, "unfilled"]])):
         parts = {cid: "UR" for cid in listed}
         done = fill(pol, prob, before, listed, gone, "greedy", parts=parts)
         assert sorted((r[0], r[1]) for r in done.rows) == want
+        assert [r for r in done.unfilled if r[4]] == x_left     # (not held: it reverted, and is only unfilled)
         assert fill(pol, prob, before, listed, gone, "cpsat", parts=parts).rows == done.rows
         assert judged(tmp_path, pol, prob, alloc, listed, gone, done.rows, "f.csv") == []
     # B2 left without a post: each vacancy is one he could take (X's reverted, as he has none)
@@ -126,3 +128,55 @@ def test_allocate_unranked_gives_a_vacancy_left_to_one_of_the_list_without_a_pos
     pol, prob, rows, alloc = recruitment(tmp_path, prefs, before, ["migration.allocate_unranked=false"])
     assert fill(pol, prob, rows, listed, gone, "greedy", parts=parts).rows == []
     assert judged(tmp_path, pol, prob, alloc, listed, gone, [], "g.csv") == []
+
+
+def test_the_vacancy_a_non_pwbd_filler_takes_is_the_one_not_held(tmp_path):
+    """At X, A1 (PwBD, on the minimum's seat) and B1 (not) both decline; B2 alone is on the list. He fills one
+    vacancy, B1's: A1's is kept for a PwBD candidate. unfilled.csv says so (`held_vacant`), whichever of the
+    two came first in merit, and filled_from_reserve.csv pairs B2 with B1's."""
+    before = [["A1", "X", "UR", "UR", "pwbd_a", "open_merit", 1], ["B1", "X", "UR", "UR", "", "open_merit", 3]]
+    pol, prob, rows, alloc = recruitment(tmp_path, {"A1": ["X"], "B1": ["X"], "B2": ["X", "Y"]}, before)
+    listed, gone = {"B2": "reserve"}, {"A1": "declined", "B1": "declined"}
+    done = fill(pol, prob, rows, listed, gone, "greedy", parts={"B2": "UR"})
+    assert [(r[0], r[1]) for r in done.rows] == [("B2", "X")]
+    assert done.unfilled == [["X", "UR", 2, 1, 1, "held_vacant"]]
+    assert [(r[2], r[6]) for r in done.report if r[2]] == [("B2", "B1")]
+    assert judged(tmp_path, pol, prob, alloc, listed, gone, done.rows, "f.csv") == []
+
+
+def test_the_commands_keep_and_say_a_held_vacancy(tmp_path):
+    """End to end under upsc-cse: five candidates for X (three UR vacancies, one of them PwBD's, and one OBC).
+    The list recommends O1 (OBC, on general merit), B1 and, for the PwBD minimum, A1 by adjustment over B2; the
+    reserve list's general part is B2 (one, as O1 is the one reserved candidate recommended on general merit).
+    A1 declines: `fill` keeps his vacancy for a PwBD candidate and says so, unfilled.csv has `held_vacant`, and
+    `verify --stage fill` accepts it and rejects B2 planted on it."""
+    from typer.testing import CliRunner
+
+    from conftest import read_csv
+    from solver.cli import app
+    write_csv(tmp_path / "c.csv", ["id", "score", "category", "pwbd"],
+              [["O1", 100, "OBC", ""], ["B1", 90, "UR", ""], ["B2", 80, "UR", ""], ["A1", 60, "UR", "a"],
+               ["O2", 50, "OBC", ""]])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "pwbd"], [["X", "UR", 3, 1], ["X", "OBC", 1, 0]])
+    write_csv(tmp_path / "p.csv", ["candidate_id", "order", "post"], [[c, 1, "X"] for c in ("O1", "B1", "B2", "A1", "O2")])
+    write_csv(tmp_path / "d.csv", ["candidate_id", "reason"], [["A1", "declined"]])
+    files = ["--policy", "upsc-cse", "--candidates", str(tmp_path / "c.csv"), "--vacancies", str(tmp_path / "v.csv"),
+             "--preferences", str(tmp_path / "p.csv")]
+    r = CliRunner()
+    res = r.invoke(app, ["solve", *files, "--out", str(tmp_path / "out"), "--reserve-list", "--quiet"])
+    assert res.exit_code == 0, res.output
+    assert [(x["candidate_id"], x["route"]) for x in read_csv(tmp_path / "out" / "allocation.csv")
+            if x["horizontal"]] == [("A1", "horizontal_adjustment")]
+    assert [x["candidate_id"] for x in read_csv(tmp_path / "out" / "reserve_list.csv")] == ["B2"]
+    res = r.invoke(app, ["fill", "--result", str(tmp_path / "out"), "--declined", str(tmp_path / "d.csv"),
+                         "--out", str(tmp_path / "f")])
+    assert res.exit_code == 0, res.output
+    assert "1 kept vacant for a held horizontal minimum" in " ".join(res.output.split())
+    assert read_csv(tmp_path / "f" / "allocation.csv") == []
+    assert [list(x.values()) for x in read_csv(tmp_path / "f" / "unfilled.csv")] == [["X", "UR", "1", "0", "1", "held_vacant"]]
+    check = ["verify", *files, "--allocation", str(tmp_path / "out" / "allocation.csv"), "--reserve-list",
+             str(tmp_path / "out" / "reserve_list.csv"), "--stage", "fill", "--declined", str(tmp_path / "d.csv")]
+    assert r.invoke(app, [*check, "--fill", str(tmp_path / "f" / "allocation.csv")]).exit_code == 0
+    write_csv(tmp_path / "planted.csv", HEAD, [["B2", "X", "UR", "UR", "", "open_merit", 3]])
+    res = r.invoke(app, [*check, "--fill", str(tmp_path / "planted.csv")])
+    assert res.exit_code == 1 and "held horizontal seat filled by another" in " ".join(res.output.split())
