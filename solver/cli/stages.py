@@ -132,7 +132,7 @@ def fill_cmd(
     except AarakshanError as e:
         fail(e)
     filled, extended = done.filled, done.from_extended
-    kept = sum(r[4] for r in done.unfilled if r[5] == "held_vacant")
+    kept = done.held_vacant
     say(f"{filled} of {len(done.report)} vacancies filled ({extended} from the Extended List"
         + (f"; {kept} kept vacant for a held horizontal minimum, carried forward" if kept else "")
         + f"); written to {out}/", highlight=False)

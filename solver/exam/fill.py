@@ -61,6 +61,11 @@ class Filled:
         return sum(1 for r in self.report if r[FILLED_COLUMNS.index("candidate_id")])
 
     @property
+    def held_vacant(self) -> int:
+        """How many vacated vacancies are kept for a held horizontal minimum (none on the lists could serve it)."""
+        return sum(r[4] for r in self.unfilled if r[5] == "held_vacant")
+
+    @property
     def from_extended(self) -> int:
         """How many of them from the Extended List."""
         return sum(1 for r in self.report if r[FILLED_COLUMNS.index("list")] == "extended")

@@ -171,7 +171,7 @@ def run_fill(result: str | Path, declined: str | Path, out: str | Path | None, e
     if out is not None:
         sources = {**prev.inputs, "declined": str(declined)}
         doc = {"stage": "fill", "engine": str(engine), "vacated": len(gone),
-               "filled": done.filled, "rounds": done.rounds,
+               "filled": done.filled, "held_vacant": done.held_vacant, "rounds": done.rounds,
                "previous": {"folder": str(prev.folder), "files": prev.files},
                "provenance": provenance(prev.policy, [], str(engine), sources)}
 

@@ -150,6 +150,8 @@ def test_the_commands_keep_and_say_a_held_vacancy(tmp_path):
     reserve list's general part is B2 (one, as O1 is the one reserved candidate recommended on general merit).
     A1 declines: `fill` keeps his vacancy for a PwBD candidate and says so, unfilled.csv has `held_vacant`, and
     `verify --stage fill` accepts it and rejects B2 planted on it."""
+    import json
+
     from typer.testing import CliRunner
 
     from conftest import read_csv
@@ -173,6 +175,8 @@ def test_the_commands_keep_and_say_a_held_vacancy(tmp_path):
     assert res.exit_code == 0, res.output
     assert "1 kept vacant for a held horizontal minimum" in " ".join(res.output.split())
     assert read_csv(tmp_path / "f" / "allocation.csv") == []
+    summary = json.loads((tmp_path / "f" / "summary.json").read_text())
+    assert (summary["vacated"], summary["filled"], summary["held_vacant"]) == (1, 0, 1)
     assert [list(x.values()) for x in read_csv(tmp_path / "f" / "unfilled.csv")] == [["X", "UR", "1", "0", "1", "held_vacant"]]
     check = ["verify", *files, "--allocation", str(tmp_path / "out" / "allocation.csv"), "--reserve-list",
              str(tmp_path / "out" / "reserve_list.csv"), "--stage", "fill", "--declined", str(tmp_path / "d.csv")]
