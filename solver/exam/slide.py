@@ -89,7 +89,8 @@ def slide(policy: Policy, problem: Problem, allocation: list[dict], responses: d
                        {**({"engine_differences": differences} if str(engine) == "both" else {}),
                         **({"registered": len(registered)} if rule.registration else {})})
     left = (set(gone) - registered) | {cid for cid, a in answer.items() if a == "absent"}
-    return Slid(final, moves, _unfilled(first, fixed, rows, extra, closed), figures, [x for x in ids if x in left])
+    return Slid(final, moves, _unfilled(first, fixed, rows, extra, closed, set(policy.horizontal.held)), figures,
+                [x for x in ids if x in left])
 
 
 def _taking_part(policy: Policy, problem: Problem, first: dict, responses: dict, gone) -> tuple[dict, set, list]:
@@ -291,10 +292,21 @@ def _moves(problem: Problem, first: dict, answer: dict, final: list[list]) -> li
     return out
 
 
-def _unfilled(first: dict, fixed: set, rows: list[list], extra: Counter, closed: frozenset[str]) -> list[list]:
-    """unfilled.csv: the round's seats (those it offered) per post and category, filled and left."""
-    total = _open(Counter((r["post"], r["seat_category"]) for cid, r in first.items() if cid not in fixed),
-                  closed) + extra
+def _unfilled(first: dict, fixed: set, rows: list[list], extra: Counter, closed: frozenset[str],
+              held: set[str]) -> list[list]:
+    """unfilled.csv: the round's seats (those it offered) per post and category, filled and left, a row per
+    disposition: `held_vacant` for a seat whose holder in the round before served a held trait (its first label)
+    and that no beneficiary holds now (kept and carried, `horizontal.held`), `reported again` for the others."""
+    freed = [r for cid, r in first.items() if cid not in fixed]
+    total = _open(Counter((r["post"], r["seat_category"]) for r in freed), closed) + extra
+    was_held = _open(Counter((r["post"], r["seat_category"]) for r in freed
+                             if (r.get("horizontal") or "").split(";")[0] in held), closed)
     filled = Counter((r[1], r[2]) for r in rows)
-    return [[p, s, k, filled[(p, s)], k - filled[(p, s)], "reported again" if k > filled[(p, s)] else ""]
-            for (p, s), k in sorted(total.items())]
+    served = Counter((r[1], r[2]) for r in rows if str(r[4]).split(";")[0] in held)
+    out = []
+    for (p, s), k in sorted(total.items()):
+        left = k - filled[(p, s)]
+        kept = min(left, max(0, was_held[(p, s)] - served[(p, s)]))
+        parts = [(d, m) for d, m in (("held_vacant", kept), ("reported again", left - kept)) if m]
+        out += [[p, s, k, filled[(p, s)], m, d] for d, m in parts] or [[p, s, k, filled[(p, s)], 0, ""]]
+    return out

@@ -222,6 +222,8 @@ def test_a_sliding_round_keeps_a_freed_pwbd_seat_vacant(tmp_path):
     assert r.exit_code == 0, r.output
     got = {x["candidate_id"]: (x["post"], x["seat_category"]) for x in read_csv(tmp_path / "r2" / "allocation.csv")}
     assert got == {"C": ("X", "UR"), "D": ("X", "UR"), "S": ("X", "SC")}
+    assert [list(x.values()) for x in read_csv(tmp_path / "r2" / "unfilled.csv") if x["unfilled"] != "0"] == \
+        [["X", "UR", "3", "2", "1", "held_vacant"]]       # (P's seat: kept for a PwBD candidate, and carried)
     check = ["verify", *args, "--stage", "slide", "--allocation", str(tmp_path / "r1" / "greedy" / "allocation.csv"),
              "--responses", str(tmp_path / "resp.csv")]
     r = CliRunner().invoke(app, [*check, "--slide", str(tmp_path / "r2" / "allocation.csv")])
