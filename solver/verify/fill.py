@@ -123,17 +123,18 @@ def _held_filled(policy: Policy, problem: Problem, filled: Allocation, key: Key,
 def _closed(policy: Policy, problem: Problem, u: int, placed: bool, served: list[set],
             fillers: list[int]) -> tuple[int, int, int]:
     """Of a post's and category's vacancies left (`served`: the traits each served), those candidate u may not
-    take: (kept, how many of the kept the round's `fillers` (merit indices) may hold, reverted). A vacancy that served a held
-    trait u lacks is kept for its beneficiaries (`horizontal.held`: PwD Act 1995 s.36, no beneficiary left, it
-    stays vacant); after a recommendation list (`migration.selection_list`) one that served a trait u lacks
-    reverts only to those the round left without a post (the service allocation's last phase), so not to u once
-    the round placed him."""
-    c, held = problem.candidates, set(policy.horizontal.held)
-    lacks = [t for t in set().union(*served) if not c.trait(t)[u]]
-    kept = sum(1 for s in served if s & held & set(lacks))
-    reverts = sum(1 for s in served if not s & held & set(lacks) and s & set(lacks)) \
+    take: (kept, how many of the kept the round's `fillers` (merit indices) may hold, reverted). A vacancy that
+    served a held trait u lacks is kept for its beneficiaries (`horizontal.held`: PwD Act 1995 s.36, no
+    beneficiary left, it stays vacant); after a recommendation list (`migration.selection_list`) one that served
+    a trait u lacks reverts only to those the round left without a post (the service allocation's last phase),
+    so not to u once the round placed him."""
+    c = problem.candidates
+    lacks = {t for t in set().union(*served) if not c.trait(t)[u]}
+    closed = lacks & set(policy.horizontal.held)
+    kept = sum(1 for s in served if s & closed)
+    reverts = sum(1 for s in served if s & lacks and not s & closed) \
         if policy.migration.selection_list and placed else 0
-    mine = sum(1 for f in fillers if any(c.trait(t)[f] for t in held & set(lacks)))
+    mine = sum(1 for f in fillers if any(c.trait(t)[f] for t in closed))
     return kept, min(kept, mine), reverts
 
 
