@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..data.sorting import sorted_by
-from .cells import _first_bad, _numbers
+from .cells import _first_bad, _int32s, _numbers
 from .tables import Table, read_table
 
 
@@ -74,6 +74,18 @@ def _who_ranked(cand: np.ndarray, post: np.ndarray, n: int, posts: int) -> np.nd
     return seen
 
 
+def _orders(t: Table) -> np.ndarray:
+    """The `order` column, each a whole number from 1 to 2**31 - 1 (int32 where Arrow read them all so), else
+    the first bad cell named."""
+    order = _int32s(t, "order", 1, 2**31 - 1)
+    if order is None:
+        order = _numbers(t, "order", integer=True)
+        if len(order) and (order.min() < 1 or order.max() > 2**31 - 1):
+            k = _first_bad((order < 1) | (order > 2**31 - 1))
+            raise t.error(k, "order", f"order must be from 1 to {2**31 - 1}, got {t['order'][k]}")
+    return order
+
+
 def preferences_table(path, warn=None) -> Table:
     """preferences.csv as read, before its ids and posts are looked up (`read_preferences`)."""
     return read_table(path, ["candidate_id", "order", "post"], [], warn, encode=("candidate_id", "post"),
@@ -88,11 +100,7 @@ def read_preferences(path, ids_by_input: dict[str, int], posts: tuple[str, ...],
     seat pools has no use for it) and the ranked rows in merit order (where the file or the sort gave them).
     `table`: the file already read (`preferences_table`)."""
     t = table if table is not None else preferences_table(path, warn)
-    order = _numbers(t, "order", integer=True)
-    if len(order) and (order.min() < 1 or order.max() > 2**31 - 1):
-        k = _first_bad((order < 1) | (order > 2**31 - 1))
-        raise t.error(k, "order", f"order must be from 1 to {2**31 - 1}, got {t['order'][k]}")
-    order = order.astype(np.int64, copy=False)
+    order = _orders(t)
     cand = _lookup(t, "candidate_id", ids_by_input, "candidate")
     post = _lookup(t, "post", {p: j for j, p in enumerate(posts)}, "post", " (not in vacancies.csv)")
     # A file written candidate by candidate, each list in order, needs no sort (two checks, 0.2 s at JoSAA
