@@ -25,13 +25,13 @@ CANDS = [["A1", 100, "UR", "a"], ["B0", 95, "UR", ""], ["B1", 90, "UR", ""], ["B
          ["B3", 70, "UR", ""]]
 
 
-def recruitment(tmp_path, prefs, before, sets=(), cands=CANDS):
+def recruitment(tmp_path, prefs, before, sets=(), cands=CANDS, policy="upsc-cse"):
     write_csv(tmp_path / "c.csv", ["id", "score", "category", "pwbd"], cands)
     write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], [["X", "UR", 1], ["Y", "UR", 1]])
     write_csv(tmp_path / "p.csv", ["candidate_id", "order", "post"],
               [[cid, k + 1, post] for cid, posts in prefs.items() for k, post in enumerate(posts)])
     write_csv(tmp_path / "before.csv", HEAD, before)
-    pol = load_policy("upsc-cse", list(sets))
+    pol = load_policy(policy, list(sets))
     prob = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv", tmp_path / "p.csv")
     rows = [dict(zip(HEAD, map(str, r))) for r in before]
     return pol, prob, rows, read_allocation(tmp_path / "before.csv", prob, pol)
@@ -184,3 +184,22 @@ def test_the_commands_keep_and_say_a_held_vacancy(tmp_path):
     write_csv(tmp_path / "planted.csv", HEAD, [["B2", "X", "UR", "UR", "", "open_merit", 3]])
     res = r.invoke(app, [*check, "--fill", str(tmp_path / "planted.csv")])
     assert res.exit_code == 1 and "held horizontal seat filled by another" in " ".join(res.output.split())
+
+
+def test_central_dopt_keeps_it_too(tmp_path):
+    """central-dopt holds PwBD seats as well (no recommendation list): the same decline leaves X's vacancy kept
+    for a PwBD candidate, and verify accepts that (it had rejected it, the fill with held seats being read as
+    open to B2). Without `held` it reverts to B2, and leaving it is named."""
+    prefs = {"A1": ["X"], "B1": ["Y"], "B2": ["X", "Y"]}
+    listed, gone, parts = {"B2": "reserve"}, {"A1": "declined"}, {"B2": "UR"}
+    pol, prob, before, alloc = recruitment(tmp_path, prefs, PWBD_AT_X, policy="central-dopt")
+    done = fill(pol, prob, before, listed, gone, "greedy", parts=parts)
+    assert done.rows == [] and done.unfilled == [["X", "UR", 1, 0, 1, "held_vacant"]]
+    assert judged(tmp_path, pol, prob, alloc, listed, gone, [], "f.csv") == []
+    planted = judged(tmp_path, pol, prob, alloc, listed, gone, [["B2", "X", "UR", "UR", "", "open_merit", 4]], "g.csv")
+    assert len(planted) == 1 and "held horizontal seat filled by another" in planted[0]
+    pol, prob, before, alloc = recruitment(tmp_path, prefs, PWBD_AT_X, ["horizontal.held=[]"], policy="central-dopt")
+    done = fill(pol, prob, before, listed, gone, "greedy", parts=parts)
+    assert [(r[0], r[1]) for r in done.rows] == [("B2", "X")]
+    assert judged(tmp_path, pol, prob, alloc, listed, gone, [], "g.csv") == \
+        ["a UR vacancy at X is left unfilled while B2 of the reserve list could take it"]
