@@ -30,6 +30,7 @@ from ..policy import Policy
 from .later import later_round, round_policy
 from ..data.problem import Problem
 from ..outcome.result import number_text
+from ..outcome.unfilled import category_rows
 
 # SPEC's five columns first (candidate_id: who fills the vacancy), then who vacated it and how it is held.
 FILLED_COLUMNS = ["post", "category", "candidate_id", "reason", "list", "horizontal", "vacated_by", "counted_as",
@@ -98,7 +99,7 @@ def fill(policy: Policy, problem: Problem, allocation: list[dict], reserve: dict
     Filled: the new appointments, a row per vacancy vacated saying who filled it from which list, the vacancies
     left, and each round's figures.
     """
-    rule = policy.reserve_list
+    rule, held = policy.reserve_list, set(policy.horizontal.held)
     single = round_policy(policy)
     left = vacated(problem, allocation, declined)
     index = {cid: i for i, cid in enumerate(problem.candidates.ids)}
@@ -124,9 +125,9 @@ def fill(policy: Policy, problem: Problem, allocation: list[dict], reserve: dict
         for row in got:
             rows.append(row)
             placed[row[0]] = row
-        todo = _left(todo, got, set(policy.horizontal.held))
-    return Filled(sorted(rows, key=lambda r: r[-1]), _report(left, rows, reserve, set(policy.horizontal.held)),
-                  _unfilled(left, barred + todo, set(policy.horizontal.held)), rounds)
+        todo = _left(todo, got, held)
+    return Filled(sorted(rows, key=lambda r: r[-1]), _report(left, rows, reserve, held),
+                  _unfilled(left, barred + todo, held), rounds)
 
 
 def _left(todo: list[Vacated], got: list[list], held: set[str]) -> list[Vacated]:
@@ -217,11 +218,8 @@ def _unfilled(left: list[Vacated], todo: list[Vacated], held: set[str]) -> list[
     total = Counter((v.post, v.seat) for v in left)
     short = Counter((v.post, v.seat) for v in todo)
     kept = Counter((v.post, v.seat) for v in todo if v.horizontal in held)
-    rows = []
-    for (p, s), k in sorted(total.items()):
-        parts = [(d, m) for d, m in (("held_vacant", kept[(p, s)]), ("unfilled", short[(p, s)] - kept[(p, s)])) if m]
-        rows += [[p, s, k, k - short[(p, s)], m, d] for d, m in parts] or [[p, s, k, k, 0, ""]]
-    return rows
+    return [row for (p, s), k in sorted(total.items()) for row in category_rows(
+        p, s, k, k - short[(p, s)], [("held_vacant", kept[(p, s)]), ("unfilled", short[(p, s)] - kept[(p, s)])])]
 
 
 def decision_rows(problem: Problem, reserve: dict[str, str], filled: Filled) -> list[list]:

@@ -33,6 +33,7 @@ from ..chain.engines.greedy import resumable, resume
 from ..chain.pools.reuse import earlier_lists, with_cut
 from ..chain.solve import Solution
 from ..outcome.result import Result
+from ..outcome.unfilled import category_rows
 from ..policy import Policy
 from ..data.problem import Problem
 
@@ -307,6 +308,5 @@ def _unfilled(first: dict, fixed: set, rows: list[list], extra: Counter, closed:
     for (p, s), k in sorted(total.items()):
         left = k - filled[(p, s)]
         kept = min(left, max(0, was_held[(p, s)] - served[(p, s)]))
-        parts = [(d, m) for d, m in (("held_vacant", kept), ("reported again", left - kept)) if m]
-        out += [[p, s, k, filled[(p, s)], m, d] for d, m in parts] or [[p, s, k, filled[(p, s)], 0, ""]]
+        out += category_rows(p, s, k, filled[(p, s)], [("held_vacant", kept), ("reported again", left - kept)])
     return out

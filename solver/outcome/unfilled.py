@@ -19,6 +19,20 @@ def fill_by_post(rows) -> dict[tuple[str, str], tuple[int, int, dict[str, int]]]
     return out
 
 
+def category_rows(post: str, code: str, vacancies: int, filled: int, parts) -> list[list]:
+    """unfilled.csv's rows for one post and category: one per disposition that took some of its vacancies
+    (`parts`: (disposition, count)), or one with none left.
+
+    Example
+    -------
+    >>> category_rows("X", "UR", 3, 1, [("held_vacant", 1), ("unfilled", 1), ("exchanged", 0)])
+    [['X', 'UR', 3, 1, 1, 'held_vacant'], ['X', 'UR', 3, 1, 1, 'unfilled']]
+    >>> category_rows("X", "UR", 3, 3, [("unfilled", 0)])
+    [['X', 'UR', 3, 3, 0, '']]
+    """
+    return [[post, code, vacancies, filled, k, d] for d, k in parts if k] or [[post, code, vacancies, filled, 0, ""]]
+
+
 def disposition_rows(policy: Policy, seats: SeatTable, post: str, own: dict, moved: dict, rest: dict) -> list:
     """unfilled.csv's rows for one post: per category its vacancies, those its own filled, and what became of
     the rest (exchanged, de-reserved, kept vacant for a held minimum, lapsed, carried), one row each; carried
@@ -34,11 +48,7 @@ def disposition_rows(policy: Policy, seats: SeatTable, post: str, own: dict, mov
         unfilled = rest.get(code, vac - filled)
         if unfilled:
             parts.append((leftover_disposition(policy, code), unfilled))
-        parts = [(d, k) for d, k in parts if k]
-        if not parts:
-            rows.append([post, code, vac, filled, 0, ""])
-        for d, k in parts:
-            rows.append([post, code, vac, filled, k, d])
+        rows += category_rows(post, code, vac, filled, parts)
         if carried:
             rows.append([post, code, carried, 0, carried, "carried_forward"])
     return rows

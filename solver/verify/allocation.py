@@ -127,3 +127,13 @@ def _may_hold(policy: Policy, c, code: str) -> np.ndarray:
     backward = [code] if cat.eligible is None else \
         [x for x in cat.eligible.categories if x != policy.open and policy.category(x).creamy_layer_excluded]
     return ok & ~(c.creamy & np.isin(c.category, backward))
+
+
+def held_as(policy: Policy, seat: str, route: str, own: str) -> str:
+    """The category whose eligibility a vacancy is held by: a de-reserved one's open; one taken by exchange or
+    fallback, or an open one a Rule 16(2) upgrade freed for a reserved-selected candidate, his own."""
+    if route == "dereserved":
+        return policy.open
+    if route in ("exchange", "fallback") or (route == "reserved" and seat == policy.open and own != policy.open):
+        return own
+    return seat

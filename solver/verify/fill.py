@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..policy import Policy
 from ..data.problem import Problem
 from ..errors import Unsupported
-from .allocation import Allocation, Broken, may_hold
+from .allocation import Allocation, Broken, held_as, may_hold
 
 Key = tuple[int, str]   # (post index, seat category)
 
@@ -73,7 +73,7 @@ def _filler(policy: Policy, problem: Problem, had: set, listed: dict, filled: Al
     if cid not in listed:
         out.append(Broken(f"{cid} fills a vacancy at {problem.posts[j]} but is on neither the reserve nor the Extended "
                    f"List ({rule.source})", candidate=cid, post=problem.posts[j]))
-    if not may_hold(policy, problem, _held_as(policy, seat, filled.route[r], problem.candidates.category[i]))[i]:
+    if not may_hold(policy, problem, held_as(policy, seat, filled.route[r], problem.candidates.category[i]))[i]:
         out.append(Broken(f"{cid} may not hold the {seat} vacancy at {problem.posts[j]}", candidate=cid, post=problem.posts[j]))
     if problem.preferences is not None and not policy.migration.allocate_unranked and not problem.ranked[i, j]:
         out.append(Broken(f"{cid} fills a vacancy at {problem.posts[j]}, a post he did not rank", candidate=cid, post=problem.posts[j]))
@@ -93,16 +93,6 @@ def _part_serves(rule, parts: dict[str, str] | None, cid: str, seat: str, served
     """Whether one on the list may fill a vacancy of `seat` that served `served` traits: anyone, read as one pool;
     by part, one of the seat's own part or of a trait part the vacancy served."""
     return rule.fill != "by_part" or parts.get(cid) == seat or parts.get(cid) in served
-
-
-def _held_as(policy: Policy, seat: str, route: str, own: str) -> str:
-    """The category whose eligibility a vacancy is held by: a de-reserved one's open; one taken by exchange or
-    fallback, or an open one a Rule 16(2) upgrade freed for a reserved-selected candidate, his own."""
-    if route == "dereserved":
-        return policy.open
-    if route in ("exchange", "fallback") or (route == "reserved" and seat == policy.open and own != policy.open):
-        return own
-    return seat
 
 
 def _held_filled(policy: Policy, problem: Problem, filled: Allocation, key: Key, rows: list[int],

@@ -12,10 +12,9 @@ from ..policy import Policy
 from ..data.problem import Problem
 from ..data.lists import ABSENT
 from ..data.ranking import first_match
-from .allocation import Allocation, Broken, may_hold
+from .allocation import Allocation, Broken, held_as, may_hold
 from .reading import same_rank_level, tied_past
 from .wanted import Round, wanted_seats
-from .fill import _held_as
 
 
 def check_slide(policy: Policy, problem: Problem, before: Allocation, responses: dict[str, str],
@@ -182,7 +181,7 @@ def _holders(policy, problem, index, was, now, rank, after, registered) -> list[
                 if k >= len(problem.posts)}
     for cid, (j, seat, r) in now.items():
         i = index[cid]
-        kind = _held_as(policy, seat, after.route[r], c.category[i])
+        kind = held_as(policy, seat, after.route[r], c.category[i])
         if kind not in masks:
             masks[kind] = may_hold(policy, problem, kind)
         if cid not in was and not policy.slide.newcomers:
