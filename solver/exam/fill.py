@@ -29,7 +29,7 @@ from ..errors import OptionError
 from ..policy import Policy
 from .later import later_round, round_policy
 from ..data.problem import Problem
-from ..outcome.result import number_text
+from ..outcome import cutoffs
 from ..outcome.unfilled import category_rows
 
 # SPEC's five columns first (candidate_id: who fills the vacancy), then who vacated it and how it is held.
@@ -245,13 +245,8 @@ def decision_rows(problem: Problem, reserve: dict[str, str], filled: Filled) -> 
     return out
 
 
-def cutoff_rows(problem: Problem, filled: Filled) -> list[list]:
+def cutoff_rows(policy: Policy, problem: Problem, filled: Filled) -> list[list]:
     """cutoffs.csv for the fill: per post and seat category the fill's appointments, the last rank and score."""
-    score = problem.candidates.score
-    last: dict[tuple[str, str], list] = {}
-    for cid, post, seat, *_, rank in filled.rows:
-        got = last.setdefault((post, seat), [0, 0])
-        got[0] += 1
-        got[1] = max(got[1], int(rank))
-    return [[post, seat, k, worst, "" if score is None else number_text(score[worst - 1])]
-            for (post, seat), (k, worst) in sorted(last.items())]
+    index = {post: j for j, post in enumerate(problem.posts)}
+    return cutoffs.cutoff_rows(problem, [policy.open, *policy.reserved_codes],
+                               ((int(rank) - 1, index[post], seat) for _, post, seat, *_, rank in filled.rows))

@@ -118,5 +118,5 @@ def write_scores(table: pa.Table, path: Path) -> None:
 
 
 def _cell(v):
-    from ..outcome.result import number_text
+    from ..outcome.cutoffs import number_text
     return number_text(v) if isinstance(v, float) else "" if v is None else v

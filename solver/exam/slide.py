@@ -32,6 +32,7 @@ from .later import later_solution, placed_posts, round_policy, round_rows
 from ..chain.engines.greedy import resumable, resume
 from ..chain.pools.reuse import earlier_lists, with_cut
 from ..chain.solve import Solution
+from ..outcome.cutoffs import cutoff_rows
 from ..outcome.result import Result
 from ..outcome.unfilled import category_rows
 from ..policy import Policy
@@ -92,6 +93,16 @@ def slide(policy: Policy, problem: Problem, allocation: list[dict], responses: d
     left = (set(gone) - registered) | {cid for cid, a in answer.items() if a == "absent"}
     return Slid(final, moves, _unfilled(first, fixed, rows, extra, closed, set(policy.horizontal.held)), figures,
                 [x for x in ids if x in left])
+
+
+def round_cutoffs(policy: Policy, problem: Problem, slid: Slid) -> list[list]:
+    """cutoffs.csv after the round: per post and seat category everyone who holds a seat when it ends, frozen
+    and kept included (JoSAA's opening and closing ranks are of each round's allotment as a whole), the last
+    rank on the post's own list; a pair the round offered and nobody took has a row with none."""
+    index = {post: j for j, post in enumerate(problem.posts)}
+    offered = {(index[r[0]], r[1]) for r in slid.unfilled if int(r[2]) > 0}
+    return cutoff_rows(problem, [policy.open, *policy.reserved_codes],
+                       ((int(r[-1]) - 1, index[r[1]], r[2]) for r in slid.rows), offered)
 
 
 def _taking_part(policy: Policy, problem: Problem, first: dict, responses: dict, gone) -> tuple[dict, set, list]:

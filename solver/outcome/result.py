@@ -14,12 +14,12 @@ from ..chain.pools import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT, PROBATION,
 from ..data.problem import Problem
 from ..data.routes import Route
 from ..chain.vacancy import SeatTable
+from .cutoffs import CUTOFF_COLUMNS, cutoff_rows
 from .unfilled import disposition_rows
 
 ALLOCATION_COLUMNS = ["candidate_id", "post", "seat_category", "counted_as", "horizontal", "route", "rank"]
 DECISION_COLUMNS = ["candidate_id", "selected", "post", "reason"]
 UNFILLED_COLUMNS = ["post", "category", "vacancies", "filled", "unfilled", "disposition"]
-CUTOFF_COLUMNS = ["post", "category", "filled", "last_rank", "last_score"]
 
 
 @dataclass
@@ -201,34 +201,15 @@ class Result:
 
     def cutoffs(self):
         """Per post and seat category: how many filled and the last (worst) merit admitted; for a post ranked by a
-        list of its own (`Problem.lists`), the last rank on that list, and no score (the list's own)."""
-        score = self.problem.candidates.score
+        list of its own (`Problem.lists`), the last rank on that list, and no score (the list's own). A pair with
+        seats and nobody in them has a row too."""
         post_of = np.array([p.post for p in self.pools.pools] + [-1])[self.assignment.pool]
-        count: dict[tuple[int, str], int] = {}
-        last: dict[tuple[int, str], int] = {}
-        for i in np.flatnonzero(self.selected):  # merit order, so the last seen is the worst
-            key = (int(post_of[i]), self.seat_category[i])
-            count[key] = count.get(key, 0) + 1
-            last[key] = int(i)
-        lists = self.problem.lists
-        if lists is not None:      # a post ranked by a list of its own: its worst holder on that list
-            for i in np.flatnonzero(self.selected):
-                key = (int(post_of[i]), self.seat_category[i])
-                k = self.problem.list_of(*key)
-                if k and lists.position[k, i] > lists.position[k, last[key]]:
-                    last[key] = int(i)
-        out = []
-        for j, post in enumerate(self.problem.posts):
-            for code in [self.policy.open, *self.policy.reserved_codes]:
-                listed = self.problem.list_of(j, code) if lists is not None else 0
-                k = count.get((j, code), 0)
-                if self.seats.cap(post, code) == 0 and not k:
-                    continue
-                worst = last.get((j, code))
-                place = "" if worst is None else (lists.position[listed, worst] if listed else worst) + 1
-                out.append([post, code, k, place,
-                            "" if worst is None or score is None or listed else number_text(score[worst])])
-        return out
+        sel = np.flatnonzero(self.selected)
+        held = zip(sel.tolist(), post_of[sel].tolist(), np.asarray(self.seat_category, dtype=object)[sel].tolist())
+        codes = [self.policy.open, *self.policy.reserved_codes]
+        offered = {(j, code) for j, post in enumerate(self.problem.posts) for code in codes
+                   if self.seats.cap(post, code)}
+        return cutoff_rows(self.problem, codes, held, offered)
 
 
 def _typed_cutoffs(frame):
@@ -305,11 +286,6 @@ def horizontal_labels(pools: Pools, a: Assignment) -> np.ndarray:
         for t, held in seats.items():
             out[held] = t
     return out
-
-
-def number_text(v: float) -> str:
-    """A score as every output file writes it: a whole number without its point, else Python's shortest repr."""
-    return str(int(v)) if float(v).is_integer() else repr(float(v))
 
 
 def attribute(policy: Policy, seats: SeatTable, pools: Pools, a: Assignment):

@@ -179,14 +179,14 @@ def run_fill(result: str | Path, declined: str | Path, out: str | Path | None, e
             write_csv(tmp / "allocation.csv", ALLOCATION_COLUMNS, done.rows)
             write_csv(tmp / "decisions.csv", DECISION_COLUMNS, decision_rows(prev.problem, reserve, done))
             write_csv(tmp / "unfilled.csv", UNFILLED_COLUMNS, done.unfilled)
-            write_csv(tmp / "cutoffs.csv", CUTOFF_COLUMNS, cutoff_rows(prev.problem, done))
+            write_csv(tmp / "cutoffs.csv", CUTOFF_COLUMNS, cutoff_rows(prev.policy, prev.problem, done))
             write_csv(tmp / "filled_from_reserve.csv", FILLED_COLUMNS, done.report)
             write_json(tmp / "summary.json", doc)
         stage(out, write, FILL_FILES, reads=prev.read_with(declined)).publish()
     return prev, done
 
 
-SLIDE_FILES = ("allocation.csv", "unfilled.csv", "slide.csv", "withdrawn.csv", "choices.npy", "summary.json")
+SLIDE_FILES = ("allocation.csv", "unfilled.csv", "cutoffs.csv", "slide.csv", "withdrawn.csv", "choices.npy", "summary.json")
 
 
 def read_responses(path: Path, allocation: list[dict], warn=lambda _: None, frozen=frozenset(),
@@ -243,15 +243,17 @@ def run_slide(result: str | Path, responses: str | Path, out: str | Path | None,
               engine: Engine | str = Engine.GREEDY, time_limit: float | None = None, workers: int = 1,
               warn=lambda _: None, policy: Policy | None = None, preferences: str | Path | None = None):
     """`aarakshan slide`: the sliding round after the first tentative allocation in `result` (`solver.exam.slide`),
-    written to `out` (allocation.csv after the round, unfilled.csv, slide.csv, summary.json) atomically.
+    written to `out` (allocation.csv after the round, unfilled.csv, cutoffs.csv, slide.csv, summary.json)
+    atomically.
     `policy` and `preferences`: the round's own, where they are not the round before's (a second counselling on
     the seats left, as CSAB's special rounds after JoSAA: its policy, and the choices filled afresh); the next
     round reads them from this one's summary.json. Returns (Previous, Slid)."""
     from ..io.choices import keep_choices
     from ..io.staging import stage, write_csv, write_json
     from ..outcome.reports import provenance
+    from ..outcome.cutoffs import CUTOFF_COLUMNS
     from ..outcome.result import ALLOCATION_COLUMNS, UNFILLED_COLUMNS
-    from ..exam.slide import SLIDE_COLUMNS, slide
+    from ..exam.slide import SLIDE_COLUMNS, round_cutoffs, slide
 
     engine = Engine.parse(engine)
     prev = previous(result, ("allocation.csv",), warn, policy, preferences)
@@ -275,6 +277,7 @@ def run_slide(result: str | Path, responses: str | Path, out: str | Path | None,
         def write(tmp: Path) -> None:
             write_csv(tmp / "allocation.csv", ALLOCATION_COLUMNS, done.rows)
             write_csv(tmp / "unfilled.csv", UNFILLED_COLUMNS, done.unfilled)
+            write_csv(tmp / "cutoffs.csv", CUTOFF_COLUMNS, round_cutoffs(prev.policy, prev.problem, done))
             write_csv(tmp / "slide.csv", SLIDE_COLUMNS, done.moves)
             write_csv(tmp / "withdrawn.csv", ["candidate_id"], [[x] for x in done.gone])
             keep_choices(tmp, prev.problem)

@@ -1,4 +1,5 @@
-"""`aarakshan compare A/ B/`: what changed between two `solve` output folders: who gains or
+"""`aarakshan compare A/ B/`: what changed between two `solve` output folders (or two rounds of counselling,
+`slide`'s folders, or a round against the first): who gains or
 loses a post, per post and category the change in selections, cutoffs and unfilled vacancies, and selections
 by the candidates' own category (open merit included).
 
@@ -29,10 +30,13 @@ def _allocation(folder: Path) -> dict[str, tuple[str, str, str]]:
             for k in range(len(t))}
 
 
-def _per_post(folder: Path) -> tuple[dict, dict]:
-    """(post, category) -> last rank (cutoffs.csv), and -> [vacancies, filled, unfilled] (unfilled.csv)."""
+def _per_post(folder: Path, summary: dict) -> tuple[dict, dict]:
+    """(post, category) -> last rank (cutoffs.csv), and -> [vacancies, filled, unfilled] (unfilled.csv). After a
+    round of counselling (`slide`) unfilled.csv holds only the seats that round offered: the seats are then
+    everyone holding one when it ends (cutoffs.csv's `filled`, who froze before included) and those it left."""
     c = read_table(folder / "cutoffs.csv", ["post", "category", "filled", "last_rank"], [])
-    cut = {(str(c["post"][k]), str(c["category"][k])): str(c["last_rank"][k]) for k in range(len(c))}
+    keys = [(str(c["post"][k]), str(c["category"][k])) for k in range(len(c))]
+    cut = {key: str(c["last_rank"][k]) for k, key in enumerate(keys)}
     u = read_table(folder / "unfilled.csv", ["post", "category", "vacancies", "filled", "unfilled"], ["disposition"])
     counts = {name: _numbers(u, name, integer=True) for name in ("vacancies", "filled", "unfilled")}
     if (k := _first_bad(np.any([v < 0 for v in counts.values()], axis=0))) is not None:
@@ -40,6 +44,10 @@ def _per_post(folder: Path) -> tuple[dict, dict]:
     rows = zip(u["post"], u["category"], counts["vacancies"], counts["filled"], counts["unfilled"],
                u["disposition"] if u.has("disposition") else [""] * len(u))
     fill = {key: [v, f, sum(left.values())] for key, (v, f, left) in fill_by_post(rows).items()}
+    if summary.get("stage") == "slide":
+        held = dict(zip(keys, _numbers(c, "filled", integer=True).tolist()))
+        fill = {key: [held.get(key, 0) + left, held.get(key, 0), left]
+                for key, left in ({k: 0 for k in held} | {k: v[2] for k, v in fill.items()}).items()}
     return cut, fill
 
 
@@ -122,11 +130,11 @@ def _preferences(summaries: list[dict]) -> dict[str, list[str]] | None:
     return None
 
 
-def _posts(a: Path, b: Path) -> list[dict]:
+def _posts(a: Path, b: Path, sa: dict, sb: dict) -> list[dict]:
     """Per post and category of either run: vacancies, filled, unfilled and the last rank selected in each,
     and whether any of them changed."""
-    cut_a, fill_a = _per_post(a)
-    cut_b, fill_b = _per_post(b)
+    cut_a, fill_a = _per_post(a, sa)
+    cut_b, fill_b = _per_post(b, sb)
     posts = []
     for key in sorted(fill_a.keys() | fill_b.keys()):
         va, vb = fill_a.get(key, [0, 0, 0]), fill_b.get(key, [0, 0, 0])
@@ -183,7 +191,7 @@ def compare(a: str | Path, b: str | Path, candidates: str | Path | None = None,
         change = change_kind(pa and pa[:2], pb and pb[:2], ranked.get(cid) if ranked is not None else None) \
             or "another route to the seat"
         rows.append([cid, own.get(cid, ""), *(pa or ("", "", "")), *(pb or ("", "", "")), change])
-    posts = _posts(a, b)
+    posts = _posts(a, b, sa, sb)
     by_own = _by_own(own, xa, xb, _order(sb)) if own else None
     doc = {
         "a": {"folder": str(a), "overrides": _overrides(sa), "selected": len(xa)},

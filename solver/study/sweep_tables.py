@@ -163,7 +163,7 @@ def _write_against(folder: Path, out, baseline: str) -> None:
 
 def _cell(value) -> object:
     """A CSV cell: empty for none, true/false for booleans (as the inputs write them)."""
-    from ..outcome.result import number_text
+    from ..outcome.cutoffs import number_text
     if value is None:
         return ""
     if isinstance(value, bool):

@@ -12,7 +12,7 @@ from solver import load_policy
 from solver.chain.pools.reuse import earlier_lists, lists_of_fewer
 from solver.chain.solve import solve
 from solver.cli import app
-from solver.exam.slide import slide
+from solver.exam.slide import round_cutoffs, slide
 from solver.io.readers import read_problem
 from solver.outcome.reports import write_outputs
 from solver.verify import read_allocation
@@ -301,7 +301,7 @@ def test_a_round_moves_nobody_down_keeps_slides_in_the_institute_and_verify_agre
     """Random seat pools and responses: after a round no floater or slider holds a post he ranks below his own,
     a slider who moved is at his own institute, one who froze holds his seat, one who withdrew holds nothing,
     and verify --stage slide finds nothing; both engines give the same round."""
-    cands, vacs, prefs, answers, _ = m
+    cands, vacs, prefs, answers, ranks = m
     folder = tmp_path_factory.mktemp("round")
     pol, prob, alloc, said = drawn_round(folder, m)
     done = slide(pol, prob, [dict(r) for r in alloc], said)
@@ -325,6 +325,17 @@ def test_a_round_moves_nobody_down_keeps_slides_in_the_institute_and_verify_agre
               [r[:6] for r in done.rows])
     before = read_allocation(folder / "out" / "allocation.csv", prob, pol)
     assert check_slide(pol, prob, before, said, read_allocation(folder / "after.csv", prob, pol)) == []
+    # cutoffs.csv after the round: per pool and category every holder counted, and the last rank that of the
+    # worst holder on the list vacancies.csv names for the program's category (ranks.csv's rank, or the own rank)
+    place = {(cid, name): int(k) for cid, name, k in ranks} | {(c[0], ""): c[1] for c in cands}
+    named = {(v[0], v[1]): v[7] for v in vacs}
+    expect: dict = {}
+    for cid, post, seat, *_ in done.rows:
+        k = place[cid, named[post.partition(" [")[0], seat]]
+        got = expect.setdefault((post, seat), [0, 0])
+        expect[post, seat] = [got[0] + 1, max(got[1], k)]
+    cut = {(r[0], r[1]): [r[2], r[3]] for r in round_cutoffs(pol, prob, done) if r[2]}
+    assert cut == expect
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))

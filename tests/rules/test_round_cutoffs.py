@@ -1,0 +1,84 @@
+"""The closing rank of every round of counselling (cutoffs.csv after `slide`): per seat pool and category, how many
+hold its seats when the round ends and the last of them on the pool's own merit list. JoSAA publishes the
+opening and closing ranks of each round's seat allotment as a whole (RULES.md, "Counselling"; the Business
+Rules' own text on the published ranks was not read): the reading taken here counts every holder after the
+round, those who froze in an earlier round included. Worked by hand from the deferred acceptance each round runs
+(Gale and Shapley 1962; JoSAA's rounds as Baswana et al. 2019 describe them); `compare` reads two rounds."""
+import json
+
+import pytest
+from conftest import read_csv, write_csv
+from typer.testing import CliRunner
+
+from solver.cli import app
+
+# I1-CSE ranks by JEE (Advanced) ("adv": D, C, B, A), I1-EE and I2-ME by the candidates' own rank (JEE Main:
+# A, B, C, D). One OPEN seat each, and an SC seat at I2-ME no candidate (all OPEN) may hold. Everyone ranks
+# I2-ME, I1-CSE, I1-EE.
+CANDS = [["A", 1, "OPEN"], ["B", 2, "OPEN"], ["C", 3, "OPEN"], ["D", 4, "OPEN"]]
+VACS = [["I1-CSE", "OPEN", 1, "I1", "adv"], ["I1-EE", "OPEN", 1, "I1", ""], ["I2-ME", "OPEN", 1, "I2", ""],
+        ["I2-ME", "SC", 1, "I2", ""]]
+PREFS = [[c, k + 1, p] for c in "ABCD" for k, p in enumerate(["I2-ME", "I1-CSE", "I1-EE"])]
+ADV = [["D", "adv", 1], ["C", "adv", 2], ["B", "adv", 3], ["A", "adv", 4]]
+
+
+@pytest.fixture(scope="module")
+def rounds(tmp_path_factory):
+    """Round 1 by `solve` into r1/, round 2 by `slide` into r2/ after A withdraws, D freezes and B floats."""
+    tmp_path = tmp_path_factory.mktemp("rounds")
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category"], CANDS)
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "institute", "merit_list"], VACS)
+    write_csv(tmp_path / "p.csv", ["candidate_id", "order", "post"], PREFS)
+    write_csv(tmp_path / "r.csv", ["candidate_id", "list", "rank"], ADV)
+    write_csv(tmp_path / "a2.csv", ["candidate_id", "response"], [["A", "withdraw"], ["D", "freeze"], ["B", "float"]])
+    run = CliRunner().invoke
+    r = run(app, ["solve", "--policy", "josaa-2025", "--candidates", str(tmp_path / "c.csv"), "--vacancies",
+                  str(tmp_path / "v.csv"), "--preferences", str(tmp_path / "p.csv"), "--ranks", str(tmp_path / "r.csv"),
+                  "--engine", "both", "--quiet", "--out", str(tmp_path / "r1")])
+    assert r.exit_code == 0, r.output
+    r = run(app, ["slide", "--result", str(tmp_path / "r1"), "--responses", str(tmp_path / "a2.csv"),
+                  "--engine", "both", "--out", str(tmp_path / "r2")])
+    assert r.exit_code == 0, r.output
+    return tmp_path
+
+
+def cutoffs(folder):
+    return [(c["post"], c["category"], c["filled"], c["last_rank"], c["last_score"])
+            for c in read_csv(folder / "cutoffs.csv")]
+
+
+def test_the_first_round_closes_each_pool_on_its_own_list(rounds):
+    """Round 1: A takes I2-ME (first on JEE Main); I1-CSE holds B, then C, then D (first on Advanced), each
+    displacing the one before; B, displaced, takes I1-EE before C (2nd against 3rd on Main); C is left. I1-CSE
+    closes at 1 on its own list (D), I1-EE at 2 and I2-ME at 1 on Main; the SC seat nobody holds is a row with
+    no rank. Ranks, not scores: no last_score."""
+    assert {x["candidate_id"]: x["post"] for x in read_csv(rounds / "r1" / "allocation.csv")} == \
+        {"A": "I2-ME", "B": "I1-EE", "D": "I1-CSE"}
+    assert cutoffs(rounds / "r1") == [("I1-CSE", "OPEN", "1", "1", ""), ("I1-EE", "OPEN", "1", "2", ""),
+                                        ("I2-ME", "OPEN", "1", "1", ""), ("I2-ME", "SC", "0", "", "")]
+
+
+def test_a_later_round_closes_on_its_whole_allotment(rounds):
+    """Round 2: A's withdrawal frees I2-ME; B floats up to it (2nd on Main, above C); C, the newcomer, takes
+    I1-EE, which B left. D froze at I1-CSE and still closes it (rank 1 on Advanced): the round's allotment as a
+    whole, not only what the round itself allotted. I1-EE now closes at 3 (C), I2-ME at 2 (B); the SC seat,
+    offered again, is still nobody's."""
+    assert {x["candidate_id"]: x["post"] for x in read_csv(rounds / "r2" / "allocation.csv")} == \
+        {"B": "I2-ME", "C": "I1-EE", "D": "I1-CSE"}
+    assert cutoffs(rounds / "r2") == [("I1-CSE", "OPEN", "1", "1", ""), ("I1-EE", "OPEN", "1", "3", ""),
+                                        ("I2-ME", "OPEN", "1", "2", ""), ("I2-ME", "SC", "0", "", "")]
+
+
+def test_compare_reads_two_rounds(rounds, tmp_path):
+    """`compare` of round 1 and round 2 (it read cutoffs.csv, which a round did not write, and stopped): A leaves,
+    B moves up to the post he ranked first, C gains a post. Per post, the seats after round 2 are everyone then
+    holding one and the seats it left: I1-CSE, frozen by D and so not offered in round 2, is unchanged (read off
+    round 2's unfilled.csv alone it would have lost its seat); I1-EE and I2-ME close lower."""
+    r = CliRunner().invoke(app, ["compare", str(rounds / "r1"), str(rounds / "r2"), "--out", str(tmp_path / "c")])
+    assert r.exit_code == 0, r.output
+    changes = {x["candidate_id"]: (x["a_post"], x["b_post"], x["change"]) for x in read_csv(tmp_path / "c" / "changes.csv")}
+    assert changes == {"A": ("I2-ME", "", "loses the post"), "B": ("I1-EE", "I2-ME", "moves up"),
+                       "C": ("", "I1-EE", "gains a post")}
+    posts = {(p["post"], p["category"]): (p["vacancies"], p["filled"], p["last_rank"])
+             for p in json.loads((tmp_path / "c" / "compare.json").read_text())["posts"]}
+    assert posts == {("I1-EE", "OPEN"): ([1, 1], [1, 1], ["2", "3"]), ("I2-ME", "OPEN"): ([1, 1], [1, 1], ["1", "2"])}
