@@ -34,7 +34,7 @@ from ..chain.pools.reuse import earlier_lists, with_cut
 from ..chain.solve import Solution
 from ..outcome.cutoffs import cutoff_rows
 from ..outcome.result import Result
-from ..outcome.unfilled import category_rows
+from ..outcome.unfilled import NEXT_ROUND, category_rows
 from ..policy import Policy
 from ..data.problem import Problem
 
@@ -91,7 +91,9 @@ def slide(policy: Policy, problem: Problem, allocation: list[dict], responses: d
                        {**({"engine_differences": differences} if str(engine) == "both" else {}),
                         **({"registered": len(registered)} if rule.registration else {})})
     left = (set(gone) - registered) | {cid for cid, a in answer.items() if a == "absent"}
-    return Slid(final, moves, _unfilled(first, fixed, rows, extra, closed, set(policy.horizontal.held)), figures,
+    left_as = NEXT_ROUND if rule.unfilled_offered else "reported again"
+    return Slid(final, moves, _unfilled(first, fixed, rows, extra, closed, set(policy.horizontal.held), left_as),
+                figures,
                 [x for x in ids if x in left])
 
 
@@ -305,10 +307,11 @@ def _moves(problem: Problem, first: dict, answer: dict, final: list[list]) -> li
 
 
 def _unfilled(first: dict, fixed: set, rows: list[list], extra: Counter, closed: frozenset[str],
-              held: set[str]) -> list[list]:
+              held: set[str], left_as: str) -> list[list]:
     """unfilled.csv: the round's seats (those it offered) per post and category, filled and left, a row per
     disposition: `held_vacant` for a seat whose holder in the round before served a held trait (its first label)
-    and that no beneficiary holds now (kept and carried, `horizontal.held`), `reported again` for the others."""
+    and that no beneficiary holds now (kept and carried, `horizontal.held`), `left_as` for the others (`next_round`
+    in a counselling, whose next round offers them; `reported again` for SSC's single round)."""
     freed = [r for cid, r in first.items() if cid not in fixed]
     total = _open(Counter((r["post"], r["seat_category"]) for r in freed), closed) + extra
     was_held = _open(Counter((r["post"], r["seat_category"]) for r in freed
@@ -319,5 +322,5 @@ def _unfilled(first: dict, fixed: set, rows: list[list], extra: Counter, closed:
     for (p, s), k in sorted(total.items()):
         left = k - filled[(p, s)]
         kept = min(left, max(0, was_held[(p, s)] - served[(p, s)]))
-        out += category_rows(p, s, k, filled[(p, s)], [("held_vacant", kept), ("reported again", left - kept)])
+        out += category_rows(p, s, k, filled[(p, s)], [("held_vacant", kept), (left_as, left - kept)])
     return out

@@ -1,9 +1,13 @@
 """unfilled.csv: per post and category, its vacancies, those its own category filled, and what became of the
-rest (exchanged, de-reserved, kept vacant for a held horizontal minimum, lapsed or carried forward)."""
+rest (exchanged, de-reserved, kept vacant for a held horizontal minimum, lapsed or carried forward, or in a
+counselling left for the next round)."""
 from __future__ import annotations
 
 from ..policy import Policy
 from ..chain.vacancy import SeatTable
+
+# A counselling round's seats left unfilled: offered in the next round (`Policy.slide.unfilled_offered`).
+NEXT_ROUND = "next_round"
 
 
 def fill_by_post(rows) -> dict[tuple[str, str], tuple[int, int, dict[str, int]]]:
@@ -55,6 +59,16 @@ def disposition_rows(policy: Policy, seats: SeatTable, post: str, own: dict, mov
 
 
 def leftover_disposition(policy: Policy, code: str) -> str:
+    """What becomes of a category's vacancies left unfilled: in a counselling (`slide.unfilled_offered`) the next
+    round offers them (after the policy's conversions), so they have not lapsed; else lapsed, carried forward or
+    backlog by the category's rule.
+
+    >>> from solver import load_policy
+    >>> leftover_disposition(load_policy("josaa-2025"), "OBC-NCL"), leftover_disposition(load_policy("central-dopt"), "UR")
+    ('next_round', 'lapsed')
+    """
+    if policy.slide.unfilled_offered:
+        return NEXT_ROUND
     if code == policy.open:
         return "lapsed"
     if not policy.category(code).carry_forward:

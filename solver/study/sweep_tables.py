@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-DISPOSITIONS = ["exchanged", "dereserved", "carried_forward", "backlog", "held_vacant", "lapsed"]
+DISPOSITIONS = ["exchanged", "dereserved", "carried_forward", "backlog", "held_vacant", "lapsed", "next_round"]
 COUNTS = ["vacancies", "filled", *[f"unfilled_{d}" for d in DISPOSITIONS], "carried_in", "carried_out"]
 COLUMNS = ["scenario", "year", "post", "category", "status", *COUNTS, "last_rank", "last_score",
            "selected_own_category"]

@@ -1,9 +1,18 @@
-"""The closing rank of every round of counselling (cutoffs.csv after `slide`): per seat pool and category, how many
-hold its seats when the round ends and the last of them on the pool's own merit list. JoSAA publishes the
-opening and closing ranks of each round's seat allotment as a whole (RULES.md, "Counselling"; the Business
-Rules' own text on the published ranks was not read): the reading taken here counts every holder after the
-round, those who froze in an earlier round included. Worked by hand from the deferred acceptance each round runs
-(Gale and Shapley 1962; JoSAA's rounds as Baswana et al. 2019 describe them); `compare` reads two rounds."""
+"""What a round of counselling reports: the closing rank of every seat pool (cutoffs.csv after `slide`) and the seats
+it leaves to the next round (unfilled.csv's `next_round`).
+
+Closing ranks: per seat pool and category, how many hold its seats when the round ends and the last of them on
+the pool's own merit list. JoSAA and CSAB publish the opening and closing ranks of every round ("ORCR_AllRounds",
+as a JoSAA FAQ of 2015 points to them; the Business Rules' own text on them was not read): the reading taken here
+counts every holder after the round, those who froze in an earlier round included.
+
+Seats left: every round allocates the seat matrix to those still in (RULES.md, "Counselling": "a candidate
+freezes, floats, slides (within the institute) or withdraws after each round"; `slide.unfilled_offered`), and
+what JoSAA's last round leaves goes to CSAB's special rounds ("seats that remain vacant", NDTV, 19 October 2022):
+a seat a round leaves has not lapsed.
+
+Worked by hand from the deferred acceptance each round runs (Gale and Shapley 1962; JoSAA's rounds as Baswana et
+al. 2019 describe them); `compare` and `sweep` read them."""
 import json
 
 import pytest
@@ -82,3 +91,33 @@ def test_compare_reads_two_rounds(rounds, tmp_path):
     posts = {(p["post"], p["category"]): (p["vacancies"], p["filled"], p["last_rank"])
              for p in json.loads((tmp_path / "c" / "compare.json").read_text())["posts"]}
     assert posts == {("I1-EE", "OPEN"): ([1, 1], [1, 1], ["2", "3"]), ("I2-ME", "OPEN"): ([1, 1], [1, 1], ["1", "2"])}
+
+
+def unfilled(folder):
+    return {(u["post"], u["category"]): (u["vacancies"], u["filled"], u["unfilled"], u["disposition"])
+            for u in read_csv(folder / "unfilled.csv")}
+
+
+def test_the_seats_a_round_leaves_go_to_the_next(rounds):
+    """The SC seat at I2-ME, which no candidate may hold, is left by round 1 and offered again by round 2, which
+    leaves it too: `next_round` both times, not `lapsed` (josaa-2025 carries nothing forward between years, which
+    is what `lapsed` would say)."""
+    assert unfilled(rounds / "r1")[("I2-ME", "SC")] == ("1", "0", "1", "next_round")
+    assert unfilled(rounds / "r2")[("I2-ME", "SC")] == ("1", "0", "1", "next_round")
+
+
+def test_without_a_next_round_the_seat_lapses(rounds, tmp_path):
+    """The same round 1 under `slide.unfilled_offered = false` (no round after it offers what it leaves): the SC
+    seat lapses (josaa-2025's SC `carry_forward = false`); a sweep of the two readings counts it apart."""
+    base = ["--policy", "josaa-2025", "--candidates", str(rounds / "c.csv"), "--vacancies", str(rounds / "v.csv"),
+            "--preferences", str(rounds / "p.csv"), "--ranks", str(rounds / "r.csv")]
+    r = CliRunner().invoke(app, ["solve", *base, "--set", "slide.unfilled_offered=false", "--quiet",
+                                 "--out", str(tmp_path / "one")])
+    assert r.exit_code == 0, r.output
+    assert unfilled(tmp_path / "one")[("I2-ME", "SC")] == ("1", "0", "1", "lapsed")
+    r = CliRunner().invoke(app, ["sweep", *base, "--grid", "slide.unfilled_offered=true,false",
+                                 "--out", str(tmp_path / "sweep")])
+    assert r.exit_code == 0, r.output
+    rows = {(x["slide.unfilled_offered"], x["post"], x["category"]): x for x in read_csv(tmp_path / "sweep" / "results.csv")}
+    assert [(rows[k, "I2-ME", "SC"]["unfilled_next_round"], rows[k, "I2-ME", "SC"]["unfilled_lapsed"])
+            for k in ("true", "false")] == [("1", "0"), ("0", "1")]
