@@ -63,6 +63,9 @@ class Candidates:
     # as a tuple of their names, where he was not called in every one (() where he was): he may hold only their
     # posts (`solver.exam.called`). None: the stage took no such shortlist.
     called_in: np.ndarray | None = None
+    # Each candidate's rank in the whole merit list where these are some of its candidates (a later round's:
+    # `solver.exam.later`), for the reasons to say (`solver.outcome.reasons`). None: their own order (index + 1).
+    merit_rank: np.ndarray | None = None
 
     def relaxed_at(self, bars) -> np.ndarray:
         """Whether each availed a relaxation of a kind in `bars` (a stage's `migration.bars_open`); a plain true

@@ -3,6 +3,7 @@ vacancies, under the year's own rules, as a recruitment of its own."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 
@@ -42,8 +43,14 @@ def later_solution(policy: Policy, problem: Problem, pool: np.ndarray, counts: C
     used = {p for p, _ in counts}
     rows += [VacancyRow(p, policy.open, 0, **like(p, policy.open)) for p in problem.posts if p not in used]
     sub = problem.reordered(pool)
-    sub = Problem(sub.candidates, problem.posts, tuple(sorted(rows, key=lambda r: at[r.post])),
-                  sub.preferences if preferences is None else tuple(preferences), problem.sources, sub.lists)
+    whole = problem.candidates.merit_rank
+    ranks = replace(sub.candidates, merit_rank=(pool + 1 if whole is None else whole[pool]).astype(np.int64))
+    # (where a round cut the lists, each as he gave it stays `stated`: the reasons say where he ranked a post)
+    cut = preferences is not None
+    stated = (sub.stated if sub.stated is not None else sub.preferences) if cut else sub.stated
+    sub = Problem(ranks, problem.posts, tuple(sorted(rows, key=lambda r: at[r.post])),
+                  tuple(preferences) if cut else sub.preferences, problem.sources, sub.lists, stated=stated,
+                  file_order=problem.file_order or (cut and problem.preferences is None))
     if earlier is not None:
         lists, their_pool = earlier
         earlier = lists, np.searchsorted(their_pool, pool)

@@ -29,6 +29,7 @@ from ..errors import PolicyConflict, Unsupported
 from ..data.kinds import Engine
 from .conversions import seats_left
 from .later import later_solution, placed_posts, round_policy, round_rows
+from .round_reasons import Answers, round_decisions
 from ..chain.engines.greedy import resumable, resume
 from ..chain.pools.reuse import earlier_lists, with_cut
 from ..chain.solve import Solution
@@ -51,6 +52,7 @@ class Slid:
     unfilled: list[list]      # unfilled.csv rows: the round's seats per post and category, filled and left
     rounds: dict              # figures: fixed, floated, absent, moved up, newcomers placed, solves
     gone: list[str]           # withdrawn.csv: who has left (this round's absent and those before), in merit order
+    decisions: list[list]     # decisions.csv rows: every candidate, with the reason (`solver.exam.round_reasons`)
 
 
 def slide(policy: Policy, problem: Problem, allocation: list[dict], responses: dict[str, str],
@@ -81,7 +83,7 @@ def slide(policy: Policy, problem: Problem, allocation: list[dict], responses: d
     closed = closed_posts(policy, problem)
     extra = _open(seats_left(policy, problem, [(r["post"], r["seat_category"]) for r in first.values()]), closed) \
         if rule.unfilled_offered else Counter()
-    rows, status, differences, fixed, solves = _rounds(round_policy(policy), problem, first, answer, newcomers,
+    rows, status, differences, fixed, solves, solved = _rounds(round_policy(policy), problem, first, answer, newcomers,
                                                        (engine, time_limit, workers), extra, closed)
     kept = [[cid, r["post"], r["seat_category"], r.get("counted_as", ""), r.get("horizontal", ""),
              r.get("route", ""), index[cid] + 1] for cid, r in first.items() if cid in fixed]
@@ -92,9 +94,10 @@ def slide(policy: Policy, problem: Problem, allocation: list[dict], responses: d
                         **({"registered": len(registered)} if rule.registration else {})})
     left = (set(gone) - registered) | {cid for cid, a in answer.items() if a == "absent"}
     left_as = NEXT_ROUND if rule.unfilled_offered else "reported again"
+    why = round_decisions(problem, first, final, Answers(said, answer, frozenset(responses), fixed, registered,
+                                                         frozenset(gone), rule.registration), solved)
     return Slid(final, moves, _unfilled(first, fixed, rows, extra, closed, set(policy.horizontal.held), left_as),
-                figures,
-                [x for x in ids if x in left])
+                figures, [x for x in ids if x in left], why)
 
 
 def round_cutoffs(policy: Policy, problem: Problem, slid: Slid) -> list[list]:
@@ -152,7 +155,7 @@ def _rounds(single: Policy, problem: Problem, first: dict, answer: dict, newcome
             extra: Counter, closed: frozenset[str]):
     """Solve the round (the seats freed, and `extra`: those the last round left, converted), and again while a
     floater would be left out or moved down: he keeps his own post instead (no floater is moved down). Returns
-    (rows, status, engine differences, those keeping their own post, solves)."""
+    (rows, status, engine differences, those keeping their own post, solves, (the last solution, its candidates))."""
     ids = problem.candidates.ids
     index = {cid: i for i, cid in enumerate(ids)}
     where = {p: j for j, p in enumerate(problem.posts)}
@@ -170,8 +173,8 @@ def _rounds(single: Policy, problem: Problem, first: dict, answer: dict, newcome
         lost = _lost(problem, placed_posts(sol, pool) if sol is not None else {}, floating, fixed, first, where)
         if not lost:
             if sol is None:
-                return [], "none", 0, fixed, solves
-            return round_rows(sol, pool), sol.result.assignment.status, sol.differences, fixed, solves
+                return [], "none", 0, fixed, solves, (None, pool)
+            return round_rows(sol, pool), sol.result.assignment.status, sol.differences, fixed, solves, (sol, pool)
         fixed |= set(lost)
         if sol is not None and not (str(solving[0]) == "greedy" and resumable(sol.result.pools)):
             # (its lists kept, not the solution: two JoSAA-size solutions at once cost 0.8 GB)

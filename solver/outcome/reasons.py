@@ -146,6 +146,10 @@ class _Standing:
         self.missed_from = np.searchsorted(ci[idx], np.arange(n)).tolist()
         self.missed_to = np.searchsorted(ci[idx], np.arange(n), side="right").tolist()
         self.seat_category = result.seat_category.tolist()
+        # Each candidate's rank as the reasons say it: his place in the whole merit list, where a later round's
+        # problem holds some of its candidates (`Candidates.merit_rank`), else index + 1.
+        shown = result.problem.candidates.merit_rank
+        self.rank = (np.arange(1, n + 1) if shown is None else shown).tolist()
         self.how_cache: dict = {}
         self.took_cache: dict = {}
         self.held_cache: dict = {}
@@ -199,7 +203,9 @@ class _Standing:
 
     def rank_on(self, p, i: int) -> str:
         """"rank 3", or "rank 3 on list paper2": candidate i's rank on the list that ranks pool p."""
-        return f"rank {int(p.place_of(i)) + 1}" + (f" on list {self.lists.names[p.merit_list]}" if p.merit_list else "")
+        if not p.merit_list:
+            return f"rank {self.rank[int(i)]}"
+        return f"rank {int(p.place_of(i)) + 1} on list {self.lists.names[p.merit_list]}"
 
     def list_cutoff(self, k: int, r: int, i: int) -> str:
         """"the open cutoff at JSO (ranked 1st) (rank 3 on list paper2, where this candidate is 7th)": pool k,
@@ -216,7 +222,7 @@ class _Standing:
         if k not in self.cutoff_parts:
             p = self.pools[k]
             self.cutoff_parts[k] = (f"the {_what(p)} cutoff {self._at(p)}", self._shows_rank(p),
-                                    f" (rank {self.last[k] + 1}{self.held_elsewhere(p)})")
+                                    f" (rank {self.rank[self.last[k]]}{self.held_elsewhere(p)})")
         return self.cutoff_parts[k]
 
     def _at(self, p) -> str:
@@ -252,7 +258,7 @@ def _rows(result: Result):
         elif got >= 0:
             text = _selected(st, i, got, missed)
         elif missed:   # (the common case, merit cutoffs only: `_not_selected` without its rewording)
-            text = f"rank {i + 1} is below {'; '.join(missed)}"
+            text = f"rank {st.rank[i]} is below {'; '.join(missed)}"
         else:
             text = _not_selected(st, i, missed)
         if i in notes:
@@ -311,7 +317,7 @@ def _kept_out(st: _Standing, p, k: int, i: int, r: int) -> str:
 
 def _selected(st: _Standing, i: int, got: int, missed: list[str]) -> str:
     route = st.result.route(i)
-    text = f"rank {i + 1}: selected {st.how(i, got, route, st.held_rank[i])}"
+    text = f"rank {st.rank[i]}: selected {st.how(i, got, route, st.held_rank[i])}"
     if missed:
         text += "; " + "; ".join(("was " if m.startswith("displaced") else "below ") + m for m in missed[:3])
     return text
@@ -348,11 +354,11 @@ def _how(route: Route, p, seat: str, result: Result, i: int) -> str:
 
 def _not_selected(st: _Standing, i: int, missed: list[str]) -> str:
     if not st.listed[i]:
-        return f"rank {i + 1}: there is no vacancy this candidate may hold"
+        return f"rank {st.rank[i]}: there is no vacancy this candidate may hold"
     if missed:
-        text = f"rank {i + 1} is below " + "; ".join(missed[:4])
+        text = f"rank {st.rank[i]} is below " + "; ".join(missed[:4])
         return text.replace("is below displaced", "was displaced").replace("; displaced", "; was displaced")
-    return f"rank {i + 1}: every vacancy this candidate may hold was filled by better merit or left none"
+    return f"rank {st.rank[i]}: every vacancy this candidate may hold was filled by better merit or left none"
 
 
 def _adjusted_for(pool, a, cache: dict) -> list[str]:

@@ -186,7 +186,7 @@ def run_fill(result: str | Path, declined: str | Path, out: str | Path | None, e
     return prev, done
 
 
-SLIDE_FILES = ("allocation.csv", "unfilled.csv", "cutoffs.csv", "slide.csv", "withdrawn.csv", "choices.npy", "summary.json")
+SLIDE_FILES = ("allocation.csv", "decisions.csv", "unfilled.csv", "cutoffs.csv", "slide.csv", "withdrawn.csv", "choices.npy", "summary.json")
 
 
 def read_responses(path: Path, allocation: list[dict], warn=lambda _: None, frozen=frozenset(),
@@ -243,7 +243,8 @@ def run_slide(result: str | Path, responses: str | Path, out: str | Path | None,
               engine: Engine | str = Engine.GREEDY, time_limit: float | None = None, workers: int = 1,
               warn=lambda _: None, policy: Policy | None = None, preferences: str | Path | None = None):
     """`aarakshan slide`: the sliding round after the first tentative allocation in `result` (`solver.exam.slide`),
-    written to `out` (allocation.csv after the round, unfilled.csv, cutoffs.csv, slide.csv, summary.json)
+    written to `out` (allocation.csv after the round, decisions.csv, unfilled.csv, cutoffs.csv, slide.csv,
+    summary.json)
     atomically.
     `policy` and `preferences`: the round's own, where they are not the round before's (a second counselling on
     the seats left, as CSAB's special rounds after JoSAA: its policy, and the choices filled afresh); the next
@@ -252,7 +253,7 @@ def run_slide(result: str | Path, responses: str | Path, out: str | Path | None,
     from ..io.staging import stage, write_csv, write_json
     from ..outcome.reports import provenance
     from ..outcome.cutoffs import CUTOFF_COLUMNS
-    from ..outcome.result import ALLOCATION_COLUMNS, UNFILLED_COLUMNS
+    from ..outcome.result import ALLOCATION_COLUMNS, DECISION_COLUMNS, UNFILLED_COLUMNS
     from ..exam.slide import SLIDE_COLUMNS, round_cutoffs, slide
 
     engine = Engine.parse(engine)
@@ -276,6 +277,7 @@ def run_slide(result: str | Path, responses: str | Path, out: str | Path | None,
 
         def write(tmp: Path) -> None:
             write_csv(tmp / "allocation.csv", ALLOCATION_COLUMNS, done.rows)
+            write_csv(tmp / "decisions.csv", DECISION_COLUMNS, done.decisions)
             write_csv(tmp / "unfilled.csv", UNFILLED_COLUMNS, done.unfilled)
             write_csv(tmp / "cutoffs.csv", CUTOFF_COLUMNS, round_cutoffs(prev.policy, prev.problem, done))
             write_csv(tmp / "slide.csv", SLIDE_COLUMNS, done.moves)

@@ -336,6 +336,12 @@ def test_a_round_moves_nobody_down_keeps_slides_in_the_institute_and_verify_agre
         expect[post, seat] = [got[0] + 1, max(got[1], k)]
     cut = {(r[0], r[1]): [r[2], r[3]] for r in round_cutoffs(pol, prob, done) if r[2]}
     assert cut == expect
+    # decisions.csv: every candidate once, in merit order, selected as the round's allocation says, and a holder's
+    # reason opening with his answer
+    assert [d[0] for d in done.decisions] == [c[0] for c in cands]
+    assert {d[0]: d[2] for d in done.decisions if d[1] == "true"} == {cid: post for cid, (post, _) in now.items()}
+    opens = {"freeze": "froze ", "withdraw": "withdrew, ", "float": "floated from ", "slide": "slid (within"}
+    assert all(d[3].startswith(opens[said[d[0]]]) for d in done.decisions if d[0] in said)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))

@@ -1,5 +1,5 @@
-"""What a round of counselling reports: the closing rank of every seat pool (cutoffs.csv after `slide`) and the seats
-it leaves to the next round (unfilled.csv's `next_round`).
+"""What a round of counselling reports: the closing rank of every seat pool (cutoffs.csv after `slide`), the seats
+it leaves to the next round (unfilled.csv's `next_round`), and a reason for every candidate (decisions.csv).
 
 Closing ranks: per seat pool and category, how many hold its seats when the round ends and the last of them on
 the pool's own merit list. JoSAA and CSAB publish the opening and closing ranks of every round ("ORCR_AllRounds",
@@ -10,6 +10,9 @@ Seats left: every round allocates the seat matrix to those still in (RULES.md, "
 freezes, floats, slides (within the institute) or withdraws after each round"; `slide.unfilled_offered`), and
 what JoSAA's last round leaves goes to CSAB's special rounds ("seats that remain vacant", NDTV, 19 October 2022):
 a seat a round leaves has not lapsed.
+
+Reasons: as `solve` gives them, after what each answered (RULES.md, "Counselling": freeze, float, slide within the
+institute, withdraw), ranks in the whole merit list, and for a slider where he ranked a post in his own list.
 
 Worked by hand from the deferred acceptance each round runs (Gale and Shapley 1962; JoSAA's rounds as Baswana et
 al. 2019 describe them); `compare` and `sweep` read them."""
@@ -121,3 +124,33 @@ def test_without_a_next_round_the_seat_lapses(rounds, tmp_path):
     rows = {(x["slide.unfilled_offered"], x["post"], x["category"]): x for x in read_csv(tmp_path / "sweep" / "results.csv")}
     assert [(rows[k, "I2-ME", "SC"]["unfilled_next_round"], rows[k, "I2-ME", "SC"]["unfilled_lapsed"])
             for k in ("true", "false")] == [("1", "0"), ("0", "1")]
+
+
+def test_every_candidate_has_a_reason_after_a_round(rounds):
+    """Round 2, worked by hand: A withdrew; B floated from I1-EE and took I2-ME, his first choice; C, the newcomer,
+    is below B (2nd on Main) at I2-ME and takes I1-EE (I1-CSE is D's, frozen: the round offers it to nobody); D
+    froze. Ranks are in the whole list (C is 3rd, though 2nd of the round's two)."""
+    assert [list(d.values()) for d in read_csv(rounds / "r2" / "decisions.csv")] == [
+        ["A", "false", "", "withdrew, giving up I2-ME (OPEN)"],
+        ["B", "true", "I2-ME", "floated from I1-EE (OPEN): rank 2: selected at I2-ME (ranked 1st) on open merit"],
+        ["C", "true", "I1-EE", "rank 3: selected at I1-EE (ranked 3rd) on open merit; below the open cutoff at I2-ME "
+                               "(ranked 1st) (rank 2)"],
+        ["D", "true", "I1-CSE", "froze I1-CSE (OPEN): kept, and considered for nothing else"]]
+
+
+def test_a_slider_s_reason_names_where_he_ranked_the_post(rounds, tmp_path):
+    """From round 1 (A at I2-ME, B at I1-EE, D at I1-CSE; C without a seat): D withdraws, freeing I1-CSE, and B
+    slides. B's round list is I1-CSE and I1-EE (his institute's, up to his own); I1-CSE ranks on Advanced, where C
+    (2nd) is above B (3rd), so C, the newcomer, takes I1-CSE and B stays at I1-EE. Each is told where he ranked
+    I1-CSE in his own list (2nd), not in the round's cut list (B's 1st)."""
+    write_csv(tmp_path / "a.csv", ["candidate_id", "response"], [["A", "freeze"], ["B", "slide"], ["D", "withdraw"]])
+    r = CliRunner().invoke(app, ["slide", "--result", str(rounds / "r1"), "--responses", str(tmp_path / "a.csv"),
+                                 "--out", str(tmp_path / "r2")])
+    assert r.exit_code == 0, r.output
+    why = {d["candidate_id"]: d["reason"] for d in read_csv(tmp_path / "r2" / "decisions.csv")}
+    assert why == {
+        "A": "froze I2-ME (OPEN): kept, and considered for nothing else",
+        "B": "slid (within his institute) from I1-EE (OPEN): rank 2: selected at I1-EE (ranked 3rd) on open merit; "
+             "below the open cutoff at I1-CSE (ranked 2nd) (rank 2 on list adv, where this candidate is 3rd)",
+        "C": "rank 3: selected at I1-CSE (ranked 2nd) on open merit",
+        "D": "withdrew, giving up I1-CSE (OPEN)"}
