@@ -14,10 +14,17 @@ def change_kind(a, b, ranked=None) -> str | None:
     """How one candidate's outcome changed from A to B: `a`, `b` are (post, seat category) or None (not
     selected); `ranked` his posts in order of preference (None: no preferences, a move has no direction).
 
+    A seat pool's post ("NIT-K-CSE [OS, female]": `solver.data.seat_pools`) is read as its program where the
+    preferences rank programs: another pool of the same program is another seat at the post.
+
     Example
     -------
     >>> change_kind(None, ("X", "UR")), change_kind(("X", "UR"), ("Y", "UR"), ["Y", "X"])
     ('gains a post', 'moves up')
+    >>> change_kind(("NIT-K-ME [OS]", "OPEN"), ("NIT-K-CSE [HS, female]", "OPEN"), ["NIT-K-CSE", "NIT-K-ME"])
+    'moves up'
+    >>> change_kind(("NIT-K-CSE [OS]", "OPEN"), ("NIT-K-CSE [OS, female]", "OPEN"), ["NIT-K-CSE"])
+    'another seat at the post'
     """
     if a == b:
         return None
@@ -25,11 +32,20 @@ def change_kind(a, b, ranked=None) -> str | None:
         return "gains a post"
     if b is None:
         return "loses the post"
-    if a[0] == b[0]:
+    was, now = (_program(x[0], ranked) for x in (a, b))
+    if was == now:
         return "another seat at the post"
-    if ranked is not None and a[0] in ranked and b[0] in ranked:
-        return "moves up" if ranked.index(b[0]) < ranked.index(a[0]) else "moves down"
+    if ranked is not None and was in ranked and now in ranked:
+        return "moves up" if ranked.index(now) < ranked.index(was) else "moves down"
     return "moves to another post"
+
+
+def _program(post: str, ranked) -> str:
+    """The post as the preferences name it: a seat pool's post is its program, the name before its last " [",
+    where the post itself is not ranked (a program's own name may hold brackets)."""
+    if ranked is None or post in ranked or " [" not in post:
+        return post
+    return post.rpartition(" [")[0]
 
 
 def traits_label(female: bool, pwbd: str, ex_serviceman: bool) -> str:

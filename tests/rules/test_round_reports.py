@@ -154,3 +154,30 @@ def test_a_slider_s_reason_names_where_he_ranked_the_post(rounds, tmp_path):
              "below the open cutoff at I1-CSE (ranked 2nd) (rank 2 on list adv, where this candidate is 3rd)",
         "C": "rank 3: selected at I1-CSE (ranked 2nd) on open merit",
         "D": "withdrew, giving up I1-CSE (OPEN)"}
+
+
+def test_compare_reads_a_move_between_seat_pools_as_up(tmp_path):
+    """Seat pools: N1-CSE and N1-ME have an OS seat each (and an HS seat no candidate, all from MH, may hold);
+    everyone ranks N1-CSE, then N1-ME. Round 1: A takes N1-CSE [OS], B N1-ME [OS]; C none. Round 2: A withdraws,
+    B floats to N1-CSE [OS] and C takes N1-ME [OS]. `compare` reads B's move by the programs he ranked: he moves
+    up (the posts are seat pools of the programs, which the preferences name; it said "moves to another post")."""
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category", "home_state"],
+              [["A", 1, "OPEN", "MH"], ["B", 2, "OPEN", "MH"], ["C", 3, "OPEN", "MH"]])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "quota", "state", "institute"],
+              [[p, "OPEN", 1, q, "KA", "N1"] for p in ("N1-CSE", "N1-ME") for q in ("HS", "OS")])
+    write_csv(tmp_path / "p.csv", ["candidate_id", "order", "post"],
+              [[c, k + 1, p] for c in "ABC" for k, p in enumerate(["N1-CSE", "N1-ME"])])
+    write_csv(tmp_path / "a.csv", ["candidate_id", "response"], [["A", "withdraw"], ["B", "float"]])
+    run = CliRunner().invoke
+    r = run(app, ["solve", "--policy", "josaa-2025", "--candidates", str(tmp_path / "c.csv"), "--vacancies",
+                  str(tmp_path / "v.csv"), "--preferences", str(tmp_path / "p.csv"), "--quiet", "--out",
+                  str(tmp_path / "r1")])
+    assert r.exit_code == 0, r.output
+    r = run(app, ["slide", "--result", str(tmp_path / "r1"), "--responses", str(tmp_path / "a.csv"), "--out",
+                  str(tmp_path / "r2")])
+    assert r.exit_code == 0, r.output
+    r = run(app, ["compare", str(tmp_path / "r1"), str(tmp_path / "r2"), "--out", str(tmp_path / "c")])
+    assert r.exit_code == 0, r.output
+    changes = {x["candidate_id"]: (x["a_post"], x["b_post"], x["change"]) for x in read_csv(tmp_path / "c" / "changes.csv")}
+    assert changes == {"A": ("N1-CSE [OS]", "", "loses the post"), "B": ("N1-ME [OS]", "N1-CSE [OS]", "moves up"),
+                       "C": ("", "N1-ME [OS]", "gains a post")}
