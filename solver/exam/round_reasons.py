@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..data.problem import Problem
-from ..outcome.reasons import decision_rows
+from ..outcome.reasons import NO_SEAT, decision_rows
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,8 @@ def round_decisions(problem: Problem, first: dict, final: list[list], answers: A
     own: dict[str, str] = {}
     if sol is not None:
         for k, row in zip(np.asarray(pool).tolist(), decision_rows(sol.result)):
-            own[ids[k]] = row[3]
+            own[ids[k]] = row[3] + (" in this round: it offers no seat held by one who froze or kept his own"
+                                    if row[3].endswith(NO_SEAT) else "")
     in_round = {ids[k] for k in np.asarray(pool).tolist()}
     out = []
     for i, cid in enumerate(ids):

@@ -20,6 +20,11 @@ if TYPE_CHECKING:
     from .result import Result   # (the type only: result imports this module when it writes decisions)
 
 
+# The reason of one who ranked posts he may hold, none with a vacancy (a later round offers no seat that those
+# who froze or kept theirs hold: `solver.exam.round_reasons` says so after it).
+NO_SEAT = "the posts this candidate ranked have no vacancy he may hold"
+
+
 def _article(code: str) -> str:
     # Letters said with a leading vowel sound: an EWS, an SC, an OBC, but a BC, a DT-A.
     return "an" if code[:1].upper() in "AEFHILMNORSX" else "a"
@@ -125,7 +130,10 @@ class _Standing:
         self.held_tops = {k: (int(t[-1]) if len(t) else -1) for k, t in natural_tops(
             result.pools, a.pool, np.zeros_like(self.vacant)).items() if self.vacant[k]} if self.vacant.any() else {}
         ci, pi = result.pools.preference_lists()
-        start, _, at_held = held_positions(result.pools, a.pool)
+        start, end, at_held = held_positions(result.pools, a.pool)
+        self.pi, self.start, self.end = pi, start, end
+        self.run_of = np.full(n, -1, dtype=np.int64)     # candidate -> his run of pairs in (ci, pi)
+        self.run_of[ci[start]] = np.arange(len(start))
         listed = np.zeros(n, dtype=bool)   # candidates with a pool they may hold
         listed[ci[start]] = True
         self.listed = listed.tolist()
@@ -174,6 +182,12 @@ class _Standing:
         text = head[k] + mid + tail[k]
         text[~worded[k]] = None
         return text.tolist()
+
+    def any_seat(self, i: int) -> bool:
+        """Whether a pool candidate i may hold at a post he ranked has a vacancy at all (`_not_selected`: where
+        none has, it is not better merit that kept him out)."""
+        k = int(self.run_of[i])
+        return k >= 0 and any(self.caps[q] > 0 for q in self.pi[self.start[k]:self.end[k]].tolist())
 
     def how(self, i: int, got: int, route: str, r: int) -> str:
         """"at P06 (ranked 1st) under Rule 16(2), against an EWS vacancy": where and how appointee i holds pool
@@ -358,6 +372,8 @@ def _not_selected(st: _Standing, i: int, missed: list[str]) -> str:
     if missed:
         text = f"rank {st.rank[i]} is below " + "; ".join(missed[:4])
         return text.replace("is below displaced", "was displaced").replace("; displaced", "; was displaced")
+    if not st.any_seat(i):
+        return f"rank {st.rank[i]}: {NO_SEAT}"
     return f"rank {st.rank[i]}: every vacancy this candidate may hold was filled by better merit or left none"
 
 

@@ -181,3 +181,16 @@ def test_compare_reads_a_move_between_seat_pools_as_up(tmp_path):
     changes = {x["candidate_id"]: (x["a_post"], x["b_post"], x["change"]) for x in read_csv(tmp_path / "c" / "changes.csv")}
     assert changes == {"A": ("N1-CSE [OS]", "", "loses the post"), "B": ("N1-ME [OS]", "N1-CSE [OS]", "moves up"),
                        "C": ("", "N1-ME [OS]", "gains a post")}
+
+
+def test_a_newcomer_whose_posts_are_all_frozen_is_told_so(rounds, tmp_path):
+    """From round 1 (A at I2-ME, B at I1-EE, D at I1-CSE; C without a seat) everyone placed freezes: the round offers
+    only the SC seat at I2-ME, which C (OPEN) may not hold. C is told that the posts he ranked have no vacancy he
+    may hold in this round, and why (it said "every vacancy ... was filled by better merit or left none")."""
+    write_csv(tmp_path / "a.csv", ["candidate_id", "response"], [["A", "freeze"], ["B", "freeze"], ["D", "freeze"]])
+    r = CliRunner().invoke(app, ["slide", "--result", str(rounds / "r1"), "--responses", str(tmp_path / "a.csv"),
+                                 "--out", str(tmp_path / "r2")])
+    assert r.exit_code == 0, r.output
+    why = {d["candidate_id"]: (d["selected"], d["reason"]) for d in read_csv(tmp_path / "r2" / "decisions.csv")}
+    assert why["C"] == ("false", "rank 3: the posts this candidate ranked have no vacancy he may hold in this round: "
+                                 "it offers no seat held by one who froze or kept his own")
