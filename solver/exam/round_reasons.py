@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..data.problem import Problem
-from ..outcome.reasons import NO_SEAT, decision_rows
+from ..outcome.reasons import NO_SEAT, decision_rows, unoffered
 
 
 @dataclass(frozen=True)
@@ -42,9 +42,13 @@ def round_decisions(problem: Problem, first: dict, final: list[list], answers: A
     after = {r[0]: r for r in final}
     own: dict[str, str] = {}
     if sol is not None:
-        for k, row in zip(np.asarray(pool).tolist(), decision_rows(sol.result)):
-            own[ids[k]] = row[3] + (" in this round: it offers no seat held by one who froze or kept his own"
-                                    if row[3].endswith(NO_SEAT) else "")
+        frozen = unoffered(sol.result)
+        for j, (k, row) in enumerate(zip(np.asarray(pool).tolist(), decision_rows(sol.result))):
+            if row[3].endswith(NO_SEAT):
+                own[ids[k]] = row[3] + " in this round: it offers no seat held by one who froze or kept his own"
+            else:
+                own[ids[k]] = row[3] + (f"; not offered in this round (held by those who froze or kept theirs): "
+                                        f"{'; '.join(frozen[j])}" if j in frozen else "")
     in_round = {ids[k] for k in np.asarray(pool).tolist()}
     out = []
     for i, cid in enumerate(ids):

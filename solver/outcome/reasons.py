@@ -11,6 +11,7 @@ import numpy as np
 from ..chain.compartment import held_vacancies
 from ..chain.engines.assignment import natural_tops
 from ..chain.pools import DERESERVED, EXCHANGE, FALLBACK, OPEN_MERIT, PROBATION, held_positions
+from ..chain.pools.lists import pairs_before
 from ..chain.selection import MERGED
 from ..data.routes import NOT_RANKED, Route
 from ..data.lists import ABSENT
@@ -70,6 +71,24 @@ def decision_rows(result: Result):
         yield row
 
 
+def unoffered(result: Result, most: int = 3) -> dict[int, list[str]]:
+    """Per candidate, the pools he may hold, at posts he ranks above what he holds, that have no seat at all (a
+    later round of counselling offers none that those who froze or kept theirs hold), at most `most`, in his order:
+    "the open seats at P (ranked 1st)"."""
+    pools, a = result.pools, result.assignment
+    ci, pi = pools.preference_lists()
+    start, _, at_held = held_positions(pools, a.pool)
+    filled = a.filled(len(pools.pools)) + held_vacancies(pools, a.pool)
+    none = np.array([p.capacity(filled) == 0 for p in pools.pools], dtype=bool)
+    idx = pairs_before(none, pi, start, at_held, most)
+    ranking = pools.ranking if result.problem.stated is None else result.problem.stated_ranking
+    post_of = np.array([p.post for p in pools.pools], dtype=np.int64)
+    out: dict[int, list[str]] = {}
+    for i, k, r in zip(ci[idx].tolist(), pi[idx].tolist(), ranking.ranks(ci[idx], post_of[pi[idx]]).tolist()):
+        p = pools.pools[k]
+        out.setdefault(i, []).append(f"the {_what(p)} seats at {result.problem.posts[p.post]}{_ranked(r)}")
+    return out
+
 class _Standing:
     """What every reason reads: each pool's capacity, fill, worst holder (`last`), worst holder on merit
     (`last_merit`), the end of its natural merit top (`tops`), and each candidate's list of pools."""
@@ -92,19 +111,10 @@ class _Standing:
 
     def _full_before(self, pi: np.ndarray, start: np.ndarray, at_held: np.ndarray) -> np.ndarray:
         """Positions in the preference lists of the full pools each candidate preferred to what she got, at most
-        four each, walking every list at once from the top."""
+        four each."""
         full = np.array([bool(c and self.last[k] >= 0 and self.filled[k] >= c) for k, c in enumerate(self.caps)],
                         dtype=bool)
-        found, count = [], np.zeros(len(start), dtype=np.int64)
-        todo, at = np.flatnonzero(at_held > start), start.copy()
-        while len(todo):
-            j = at[todo]
-            hit = full[pi[j]]
-            found.append(j[hit])
-            count[todo[hit]] += 1
-            at[todo] += 1
-            todo = todo[(at[todo] < at_held[todo]) & (count[todo] < 4)]
-        return np.sort(np.concatenate(found)) if found else np.zeros(0, np.int64)
+        return pairs_before(full, pi, start, at_held, 4)
 
     def __init__(self, result: Result):
         pools, a = result.pools.pools, result.assignment

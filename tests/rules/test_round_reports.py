@@ -128,13 +128,15 @@ def test_without_a_next_round_the_seat_lapses(rounds, tmp_path):
 
 def test_every_candidate_has_a_reason_after_a_round(rounds):
     """Round 2, worked by hand: A withdrew; B floated from I1-EE and took I2-ME, his first choice; C, the newcomer,
-    is below B (2nd on Main) at I2-ME and takes I1-EE (I1-CSE is D's, frozen: the round offers it to nobody); D
-    froze. Ranks are in the whole list (C is 3rd, though 2nd of the round's two)."""
+    is below B (2nd on Main) at I2-ME and takes I1-EE; I1-CSE, his second choice, is D's, frozen: the round offers
+    it to nobody, and C is told so; D froze. Ranks are in the whole list (C is 3rd, though 2nd of the round's
+    two)."""
     assert [list(d.values()) for d in read_csv(rounds / "r2" / "decisions.csv")] == [
         ["A", "false", "", "withdrew, giving up I2-ME (OPEN)"],
         ["B", "true", "I2-ME", "floated from I1-EE (OPEN): rank 2: selected at I2-ME (ranked 1st) on open merit"],
         ["C", "true", "I1-EE", "rank 3: selected at I1-EE (ranked 3rd) on open merit; below the open cutoff at I2-ME "
-                               "(ranked 1st) (rank 2)"],
+                               "(ranked 1st) (rank 2); not offered in this round (held by those who froze or kept "
+                               "theirs): the open seats at I1-CSE (ranked 2nd)"],
         ["D", "true", "I1-CSE", "froze I1-CSE (OPEN): kept, and considered for nothing else"]]
 
 
@@ -142,7 +144,7 @@ def test_a_slider_s_reason_names_where_he_ranked_the_post(rounds, tmp_path):
     """From round 1 (A at I2-ME, B at I1-EE, D at I1-CSE; C without a seat): D withdraws, freeing I1-CSE, and B
     slides. B's round list is I1-CSE and I1-EE (his institute's, up to his own); I1-CSE ranks on Advanced, where C
     (2nd) is above B (3rd), so C, the newcomer, takes I1-CSE and B stays at I1-EE. Each is told where he ranked
-    I1-CSE in his own list (2nd), not in the round's cut list (B's 1st)."""
+    I1-CSE in his own list (2nd), not in the round's cut list (B's 1st); C, that I2-ME, his first, is A's, frozen."""
     write_csv(tmp_path / "a.csv", ["candidate_id", "response"], [["A", "freeze"], ["B", "slide"], ["D", "withdraw"]])
     r = CliRunner().invoke(app, ["slide", "--result", str(rounds / "r1"), "--responses", str(tmp_path / "a.csv"),
                                  "--out", str(tmp_path / "r2")])
@@ -152,7 +154,8 @@ def test_a_slider_s_reason_names_where_he_ranked_the_post(rounds, tmp_path):
         "A": "froze I2-ME (OPEN): kept, and considered for nothing else",
         "B": "slid (within his institute) from I1-EE (OPEN): rank 2: selected at I1-EE (ranked 3rd) on open merit; "
              "below the open cutoff at I1-CSE (ranked 2nd) (rank 2 on list adv, where this candidate is 3rd)",
-        "C": "rank 3: selected at I1-CSE (ranked 2nd) on open merit",
+        "C": "rank 3: selected at I1-CSE (ranked 2nd) on open merit; not offered in this round (held by those who froze "
+             "or kept theirs): the open seats at I2-ME (ranked 1st)",
         "D": "withdrew, giving up I1-CSE (OPEN)"}
 
 

@@ -208,6 +208,29 @@ def held_positions(pools: Pools, held: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return start, end, at_held
 
 
+def pairs_before(mask: np.ndarray, pi: np.ndarray, start: np.ndarray, at_held: np.ndarray, most: int) -> np.ndarray:
+    """Positions in the preference lists (`Pools.preference_lists`' pi) of the pools in `mask` (bool per pool) that
+    each candidate ranks above the pair she holds (`held_positions`), at most `most` each, in her order: every
+    list walked at once from the top, a step per place, until `most` are found or the held pair is reached.
+
+    Example
+    -------
+    >>> pairs_before(np.array([True, False, True]), np.array([0, 1, 2, 2, 0]), np.array([0, 3]),
+    ...              np.array([3, 5]), 1).tolist()         # the first: pools 0, 1, 2; the second: 2, 0
+    [0, 3]
+    """
+    found, count = [], np.zeros(len(start), dtype=np.int64)
+    todo, at = np.flatnonzero(at_held > start), start.copy()
+    while len(todo):
+        j = at[todo]
+        hit = mask[pi[j]]
+        found.append(j[hit])
+        count[todo[hit]] += 1
+        at[todo] += 1
+        todo = todo[(at[todo] < at_held[todo]) & (count[todo] < most)]
+    return np.sort(np.concatenate(found)) if found else np.zeros(0, np.int64)
+
+
 def preferred_pairs(pools: Pools, held: np.ndarray):
     """The eligibility pairs in preference order (`Pools.preference_lists`), which of them each candidate holds
     under `held` (a pool per candidate, -1 for none), and which she ranks above the pool she holds (every pair
