@@ -83,10 +83,11 @@ def unoffered(result: Result, most: int = 3) -> dict[int, list[str]]:
     idx = pairs_before(none, pi, start, at_held, most)
     ranking = pools.ranking if result.problem.stated is None else result.problem.stated_ranking
     post_of = np.array([p.post for p in pools.pools], dtype=np.int64)
+    head = {k: f"the {_what(pools.pools[k])} seats at {result.problem.posts[pools.pools[k].post]}"
+            for k in np.unique(pi[idx]).tolist()}     # (worded once a pool: 262,000 named at JoSAA size)
     out: dict[int, list[str]] = {}
     for i, k, r in zip(ci[idx].tolist(), pi[idx].tolist(), ranking.ranks(ci[idx], post_of[pi[idx]]).tolist()):
-        p = pools.pools[k]
-        out.setdefault(i, []).append(f"the {_what(p)} seats at {result.problem.posts[p.post]}{_ranked(r)}")
+        out.setdefault(i, []).append(head[k] + _ranked(r))
     return out
 
 class _Standing:
