@@ -53,15 +53,14 @@ def round_decisions(problem: Problem, first: dict, final: list[list], answers: A
     out = []
     for i, cid in enumerate(ids):
         now = after.get(cid)
-        reason = _reason(cid, i, first.get(cid), now, answers, own, in_round)
+        reason = _reason(cid, i, first.get(cid), answers, own, in_round)
         out.append([cid, "true" if now is not None else "false", now[1] if now is not None else "", reason])
     return out
 
 
-def _reason(cid: str, i: int, before: dict | None, now: list | None, answers: Answers, own: dict,
-            in_round: set) -> str:
+def _reason(cid: str, i: int, before: dict | None, answers: Answers, own: dict, in_round: set) -> str:
     if before is not None:
-        return _holder(cid, before, now, answers, own)
+        return _holder(cid, before, answers, own)
     if cid in own:
         return own[cid]
     if cid in in_round:
@@ -73,7 +72,7 @@ def _reason(cid: str, i: int, before: dict | None, now: list | None, answers: An
     return f"rank {i + 1}: held no seat before this round, and the round takes no newcomers (slide.newcomers)"
 
 
-def _holder(cid: str, before: dict, now: list | None, answers: Answers, own: dict) -> str:
+def _holder(cid: str, before: dict, answers: Answers, own: dict) -> str:
     seat = f"{before['post']} ({before['seat_category']})"
     said, answer = answers.said.get(cid, ""), answers.answer.get(cid, "")
     if answer == "absent":
