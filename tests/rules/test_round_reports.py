@@ -197,3 +197,36 @@ def test_a_newcomer_whose_posts_are_all_frozen_is_told_so(rounds, tmp_path):
     why = {d["candidate_id"]: (d["selected"], d["reason"]) for d in read_csv(tmp_path / "r2" / "decisions.csv")}
     assert why["C"] == ("false", "rank 3: the posts this candidate ranked have no vacancy he may hold in this round: "
                                  "it offers no seat held by one who froze or kept his own")
+
+
+def test_a_floater_the_round_would_move_down_keeps_his_seat_and_is_told_why(tmp_path):
+    """CSAB's special round after JoSAA (csab-2025: only the registered take part, one who withdrew from JoSAA may
+    register; New Indian Express, 30 July 2024, as docs/counselling.md cites it). JoSAA round 1: A takes N1-CSE, B
+    N1-ME, C none; round 2: A withdraws, B floats up to N1-CSE, C takes N1-ME. Special round: A (1st) registers and
+    ranks N1-CSE; B registers to move up (float). A would take N1-CSE from B, who ranks nothing above it: nobody
+    moves down (a float is upgrade-only: RULES.md, "Counselling"), so B keeps it and A, with no seat left at
+    the one program he ranked, is told so; C, who did not register, keeps N1-ME."""
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category"], [["A", 1, "OPEN"], ["B", 2, "OPEN"], ["C", 3, "OPEN"]])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "institute", "merit_list"],
+              [["N1-CSE", "OPEN", 1, "N1", ""], ["N1-ME", "OPEN", 1, "N1", ""], ["I1-CSE", "OPEN", 1, "I1", "advanced"]])
+    write_csv(tmp_path / "r.csv", ["candidate_id", "list", "rank"], [["C", "advanced", 1]])
+    write_csv(tmp_path / "p.csv", ["candidate_id", "order", "post"],
+              [["A", 1, "N1-CSE"], ["B", 1, "N1-CSE"], ["B", 2, "N1-ME"], ["C", 1, "N1-ME"]])
+    write_csv(tmp_path / "a2.csv", ["candidate_id", "response"], [["A", "withdraw"], ["B", "float"]])
+    write_csv(tmp_path / "s.csv", ["candidate_id", "response"], [["A", "register"], ["B", "float"]])
+    run = CliRunner().invoke
+    for args in (["solve", "--policy", "josaa-2025", "--candidates", str(tmp_path / "c.csv"), "--vacancies",
+                  str(tmp_path / "v.csv"), "--preferences", str(tmp_path / "p.csv"), "--ranks", str(tmp_path / "r.csv"),
+                  "--quiet", "--out", str(tmp_path / "r1")],
+                 ["slide", "--result", str(tmp_path / "r1"), "--responses", str(tmp_path / "a2.csv"), "--out",
+                  str(tmp_path / "r2")],
+                 ["slide", "--result", str(tmp_path / "r2"), "--policy", "csab-2025", "--responses",
+                  str(tmp_path / "s.csv"), "--preferences", str(tmp_path / "p.csv"), "--out", str(tmp_path / "s1")]):
+        r = run(app, args)
+        assert r.exit_code == 0, r.output
+    assert [list(d.values()) for d in read_csv(tmp_path / "s1" / "decisions.csv")] == [
+        ["A", "false", "", "rank 1: the posts this candidate ranked have no vacancy he may hold in this round: it "
+                           "offers no seat held by one who froze or kept his own"],
+        ["B", "true", "N1-CSE", "floated from N1-CSE (OPEN): keeps it; the round gave him no seat he ranks above it "
+                                "and would have given his own to another (nobody moves down)"],
+        ["C", "true", "N1-ME", "did not register for this round: keeps N1-ME (OPEN)"]]
