@@ -117,6 +117,11 @@ def solve_round(options: RunOptions, problem: Problem, rnd: Round, progress: Say
             "carry-forward, by post and category); these vacancies are seat pools of counselling (quota, gender "
             "pool or trait columns), admissions with no carry-forward between years: solve them without a "
             "register, round by round")
+    if reg is not None and pol.slide.unfilled_offered:
+        raise Unsupported(
+            "a register carries a recruitment's unfilled reserved vacancies forward to the next year; under this "
+            "policy the seats a round leaves go to its next round (slide.unfilled_offered: a counselling, whose "
+            "unfilled.csv says next_round): solve it without a register, round by round")
     if rnd.special:
         pol, problem, state = special_round(pol, problem, rnd.year, reg.backlog(rnd.year, rnd.replace))
     else:

@@ -230,3 +230,21 @@ def test_a_floater_the_round_would_move_down_keeps_his_seat_and_is_told_why(tmp_
         ["B", "true", "N1-CSE", "floated from N1-CSE (OPEN): keeps it; the round gave him no seat he ranks above it "
                                 "and would have given his own to another (nobody moves down)"],
         ["C", "true", "N1-ME", "did not register for this round: keeps N1-ME (OPEN)"]]
+
+
+def test_a_register_is_refused_where_the_next_round_takes_the_seats_left(tmp_path):
+    """josaa-2025 on plain posts (no seat-pool columns) with a register: refused, exit 3, nothing written. Its
+    unfilled.csv says the seats a round leaves go to the next round, and the register would call them lapsed
+    (josaa-2025 carries no category forward): two files disagreeing. Without `slide.unfilled_offered` the register
+    runs and lapses them."""
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category"], [["A", 1, "OPEN"], ["B", 2, "OBC-NCL"]])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies"], [["P", "OPEN", 2], ["P", "OBC-NCL", 1],
+                                                                      ["P", "SC", 1]])
+    base = ["solve", "--policy", "josaa-2025", "--candidates", str(tmp_path / "c.csv"), "--vacancies",
+            str(tmp_path / "v.csv"), "--register", str(tmp_path / "reg.sqlite"), "--year", "2025", "--quiet"]
+    r = CliRunner().invoke(app, [*base, "--out", str(tmp_path / "o")])
+    assert r.exit_code == 3 and "slide.unfilled_offered" in r.output, r.output
+    assert not (tmp_path / "o").exists() and not (tmp_path / "reg.sqlite").exists()
+    r = CliRunner().invoke(app, [*base, "--set", "slide.unfilled_offered=false", "--out", str(tmp_path / "o")])
+    assert r.exit_code == 0, r.output
+    assert unfilled(tmp_path / "o")[("P", "SC")] == ("1", "0", "1", "lapsed")
