@@ -12,7 +12,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..data.problem import Problem
-from ..outcome.reasons import NO_SEAT, decision_rows, unoffered
+from ..chain.compartment import held_vacancies
+from ..chain.pools import held_positions
+from ..chain.pools.lists import pairs_before
+from ..outcome.reasons import NO_SEAT, decision_rows, ranked_words, seat_kind
 
 
 @dataclass(frozen=True)
@@ -48,7 +51,7 @@ def round_decisions(problem: Problem, first: dict, final: list[list], answers: A
                 own[ids[k]] = row[3] + " in this round: it offers no seat held by one who froze or kept his own"
             else:
                 own[ids[k]] = row[3] + (f"; not offered in this round (held by those who froze or kept theirs): "
-                                        f"{'; '.join(frozen[j])}" if j in frozen else "")
+                                        f"{frozen[j]}" if j in frozen else "")
     in_round = {ids[k] for k in np.asarray(pool).tolist()}
     out = []
     for i, cid in enumerate(ids):
@@ -86,3 +89,27 @@ def _holder(cid: str, before: dict, answers: Answers, own: dict) -> str:
         return (f"{verb} from {seat}: keeps it; the round gave him no seat he ranks above it and would have given "
                 "his own to another (nobody moves down)")
     return f"{verb} from {seat}: " + own.get(cid, "not in the round's allocation")
+
+
+def unoffered(result, most: int = 3) -> dict[int, str]:
+    """Per candidate of the round's own allocation (`result`), the pools he may hold, at posts he ranks above what
+    he holds, that have no seat at all (the round offers none that those who froze or kept theirs hold), at most
+    `most`, in his order and joined: "the open seats at P (ranked 1st); the OBC-NCL seats at P (ranked 1st)"."""
+    pools, a = result.pools, result.assignment
+    ci, pi = pools.preference_lists()
+    start, _, at_held = held_positions(pools, a.pool)
+    filled = a.filled(len(pools.pools)) + held_vacancies(pools, a.pool)
+    none = np.array([p.capacity(filled) == 0 for p in pools.pools], dtype=bool)
+    idx = pairs_before(none, pi, start, at_held, most)
+    if not len(idx):
+        return {}
+    ranking = pools.ranking if result.problem.stated is None else result.problem.stated_ranking
+    who, k = ci[idx], pi[idx]
+    r = ranking.ranks(who, np.array([p.post for p in pools.pools], dtype=np.int64)[k])
+    # (worded as object arrays, each pool and each rank once: 262,000 named in a JoSAA-size round)
+    head = np.full(len(pools.pools), "", dtype=object)
+    for q in np.unique(k).tolist():
+        head[q] = f"the {seat_kind(pools.pools[q])} seats at {result.problem.posts[pools.pools[q].post]}"
+    text = (head[k] + ranked_words(r)).tolist()
+    bounds, first = np.flatnonzero(np.r_[True, who[1:] != who[:-1], True]).tolist(), who.tolist()
+    return {first[s]: "; ".join(text[s:e]) for s, e in zip(bounds[:-1], bounds[1:])}

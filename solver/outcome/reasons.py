@@ -37,12 +37,19 @@ def _ranked(r: int) -> str:
     return f" (ranked {_ordinal(r + 1)})" if r < NOT_RANKED else " (not ranked)"
 
 
+def ranked_words(r: np.ndarray) -> np.ndarray:
+    """`_ranked` of each of `r` as an object array, every rank below NOT_RANKED worded once."""
+    top = int(r[r < NOT_RANKED].max(initial=-1)) + 1
+    return np.array([_ranked(x) for x in range(top)] + [_ranked(NOT_RANKED)], dtype=object)[np.minimum(r, top)]
+
+
 @lru_cache(maxsize=None)
 def _ordinal(k: int) -> str:
     return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
 
 
-def _what(p) -> str:
+def seat_kind(p) -> str:
+    """A pool's seats as the reasons name them: open, a category, an exchange, a fallback, de-reserved."""
     if p.route == OPEN_MERIT:
         return "open"
     if p.route == EXCHANGE:
@@ -70,25 +77,6 @@ def decision_rows(result: Result):
                            else f"; recommended as {sel.category[i]}")
         yield row
 
-
-def unoffered(result: Result, most: int = 3) -> dict[int, list[str]]:
-    """Per candidate, the pools he may hold, at posts he ranks above what he holds, that have no seat at all (a
-    later round of counselling offers none that those who froze or kept theirs hold), at most `most`, in his order:
-    "the open seats at P (ranked 1st)"."""
-    pools, a = result.pools, result.assignment
-    ci, pi = pools.preference_lists()
-    start, _, at_held = held_positions(pools, a.pool)
-    filled = a.filled(len(pools.pools)) + held_vacancies(pools, a.pool)
-    none = np.array([p.capacity(filled) == 0 for p in pools.pools], dtype=bool)
-    idx = pairs_before(none, pi, start, at_held, most)
-    ranking = pools.ranking if result.problem.stated is None else result.problem.stated_ranking
-    post_of = np.array([p.post for p in pools.pools], dtype=np.int64)
-    head = {k: f"the {_what(pools.pools[k])} seats at {result.problem.posts[pools.pools[k].post]}"
-            for k in np.unique(pi[idx]).tolist()}     # (worded once a pool: 262,000 named at JoSAA size)
-    out: dict[int, list[str]] = {}
-    for i, k, r in zip(ci[idx].tolist(), pi[idx].tolist(), ranking.ranks(ci[idx], post_of[pi[idx]]).tolist()):
-        out.setdefault(i, []).append(head[k] + _ranked(r))
-    return out
 
 class _Standing:
     """What every reason reads: each pool's capacity, fill, worst holder (`last`), worst holder on merit
@@ -186,10 +174,7 @@ class _Standing:
             if not pools[q].minimums and not pools[q].merit_list:
                 head[q], shown[q], tail[q] = self._cutoff_parts(q)
                 worded[q] = True
-        r = np.asarray(self.missed_rank, dtype=np.int64)
-        top = int(r[r < NOT_RANKED].max(initial=-1)) + 1       # (every rank below NOT_RANKED worded once)
-        words = np.array([_ranked(x) for x in range(top)] + [_ranked(NOT_RANKED)], dtype=object)
-        mid = np.where(shown[k], words[np.minimum(r, top)], "")
+        mid = np.where(shown[k], ranked_words(np.asarray(self.missed_rank, dtype=np.int64)), "")
         text = head[k] + mid + tail[k]
         text[~worded[k]] = None
         return text.tolist()
@@ -238,7 +223,7 @@ class _Standing:
         p = self.pools[k]
         place = self.lists.position[p.merit_list]
         name = self.lists.names[p.merit_list]
-        return (f"the {_what(p)} cutoff {self.where(p, r)} (rank {place[self.last[k]] + 1} on list {name}, where "
+        return (f"the {seat_kind(p)} cutoff {self.where(p, r)} (rank {place[self.last[k]] + 1} on list {name}, where "
                 f"this candidate is {'not ranked' if place[i] >= ABSENT else _ordinal(int(place[i]) + 1)})")
 
     def _cutoff_parts(self, k: int) -> tuple[str, bool, str]:
@@ -246,7 +231,7 @@ class _Standing:
         names half a million missed cutoffs)."""
         if k not in self.cutoff_parts:
             p = self.pools[k]
-            self.cutoff_parts[k] = (f"the {_what(p)} cutoff {self._at(p)}", self._shows_rank(p),
+            self.cutoff_parts[k] = (f"the {seat_kind(p)} cutoff {self._at(p)}", self._shows_rank(p),
                                     f" (rank {self.rank[self.last[k]]}{self.held_elsewhere(p)})")
         return self.cutoff_parts[k]
 
@@ -320,9 +305,9 @@ def _missed(st: _Standing, i: int) -> list[str]:
             # Within the merit top, yet out: a minimum, not merit, kept this one out.
             cut = f"merit cutoff {st.rank_on(p, st.last_merit[k])}" if st.last_merit[k] >= 0 else \
                 "no seat left on merit"
-            missed.append(f"displaced from {_what(p)} {st.where(p, r)} by the minimum for {traits} ({cut})")
+            missed.append(f"displaced from {seat_kind(p)} {st.where(p, r)} by the minimum for {traits} ({cut})")
         elif p.minimums and at(i) < at(st.last[k]):
-            missed.append(f"the {_what(p)} merit cutoff {st.where(p, r)} ({st.rank_on(p, st.tops[k])}; the seats "
+            missed.append(f"the {seat_kind(p)} merit cutoff {st.where(p, r)} ({st.rank_on(p, st.tops[k])}; the seats "
                           f"after it went by adjustment to {traits})")
         else:
             missed.append(st.list_cutoff(k, r, i) if p.merit_list else st.cutoff(k, r))
@@ -336,7 +321,7 @@ def _kept_out(st: _Standing, p, k: int, i: int, r: int) -> str:
             any(p.beneficiary[t][i] for t in p.held):
         return ""
     held, v = " and ".join(p.held), int(st.vacant[k])
-    return (f"displaced from {_what(p)} {st.where(p, r)} by {'a seat' if v == 1 else f'{v} seats'} held vacant for "
+    return (f"displaced from {seat_kind(p)} {st.where(p, r)} by {'a seat' if v == 1 else f'{v} seats'} held vacant for "
             f"{held}, which no {held} candidate could fill: carried forward ({st.result.policy.horizontal.held_source})")
 
 
