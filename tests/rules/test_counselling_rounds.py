@@ -336,6 +336,9 @@ def test_a_round_moves_nobody_down_keeps_slides_in_the_institute_and_verify_agre
         expect[post, seat] = [got[0] + 1, max(got[1], k)]
     cut = {(r[0], r[1]): [r[2], r[3]] for r in round_cutoffs(pol, prob, done) if r[2]}
     assert cut == expect
+    # no seat lost or made: after the round every seat of vacancies.csv is held or left for the next round
+    # (unfilled.csv: those it offered and nobody took, after conversions), as compare counts a round's seats
+    assert len(done.rows) + sum(int(u[4]) for u in done.unfilled) == sum(v[2] for v in vacs)
     # decisions.csv: every candidate once, in merit order, selected as the round's allocation says, and a holder's
     # reason opening with his answer
     assert [d[0] for d in done.decisions] == [c[0] for c in cands]
