@@ -167,8 +167,8 @@ def slide_cmd(
     if pol is None and set_:
         usage("--set with slide needs --policy (the round before's policy stands unchanged without it)")
     try:
-        _, done = run_slide(result, responses, out, chosen, time_limit, workers, warn=warn, policy=pol,
-                            preferences=preferences)
+        prev, done = run_slide(result, responses, out, chosen, time_limit, workers, warn=warn, policy=pol,
+                               preferences=preferences)
     except AarakshanError as e:
         fail(e)
     f = done.rounds
@@ -176,7 +176,8 @@ def slide_cmd(
     slid = f", {f['slid']} slid" if f["slid"] else ""
     slid += f", {f['registered']} registered anew" if "registered" in f else ""
     say(f"{f['fixed']} fixed, {f['floated']} floated{slid} ({f['moved_up']} moved up), {f['absent']} absent; "
-                    f"{f['newcomers_placed']} placed anew; {left} seats left for the next cycle; written to {out}/",
+                    f"{f['newcomers_placed']} placed anew; {left} seats left for the next "
+                    f"{'round' if prev.policy.slide.unfilled_offered else 'cycle'}; written to {out}/",
                     highlight=False)
 
 
