@@ -29,7 +29,7 @@ from ..errors import OptionError
 from ..policy import Policy
 from .later import later_round, round_policy
 from ..data.problem import Problem
-from ..outcome import cutoffs
+from ..outcome.cutoffs import allocation_cutoffs
 from ..outcome.unfilled import category_rows
 
 # SPEC's five columns first (candidate_id: who fills the vacancy), then who vacated it and how it is held.
@@ -247,6 +247,4 @@ def decision_rows(problem: Problem, reserve: dict[str, str], filled: Filled) -> 
 
 def cutoff_rows(policy: Policy, problem: Problem, filled: Filled) -> list[list]:
     """cutoffs.csv for the fill: per post and seat category the fill's appointments, the last rank and score."""
-    index = {post: j for j, post in enumerate(problem.posts)}
-    return cutoffs.cutoff_rows(problem, [policy.open, *policy.reserved_codes],
-                               ((int(rank) - 1, index[post], seat) for _, post, seat, *_, rank in filled.rows))
+    return allocation_cutoffs(problem, [policy.open, *policy.reserved_codes], filled.rows)

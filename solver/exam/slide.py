@@ -33,7 +33,7 @@ from .round_reasons import Answers, round_decisions
 from ..chain.engines.greedy import resumable, resume
 from ..chain.pools.reuse import earlier_lists, with_cut
 from ..chain.solve import Solution
-from ..outcome.cutoffs import cutoff_rows
+from ..outcome.cutoffs import allocation_cutoffs
 from ..outcome.result import Result
 from ..outcome.unfilled import NEXT_ROUND, category_rows
 from ..policy import Policy
@@ -104,10 +104,8 @@ def round_cutoffs(policy: Policy, problem: Problem, slid: Slid) -> list[list]:
     """cutoffs.csv after the round: per post and seat category everyone who holds a seat when it ends, frozen
     and kept included (JoSAA's opening and closing ranks are of each round's allotment as a whole), the last
     rank on the post's own list; a pair the round offered and nobody took has a row with none."""
-    index = {post: j for j, post in enumerate(problem.posts)}
-    offered = {(index[r[0]], r[1]) for r in slid.unfilled if int(r[2]) > 0}
-    return cutoff_rows(problem, [policy.open, *policy.reserved_codes],
-                       ((int(r[-1]) - 1, index[r[1]], r[2]) for r in slid.rows), offered)
+    return allocation_cutoffs(problem, [policy.open, *policy.reserved_codes], slid.rows,
+                              [(r[0], r[1]) for r in slid.unfilled if int(r[2]) > 0])
 
 
 def _taking_part(policy: Policy, problem: Problem, first: dict, responses: dict, gone) -> tuple[dict, set, list]:

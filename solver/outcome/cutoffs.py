@@ -65,6 +65,15 @@ def cutoff_rows(problem: Problem, codes: Iterable[str], held: Iterable[tuple[int
     return out
 
 
+def allocation_cutoffs(problem: Problem, codes: Iterable[str], rows: Iterable[list],
+                       offered: Iterable[tuple[str, str]] = ()) -> list[list]:
+    """`cutoff_rows` of allocation.csv's rows (post second, seat category third, rank last: the fill's appointments,
+    a round's holders), and `offered` (post, seat category) pairs by name."""
+    index = {post: j for j, post in enumerate(problem.posts)}
+    return cutoff_rows(problem, codes, ((int(r[-1]) - 1, index[r[1]], r[2]) for r in rows),
+                       {(index[post], code) for post, code in offered})
+
+
 def number_text(v: float) -> str:
     """A score as every output file writes it: a whole number without its point, else Python's shortest repr.
 

@@ -64,8 +64,10 @@ def leftover_disposition(policy: Policy, code: str) -> str:
     backlog by the category's rule.
 
     >>> from solver import load_policy
-    >>> leftover_disposition(load_policy("josaa-2025"), "OBC-NCL"), leftover_disposition(load_policy("central-dopt"), "UR")
-    ('next_round', 'lapsed')
+    >>> leftover_disposition(load_policy("josaa-2025"), "OBC-NCL")
+    'next_round'
+    >>> leftover_disposition(load_policy("central-dopt"), "UR")
+    'lapsed'
     """
     if policy.slide.unfilled_offered:
         return NEXT_ROUND

@@ -186,7 +186,8 @@ def run_fill(result: str | Path, declined: str | Path, out: str | Path | None, e
     return prev, done
 
 
-SLIDE_FILES = ("allocation.csv", "decisions.csv", "unfilled.csv", "cutoffs.csv", "slide.csv", "withdrawn.csv", "choices.npy", "summary.json")
+SLIDE_FILES = ("allocation.csv", "decisions.csv", "unfilled.csv", "cutoffs.csv", "slide.csv", "withdrawn.csv",
+               "choices.npy", "summary.json")
 
 
 def read_responses(path: Path, allocation: list[dict], warn=lambda _: None, frozen=frozenset(),
@@ -244,8 +245,7 @@ def run_slide(result: str | Path, responses: str | Path, out: str | Path | None,
               warn=lambda _: None, policy: Policy | None = None, preferences: str | Path | None = None):
     """`aarakshan slide`: the sliding round after the first tentative allocation in `result` (`solver.exam.slide`),
     written to `out` (allocation.csv after the round, decisions.csv, unfilled.csv, cutoffs.csv, slide.csv,
-    summary.json)
-    atomically.
+    summary.json) atomically.
     `policy` and `preferences`: the round's own, where they are not the round before's (a second counselling on
     the seats left, as CSAB's special rounds after JoSAA: its policy, and the choices filled afresh); the next
     round reads them from this one's summary.json. Returns (Previous, Slid)."""

@@ -46,8 +46,9 @@ def _per_post(folder: Path, summary: dict) -> tuple[dict, dict]:
     fill = {key: [v, f, sum(left.values())] for key, (v, f, left) in fill_by_post(rows).items()}
     if summary.get("stage") == "slide":
         held = dict(zip(keys, _numbers(c, "filled", integer=True).tolist()))
-        fill = {key: [held.get(key, 0) + left, held.get(key, 0), left]
-                for key, left in ({k: 0 for k in held} | {k: v[2] for k, v in fill.items()}).items()}
+        left = {key: v[2] for key, v in fill.items()}
+        fill = {key: [held.get(key, 0) + left.get(key, 0), held.get(key, 0), left.get(key, 0)]
+                for key in held.keys() | left.keys()}
     return cut, fill
 
 
