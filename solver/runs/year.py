@@ -168,13 +168,15 @@ def run_year(options: RunOptions, rnd: Round, *, progress: Say = _quiet, done: D
     (20, ['allocation.csv', 'cutoffs.csv'])
     """
     pol, reg, year = options.policy, rnd.register, rnd.year
-    digests = None if rnd.problem is not None or rnd.out is None else \
-        InputDigests(_sources(rnd, input_sources(rnd.candidates, rnd.vacancies, rnd.preferences, rnd.ranks)))
     staged = None
     try:
         t = time.perf_counter()
         problem = rnd.problem if rnd.problem is not None else \
             read_problem(pol, rnd.candidates, rnd.vacancies, rnd.preferences, warn=warn, ranks=rnd.ranks)
+        # (hashed on the other core while this one solves: started with the read, the hashing took a core from
+        # Arrow's parse of the choices)
+        digests = None if rnd.problem is not None or rnd.out is None else \
+            InputDigests(_sources(rnd, input_sources(rnd.candidates, rnd.vacancies, rnd.preferences, rnd.ranks)))
         if rnd.shortlist is not None:
             from ..exam.shortlist import only_called
             problem = only_called(rnd.candidates, rnd.shortlist, pol, problem)
