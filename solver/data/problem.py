@@ -199,6 +199,26 @@ class Problem:
         """Where each candidate ranked each post in his own list (`stated`), as `ranking` reads `preferences`."""
         return Ranking(self.stated, self.n, len(self.posts)) if self.stated is not None else self.ranking
 
+    @cached_property
+    def program_of(self) -> np.ndarray | None:
+        """Each post's program, as an index, where posts are seat pools of programs (`solver.data.seat_pools`);
+        None where each post is its own."""
+        if not any(r.pool for r in self.vacancy_rows):
+            return None
+        program = {r.post: r.pool.program for r in self.vacancy_rows if r.pool}
+        index: dict[str, int] = {}
+        return np.array([index.setdefault(program.get(p, p), len(index)) for p in self.posts], dtype=np.int64)
+
+    def places(self, cands, posts) -> np.ndarray:
+        """Where each candidate ranked each post in his own list (0 = first, NOT_RANKED where he did not), as
+        his reasons say it (`stated_ranking`): where posts are seat pools, the place he gave the pool's program
+        among the programs he ranked, not the pool's place among the pools they stand for (a woman's first
+        program stands for its gender-neutral pool, then its female-only one: both ranked 1st). A program that
+        stands for no pool he may hold is not in his list (`seat_pools.expand`), and not counted."""
+        if self.program_of is None or self.preferences is None:
+            return self.stated_ranking.ranks(cands, posts)
+        return self.stated_ranking.places(cands, posts, self.program_of)
+
     @property
     def post_rank(self) -> np.ndarray:
         """n x P matrix: position of post p in candidate i's list (0 = first), large when not ranked.

@@ -109,6 +109,29 @@ class Ranking:
         end = np.cumsum(lens)
         return end - lens, end
 
+    def places(self, cands, posts, group: np.ndarray) -> np.ndarray:
+        """`ranks`, counting runs of one `group` (each post's) as one place: where a candidate ranked programs and
+        each stands in his list for the seat pools of it he may hold, one after another
+        (`solver.data.seat_pools.expand`), the place he gave the pool's program. Walks each list from its
+        start to the post, as `ranks` finds it.
+
+        Example
+        -------
+        >>> r = Ranking((np.array([0, 1, 2, 3]), np.array([2, 3])), n=2, posts=4)   # posts 0, 1: program 0
+        >>> r.places([0, 0, 0, 1, 1], [1, 2, 3, 3, 0], np.array([0, 0, 1, 1])).tolist() == [0, 1, 1, 0, NOT_RANKED]
+        True
+        """
+        at = self.ranks(cands, posts)
+        ok = np.flatnonzero(at < NOT_RANKED)
+        base, pos = self.bounds[0][np.asarray(cands, np.int64)[ok]], at[ok]
+        place, live, rows = np.zeros(len(ok), dtype=np.int64), np.arange(len(ok)), self.rows[1]
+        for j in range(1, int(pos.max(initial=0)) + 1):
+            live = live[pos[live] >= j]
+            row = base[live] + j
+            place[live] += group[rows[row]] != group[rows[row - 1]]
+        at[ok] = place
+        return at
+
     def _positions(self) -> np.ndarray:
         start, end = self.bounds
         return (np.arange(int(end[-1]) if self.n else 0) - np.repeat(start, end - start)).astype(np.int32)

@@ -103,9 +103,8 @@ def unoffered(result, most: int = 3) -> dict[int, str]:
     idx = pairs_before(none, pi, start, at_held, most)
     if not len(idx):
         return {}
-    ranking = pools.ranking if result.problem.stated is None else result.problem.stated_ranking
     who, k = ci[idx], pi[idx]
-    r = ranking.ranks(who, np.array([p.post for p in pools.pools], dtype=np.int64)[k])
+    r = result.problem.places(who, np.array([p.post for p in pools.pools], dtype=np.int64)[k])
     # (worded as object arrays, each pool and each rank once: 262,000 named in a JoSAA-size round)
     head = np.full(len(pools.pools), "", dtype=object)
     for q in np.unique(k).tolist():

@@ -144,11 +144,11 @@ class _Standing:
         self.missed_pool = pi[idx]
         # The rank in her list of each post named: the missed ones, and the one she holds.
         self.post_of = np.array([p.post for p in pools], dtype=np.int64)
-        # (where the candidate ranked each post in his own list, though a rule cut it: `Problem.stated`)
-        ranking = result.pools.ranking if result.problem.stated is None else result.problem.stated_ranking
-        self.missed_rank = ranking.ranks(ci[idx], self.post_of[pi[idx]]).tolist()
+        # (where the candidate ranked each post in his own list, though a rule cut it, and a program, not its
+        # seat pools: `Problem.places`)
+        self.missed_rank = result.problem.places(ci[idx], self.post_of[pi[idx]]).tolist()
         held_rank = np.full(n, -1, dtype=np.int64)
-        held_rank[placed] = ranking.ranks(placed, self.post_of[a.pool[placed]])
+        held_rank[placed] = result.problem.places(placed, self.post_of[a.pool[placed]])
         self.held_rank = held_rank.tolist()
         self.missed_from = np.searchsorted(ci[idx], np.arange(n)).tolist()
         self.missed_to = np.searchsorted(ci[idx], np.arange(n), side="right").tolist()

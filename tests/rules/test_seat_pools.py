@@ -127,6 +127,29 @@ def test_a_program_ranked_stands_for_its_pools_in_order(tmp_path):
                                                                "C": ("P", "OPEN")}
 
 
+def test_reasons_say_where_the_candidate_ranked_the_program_not_the_pool(tmp_path):
+    """The reasons' "(ranked 1st)" is the place a candidate gave a program in her list (preferences.csv ranks
+    programs: the JoSAA Business Rules' choices are of "academic programs"), not the place of one of its seat pools
+    in the list the pools make: B, C and D rank R then P, which read for them R, R [female], P, P [female]. B holds
+    R's female-only seat, her first choice; C holds P's gender-neutral seat, her second, below both of R's pools;
+    D P's female-only seat, her second too.
+    Worked by hand (`test_a_program_ranked_stands_for_its_pools_in_order` gives the allocation)."""
+    cands = [["A", 1, "OPEN", "M", "", ""], ["B", 2, "OPEN", "F", "", ""], ["C", 3, "OPEN", "F", "", ""],
+             ["D", 4, "OPEN", "F", "", ""]]
+    vacs = [["P", "OPEN", 1, "AI", "neutral", "", ""], ["P", "OPEN", 1, "AI", "female", "", ""],
+            ["R", "OPEN", 1, "AI", "neutral", "", ""], ["R", "OPEN", 1, "AI", "female", "", ""]]
+    pol, prob = inputs(tmp_path, cands, vacs, {c: ["R", "P"] for c in "ABCD"})
+    from solver.outcome.reasons import decision_rows
+    reasons = {row[0]: row[3] for row in decision_rows(solve(pol, prob, engine="greedy").result)}
+    assert reasons["B"] == "rank 2: selected at R [female] (ranked 1st) on open merit; below the open cutoff at R " \
+                           "(ranked 1st) (rank 1)"
+    assert reasons["C"] == "rank 3: selected at P (ranked 2nd) on open merit; below the open cutoff at R (ranked 1st) " \
+                           "(rank 1); below the open cutoff at R [female] (ranked 1st) (rank 2)"
+    assert reasons["D"] == "rank 4: selected at P [female] (ranked 2nd) on open merit; below the open cutoff at R " \
+                           "(ranked 1st) (rank 1); below the open cutoff at R [female] (ranked 1st) (rank 2); below " \
+                           "the open cutoff at P (ranked 2nd) (rank 3)"
+
+
 def test_a_program_with_no_pool_a_candidate_may_hold_drops_out_of_his_list(tmp_path):
     """Q has only a Karnataka HS seat; R a neutral and a female-only seat. Z (first on merit) ranks nothing; M
     (Maharashtra) ranks Q then R: Q stands for no pool he may hold, so his list is R alone; W (a woman of
