@@ -7,6 +7,7 @@ gender-neutral seats before female-only ones) and from the Business Rules' HS/OS
 the sections' text was not read). Each answer is worked by hand."""
 import json
 
+import numpy as np
 import pytest
 from conftest import read_csv, write_csv
 from hypothesis import HealthCheck, given, settings
@@ -246,6 +247,22 @@ def test_engines_agree_and_verify_accepts_on_random_seat_pools(tmp_path_factory,
         assert ("HS" not in parts or home == "KA") and ("OS" not in parts or home != "KA")
     write_csv(folder / "a.csv", COLS, [r[:6] for r in greedy])
     assert verify(pol, prob, read_allocation(folder / "a.csv", prob, pol)) == []
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(m=market())
+def test_a_pool_stands_at_the_place_its_candidate_gave_its_program(tmp_path_factory, m):
+    """`Problem.places` (the reasons' "ranked 2nd"): each seat pool in a candidate's list stands at the place he
+    gave its program in preferences.csv, counting only the programs that stand for a pool he may hold (the others
+    drop out of his list: `test_a_program_with_no_pool_a_candidate_may_hold_drops_out_of_his_list`)."""
+    cands, vacs, prefs = m
+    pol, prob = inputs(tmp_path_factory.mktemp("places"), cands, vacs, prefs)
+    ids = list(prob.candidates.ids)
+    for i, listed in enumerate(prob.preferences):
+        programs = [prob.posts[j].partition(" [")[0] for j in listed.tolist()]
+        kept = [p for p in (prefs or {}).get(ids[i], sorted({v[0] for v in vacs}, key=[v[0] for v in vacs].index))
+                if p in programs]
+        assert prob.places(np.full(len(listed), i), listed).tolist() == [kept.index(p) for p in programs]
 
 
 def test_the_same_rank_rule_admits_everyone_tied_at_the_last_seat(tmp_path):
