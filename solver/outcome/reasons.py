@@ -187,19 +187,21 @@ class _Standing:
 
     def how(self, i: int, got: int, route: str, r: int) -> str:
         """"at P06 (ranked 1st) under Rule 16(2), against an EWS vacancy": where and how appointee i holds pool
-        `got` by `route`, ranked r-th. Worded once per pool, route, seat and rank (62,851 selected at JoSAA
-        size), but for a horizontal adjustment, which names the traits she serves."""
+        `got` by `route`, ranked r-th. The words before and after the rank made once per pool, route and seat
+        (62,851 selected at JoSAA size; a counselling's 77,679 hold 50,000 such and rank alike), but for a
+        horizontal adjustment, which names the traits she serves."""
         seat = self.seat_category[i]
-        key = (got, route, seat, r)
+        key = (got, route, seat)
         if route == Route.HORIZONTAL_ADJUSTMENT or key not in self.how_cache:
             p, result = self.pools[got], self.result
-            text = f"{self.where(p, r)} {_how(route, p, seat, result, i)}"
+            after = f" {_how(route, p, seat, result, i)}"
             if result.pools.selection is not None and p.phase >= 4:
-                text += ", on a seat held for a horizontal minimum that no beneficiary took (reverted last)"
+                after += ", on a seat held for a horizontal minimum that no beneficiary took (reverted last)"
             if route == Route.HORIZONTAL_ADJUSTMENT:
-                return text
-            self.how_cache[key] = text
-        return self.how_cache[key]
+                return self.where(p, r) + after
+            self.how_cache[key] = (self._at(p), self._shows_rank(p), after)
+        at, shows, after = self.how_cache[key]
+        return at + _ranked(r) + after if shows else at + after
 
     def where(self, p, r: int) -> str:
         """At p's post, and where the candidate ranked it (r, from `missed_rank` or `held_rank`)."""
