@@ -87,7 +87,7 @@ def _place(policy: Policy, problem: Problem, seats: SeatTable, pools, members: d
     `merit` (the seat table's `merit_held`), and no other compartment may take her by adjustment."""
     post = seats.posts[j]
     home_of = homes(policy, problem, seats, post, members)
-    codes = [policy.open, *policy.reserved_codes]
+    codes = policy.seat_codes
     ben = {t: problem.candidates.trait(t) for t in wanted}
     for _ in range(1 + sum(wanted.values())):
         pools = with_minimums(policy, problem, pools, replace(seats, minimums=mins, merit_held=merit), j, members)

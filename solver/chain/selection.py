@@ -63,7 +63,7 @@ def merged(policy: Policy, problem: Problem, seats: SeatTable) -> tuple[Problem,
         # Only those who could hold a vacancy at a post they ranked compete for the list.
         ranked = problem.ranked
         can = np.zeros(problem.n, dtype=bool)
-        for code in [policy.open, *policy.reserved_codes]:
+        for code in policy.seat_codes:
             where = np.array([seats.cap(p, code) > 0 for p in problem.posts])
             mask = open_mask(policy, problem) if code == policy.open else member_mask(policy, problem, code)
             can |= mask & (ranked & where).any(axis=1)
@@ -117,7 +117,7 @@ def allocation_pools(policy: Policy, problem: Problem, seats: SeatTable, sel: Se
     on_merit = sel.route != HORIZONTAL
     b = _Built()
     held = {(post, code): horizontal_fields(policy, problem, seats, post, code, None)[:2]
-            for post in problem.posts for code in [policy.open, *policy.reserved_codes]}
+            for post in problem.posts for code in policy.seat_codes}
     general = {key: seats.cap(*key) - sum(mins.values()) for key, (mins, _) in held.items()}
     _open_phases(policy, problem, sel, b, held, general, on_merit)
     reserved = _reserved_phases(policy, problem, sel, b, held, general, on_merit)

@@ -88,7 +88,7 @@ def generate(policy: Policy, n: int, vacancies: int, seed: int = 0, posts: int =
     vac_rows = []
     for name, total in zip(post_names, split):
         points = roster(policy, int(total))
-        for code in [policy.open, *policy.reserved_codes]:
+        for code in policy.seat_codes:
             k = points.count(code)
             women = int(np.floor(k * women_share))
             vac_rows.append((name, code, k, women if women else ""))

@@ -200,6 +200,11 @@ class Problem:
         return Ranking(self.stated, self.n, len(self.posts)) if self.stated is not None else self.ranking
 
     @cached_property
+    def post_index(self) -> dict[str, int]:
+        """post -> its index in `posts` (read, not changed, by whoever asks)."""
+        return {p: j for j, p in enumerate(self.posts)}
+
+    @cached_property
     def program_of(self) -> np.ndarray | None:
         """Each post's program, as an index, where posts are seat pools of programs (`solver.data.seat_pools`);
         None where each post is its own."""

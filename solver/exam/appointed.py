@@ -21,7 +21,7 @@ def appointed_posts(problem: Problem) -> np.ndarray:
     out = np.full(problem.n, -1, dtype=np.int64)
     if a is None:
         return out
-    index = {p: j for j, p in enumerate(problem.posts)}
+    index = problem.post_index
     for i in np.flatnonzero(a != "").tolist():
         out[i] = index.get(a[i], -1)
     return out

@@ -76,7 +76,7 @@ def kept_to_calls(policy: Policy, problem: Problem) -> Problem:
         return problem
     called = problem.candidates.called_in
     groups = post_groups(policy, problem)
-    at = {p: j for j, p in enumerate(problem.posts)}
+    at = problem.post_index
     every = np.arange(len(problem.posts), dtype=np.int32)
     prefs = list(problem.preferences) if problem.preferences is not None else [every] * problem.n
     open_to: dict[tuple, np.ndarray] = {}    # (a mask over the posts per set of lists, not per candidate)

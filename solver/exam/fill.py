@@ -173,7 +173,7 @@ def _by_part(policy: Policy, problem: Problem, todo: list[Vacated], pool: list[i
         raise OptionError("parts", "reserve_list.fill = \"by_part\" fills each vacancy from the list's part of its "
                           "category: give each candidate's part (reserve_list.csv's category column)")
     ids = problem.candidates.ids
-    for code in [policy.open, *policy.reserved_codes]:
+    for code in policy.seat_codes:
         vs = [v for v in todo if v.seat == code]
         served = {v.horizontal for v in vs if v.horizontal}
         who = [i for i in pool if parts.get(ids[i]) == code or parts.get(ids[i]) in served]
@@ -247,4 +247,4 @@ def decision_rows(problem: Problem, reserve: dict[str, str], filled: Filled) -> 
 
 def cutoff_rows(policy: Policy, problem: Problem, filled: Filled) -> list[list]:
     """cutoffs.csv for the fill: per post and seat category the fill's appointments, the last rank and score."""
-    return allocation_cutoffs(problem, [policy.open, *policy.reserved_codes], filled.rows)
+    return allocation_cutoffs(problem, policy.seat_codes, filled.rows)

@@ -35,7 +35,7 @@ def later_solution(policy: Policy, problem: Problem, pool: np.ndarray, counts: C
     (`EarlierLists`, pool) of the same round solved before with more candidates (`solve`'s `earlier`)."""
     # (each post keeps its seat pool, and each category the list that ranked it: a round of counselling ranks as
     # the first did, a category's own rank list included)
-    at = {p: j for j, p in enumerate(problem.posts)}
+    at = problem.post_index
 
     def like(p: str, s: str) -> dict:
         return {"merit_list": problem.list_name(at[p], s), "pool": problem.post_pools[at[p]]}

@@ -57,7 +57,7 @@ class Shortlist:
             yield [problem.candidates.ids[i], code, "open" if code == policy.open else "reserved"]
 
     def cutoff_rows(self, policy: Policy):
-        for code in [policy.open, *policy.reserved_codes, *policy.shortlist.traits]:
+        for code in [*policy.seat_codes, *policy.shortlist.traits]:
             last = self.cutoffs.get(code)
             yield [code, self.vacancies.get(code, 0), self.places.get(code, 0),
                    int((self.counted_as == code).sum()), "" if last is None else f"{last:g}"]
@@ -121,7 +121,7 @@ def shortlist(policy: Policy, problem: Problem, ratio: float, posts: frozenset[s
     called = np.zeros(len(c), dtype=bool)
     counted = np.full(len(c), "", dtype=object)
     places, cutoffs = {}, {}
-    for code in [policy.open, *policy.reserved_codes]:
+    for code in policy.seat_codes:
         may = (open_mask(policy, problem) & (c.score >= rule.qualifying.get(policy.open, -math.inf))
                if code == policy.open else member_mask(policy, problem, code)) & qualified & ~called
         places[code] = math.ceil(ratio * vacancies.get(code, 0) - 1e-9)

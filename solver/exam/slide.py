@@ -104,7 +104,7 @@ def round_cutoffs(policy: Policy, problem: Problem, slid: Slid) -> list[list]:
     """cutoffs.csv after the round: per post and seat category everyone who holds a seat when it ends, frozen
     and kept included (JoSAA's opening and closing ranks are of each round's allotment as a whole), the last
     rank on the post's own list; a pair the round offered and nobody took has a row with none."""
-    return allocation_cutoffs(problem, [policy.open, *policy.reserved_codes], slid.rows,
+    return allocation_cutoffs(problem, policy.seat_codes, slid.rows,
                               [(r[0], r[1]) for r in slid.unfilled if int(r[2]) > 0])
 
 
@@ -156,7 +156,7 @@ def _rounds(single: Policy, problem: Problem, first: dict, answer: dict, newcome
     (rows, status, engine differences, those keeping their own post, solves, (the last solution, its candidates))."""
     ids = problem.candidates.ids
     index = {cid: i for i, cid in enumerate(ids)}
-    where = {p: j for j, p in enumerate(problem.posts)}
+    where = problem.post_index
     fixed = {cid for cid, a in answer.items() if a == "fix"}
     floating = sorted(index[cid] for cid, a in answer.items() if a in ("float", "slide"))
     solves = 0
@@ -264,7 +264,7 @@ def _offered(problem: Problem, pool: np.ndarray, first: dict, answer: dict) -> l
     post in file order, so those before his), a slider's the same at his own institute only, a newcomer's as
     given."""
     every = np.arange(len(problem.posts), dtype=np.int32)
-    posts = {p: j for j, p in enumerate(problem.posts)}
+    posts = problem.post_index
     home = np.array(institutes(problem), dtype=object)
     out = []
     for i in pool.tolist():

@@ -35,7 +35,7 @@ def read_cadre_problem(policy: Policy, officers, vacancies, preferences=None, ye
     """officers.csv, cadre_vacancies.csv and cadre_preferences.csv, each checked (errors name file, line and
     column). Without preferences every officer is placed in the year's order of groups."""
     rule = policy.cadre
-    known = {policy.open, *policy.reserved_codes}
+    known = set(policy.seat_codes)
     cadres, ins_, out_ = _read_vacancies(vacancies, rule.counted_in, known)
     index = {c: k for k, c in enumerate(cadres)}
     t = read_table(officers, ["candidate_id", "rank", "category", "home_cadre"], ["home_opt", "pwbd"])

@@ -44,7 +44,7 @@ def read_vacancies(path, policy: Policy, warn=None) -> tuple[tuple[str, ...], tu
                    warn)
     if len(t) == 0:
         raise InputError(path, None, None, "no vacancy rows")
-    allowed = [policy.open, *policy.reserved_codes, "TOTAL"]
+    allowed = [*policy.seat_codes, "TOTAL"]
     vac = _numbers(t, "vacancies", integer=True)
     if (k := _first_bad(vac < 0)) is not None:
         raise t.error(k, "vacancies", f"negative vacancies {t['vacancies'][k]}")

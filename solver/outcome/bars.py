@@ -58,7 +58,7 @@ def unmet_overall(result: Result) -> list[tuple[np.ndarray, str]]:
         return []
     policy, problem, seats = result.policy, result.problem, result.seats
     members = {code: member_mask(policy, problem, code) for code in policy.reserved_codes}
-    codes = [policy.open, *policy.reserved_codes]
+    codes = policy.seat_codes
     ranked = problem.ranked
     out = []
     for row in result.horizontal_report():

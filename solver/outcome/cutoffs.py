@@ -69,7 +69,7 @@ def allocation_cutoffs(problem: Problem, codes: Iterable[str], rows: Iterable[li
                        offered: Iterable[tuple[str, str]] = ()) -> list[list]:
     """`cutoff_rows` of allocation.csv's rows (post second, seat category third, rank last: the fill's appointments,
     a round's holders), and `offered` (post, seat category) pairs by name."""
-    index = {post: j for j, post in enumerate(problem.posts)}
+    index = problem.post_index
     return cutoff_rows(problem, codes, ((int(r[-1]) - 1, index[r[1]], r[2]) for r in rows),
                        {(index[post], code) for post, code in offered})
 

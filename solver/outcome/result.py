@@ -206,7 +206,7 @@ class Result:
         post_of = np.array([p.post for p in self.pools.pools] + [-1])[self.assignment.pool]
         sel = np.flatnonzero(self.selected)
         held = zip(sel.tolist(), post_of[sel].tolist(), np.asarray(self.seat_category, dtype=object)[sel].tolist())
-        codes = [self.policy.open, *self.policy.reserved_codes]
+        codes = self.policy.seat_codes
         offered = {(j, code) for j, post in enumerate(self.problem.posts) for code in codes
                    if self.seats.cap(post, code)}
         return cutoff_rows(self.problem, codes, held, offered)

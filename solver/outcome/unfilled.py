@@ -42,7 +42,7 @@ def disposition_rows(policy: Policy, seats: SeatTable, post: str, own: dict, mov
     the rest (exchanged, de-reserved, kept vacant for a held minimum, lapsed, carried), one row each; carried
     excess on a row of its own."""
     rows = []
-    for code in [policy.open, *policy.reserved_codes]:
+    for code in policy.seat_codes:
         vac = seats.cap(post, code)
         carried = seats.carried_excess.get((post, code), 0)
         if vac == 0 and not carried:

@@ -301,6 +301,12 @@ class Policy(Strict):
         return [c.code for c in self.categories]
 
     @property
+    def seat_codes(self) -> list[str]:
+        """The categories a vacancy may be of: open, then each reserved category in the policy's order (the order
+        of every per-category table the outputs write)."""
+        return [self.open, *self.reserved_codes]
+
+    @property
     def compartment_order(self) -> list[str]:
         """The compartments of a post in the order a candidate who may hold several takes them: open first
         (Indra Sawhney 1992; Saurav Yadav 2020; Bill 2004 s.5(2)), then own categories, then those of extra

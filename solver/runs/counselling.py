@@ -84,7 +84,7 @@ def _pool_rows(pol, program, inst, kind, quota, state, seats) -> list[tuple]:
     for gender, trait, k, extra in (("neutral", "", seats, False), ("neutral", "pwbd", max(1, seats // 20), False),
                                     ("female", "", max(1, seats // 5), True)):
         split = roster(pol, k)
-        for code in [pol.open, *pol.reserved_codes]:
+        for code in pol.seat_codes:
             if split.count(code):
                 rows.append((program, code, split.count(code), listed, inst, quota, state, gender, trait,
                              str(extra).lower()))

@@ -117,7 +117,7 @@ def _rows(policy, year: int, round_: str, table: dict[str, dict[str, int]], engi
     """One round's rows in one order whatever the events' (every reserved category, then the horizontal seats'
     rows by their compartment in policy order): a resumed run rebuilds the same table from the register."""
     from ..register.outcome import TABLE_COLUMNS
-    order = {code: k for k, code in enumerate([policy.open, *policy.reserved_codes])}
+    order = {code: k for k, code in enumerate(policy.seat_codes)}
     names = list(policy.reserved_codes) + sorted(
         (n for n in table if n not in policy.reserved_codes),
         key=lambda n: (order.get(n.split()[0], len(order)), n))

@@ -68,7 +68,7 @@ def report(policy: Policy, year: int, registers: list) -> AnnualReport:
             for at in (post, ALL_POSTS):
                 row = rows.setdefault((kind, round_, at, code), _empty(kind, round_, at, code))
                 row[_TALLY[what]] += k
-    order = {code: k for k, code in enumerate([policy.open, *policy.reserved_codes])}
+    order = {code: k for k, code in enumerate(policy.seat_codes)}
     out = sorted(rows.values(), key=lambda r: (r["recruitment"], r["round"] != "main", r["post"] == ALL_POSTS,
                                                r["post"], order.get(r["category"].split()[0], len(order)),
                                                r["category"]))

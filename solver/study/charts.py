@@ -83,7 +83,7 @@ def solve_charts(result) -> list:
     vacancies, horizontal minimums met."""
     from ..outcome.unfilled import fill_by_post
     policy = result.policy
-    codes = [policy.open, *policy.reserved_codes]
+    codes = policy.seat_codes
     cut: dict[str, dict[str, float]] = {}
     for post, code, _, rank, _ in result.cutoffs():
         if rank != "":

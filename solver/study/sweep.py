@@ -277,7 +277,7 @@ def _winners(held: dict, baseline: str, problems: list, policy: Policy) -> tuple
     (the candidates as the baseline's reading read them)."""
     from .winners import change_kind, tally, traits_label
     reading, base = held[baseline]
-    order = [policy.open, *policy.reserved_codes]
+    order = policy.seat_codes
     out = []
     for name, (_, mine) in held.items():
         if name == baseline:

@@ -24,7 +24,7 @@ def rows_of(name: str, year, result, rec) -> list[dict]:
     cut = {(p, code): (rank, score) for p, code, _, rank, score in result.cutoffs()}
     own = result.selected_by_own_category()
     fill = fill_by_post(result.dispositions)
-    codes = {policy.open, *policy.reserved_codes}
+    codes = set(policy.seat_codes)
     keys = list(dict.fromkeys([*fill, *own, *(k for k, v in rec.by_post.items() if k[1] in codes and
                                                (v.get("carried_in") or v.get("carried_out")))]))
     out = []
@@ -39,8 +39,8 @@ def rows_of(name: str, year, result, rec) -> list[dict]:
                     "last_rank": None if rank in (None, "") else int(rank),
                     "last_score": None if score in (None, "") else float(score),
                     "selected_own_category": own.get((post, code), 0)})
-    order = {code: k for k, code in enumerate([policy.open, *policy.reserved_codes])}
-    posts = {p: k for k, p in enumerate(result.problem.posts)}
+    order = {code: k for k, code in enumerate(policy.seat_codes)}
+    posts = result.problem.post_index
     return sorted(out, key=lambda r: (posts.get(r["post"], len(posts)), order.get(r["category"], len(order))))
 
 

@@ -19,7 +19,7 @@ def _held(problem: Problem) -> dict[int, int]:
     a = problem.candidates.appointed
     if a is None:
         return {}
-    posts = {p: j for j, p in enumerate(problem.posts)}
+    posts = problem.post_index
     return {i: posts[a[i]] for i in range(problem.n) if a[i] in posts}
 
 

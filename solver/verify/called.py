@@ -36,7 +36,7 @@ def open_posts(policy: Policy, problem: Problem, lists: dict[str, dict[str, str]
     list name -> candidate id -> the category list he is counted in ("": one list, every post). A list the
     policy does not call for these posts is bad input (exit 2), named as the problem's sources name the
     shortlist."""
-    at = {p: j for j, p in enumerate(problem.posts)}
+    at = problem.post_index
     every = frozenset(range(len(problem.posts)))
     posts = {name: every if members is None else frozenset(at[p] for p in members)
              for name, members in groups(policy, problem).items()}

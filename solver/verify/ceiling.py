@@ -77,7 +77,7 @@ def _reserved_appointments(r: Reading) -> np.ndarray:
 def _programs(r: Reading, uses: dict, program: dict[str, str], per_post: np.ndarray, source: str) -> list[Violation]:
     """Seat pools: the ceiling is a share of a program's seats, all its pools together (JoSAA's seat matrix: a
     pool of one PwD seat may be all reserved), for its vacancies and its appointments alike."""
-    index = {p: j for j, p in enumerate(r.problem.posts)}
+    index = r.problem.post_index
     pools_of: dict[str, list[int]] = {}
     for post, name in program.items():
         pools_of.setdefault(name, []).append(index[post])

@@ -14,7 +14,7 @@ def competes_for_list(policy: Policy, problem: Problem, seats: SeatTable) -> np.
     """Allocated only to posts they ranked, only those who could hold a vacancy at a post they ranked compete for
     the list."""
     can = np.zeros(len(problem.candidates), dtype=bool)
-    for code in [policy.open, *policy.reserved_codes]:
+    for code in policy.seat_codes:
         has = np.array([seats.cap(p, code) > 0 for p in problem.posts])
         can |= may_hold(policy, problem, code) & (problem.ranked & has).any(axis=1)
     return can
@@ -50,7 +50,7 @@ class _Listing:
 
     def __init__(self, policy: Policy, problem: Problem, seats: SeatTable, sel, minimums: dict):
         self.policy = policy
-        self.codes = [policy.open, *policy.reserved_codes]
+        self.codes = policy.seat_codes
         self.eligible = {code: may_hold(policy, problem, code) for code in self.codes}
         self.places = {code: sum(k for (_, c), k in seats.seats.items() if c == code) - int((sel == code).sum())
                        for code in self.codes}

@@ -70,7 +70,7 @@ class Reading:
     def may(self) -> dict[str, np.ndarray]:
         """Per category code (open included), who may hold its vacancies, from the policy text."""
         return {code: may_hold(self.policy, self.problem, code)
-                for code in [self.policy.open, *self.policy.reserved_codes]}
+                for code in self.policy.seat_codes}
 
     @cached_property
     def on_probation(self) -> dict[str, np.ndarray]:

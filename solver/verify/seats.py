@@ -74,7 +74,7 @@ def seats_as_given(r: Reading) -> list[Violation]:
             continue
         if post in split or taken.get(post):
             continue   # (a split read for its sum only, or carried reservations and claims moving vacancies)
-        for code in [policy.open, *policy.reserved_codes]:
+        for code in policy.seat_codes:
             if code == policy.open:
                 want = own.get((post, code), 0) + to_open.get(post, 0)
             else:

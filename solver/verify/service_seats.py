@@ -57,7 +57,7 @@ class ServiceSeats:
     def masks(self) -> dict:
         posts, p = self.problem.posts, self.policy
         return {(j, code): trait_masks(p, self.problem, self.seats, post, code)
-                for j, post in enumerate(posts) for code in [p.open, *p.reserved_codes]}
+                for j, post in enumerate(posts) for code in p.seat_codes}
 
     def counts(self, j: int, code: str, t: str) -> np.ndarray:
         return self.masks[(j, code)][t].counts
@@ -162,7 +162,7 @@ class ServiceSeats:
     def list_minimums(self) -> dict[str, dict[str, tuple[int, np.ndarray]]]:
         """Per category, trait -> (its minimum summed over the posts, who counts for it): the list's minimums."""
         out: dict[str, dict[str, tuple[int, np.ndarray]]] = {}
-        for code in [self.policy.open, *self.policy.reserved_codes]:
+        for code in self.policy.seat_codes:
             for j in range(len(self.problem.posts)):
                 for t, m in self.held_for[(j, code)].items():
                     if m > 0:

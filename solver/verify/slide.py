@@ -75,7 +75,7 @@ def _offered_seats(policy: Policy, problem: Problem, was: dict) -> dict:
     in turn (a category's to another at the same post; a trait's to the program's pool without it; a quota's to
     the program's pool of the other quota), read from the seat matrix and the last round's holders. A post or
     category over its rows took a converted seat."""
-    index = {p: j for j, p in enumerate(problem.posts)}
+    index = problem.post_index
     short: dict = {}
     for r in problem.vacancy_rows:
         short[(index[r.post], r.category)] = short.get((index[r.post], r.category), 0) + r.vacancies

@@ -82,16 +82,16 @@ def check_shortlist(policy: Policy, problem: Problem, ratio: float, called: dict
     index = {cid: i for i, cid in enumerate(c.ids)}
     out = [f"{cid} is called but not among the candidates" for cid in called if cid not in index]
     rule = policy.shortlist
-    names = {policy.open, *policy.reserved_codes, *rule.traits}
+    names = {*policy.seat_codes, *rule.traits}
     out += [Broken(f"{cid} is counted in a list {v!r} the policy does not have", candidate=cid)
             for cid, v in called.items() if v not in names]
     vacancies = notified(policy, problem, posts)
     of = f" of {group}" if group else ""
     qualified = c.score >= np.array([rule.qualifying.get(x, -math.inf) for x in c.category], dtype=float)
     lists = {code: [index[x] for x, v in called.items() if v == code and x in index]
-             for code in [policy.open, *policy.reserved_codes]}
+             for code in policy.seat_codes}
     done = np.zeros(len(c), dtype=bool)
-    for code in [policy.open, *policy.reserved_codes]:
+    for code in policy.seat_codes:
         own = np.array(sorted(lists[code]), dtype=np.int64)
         may = _may_hold(policy, c, code) & (c.score >= rule.qualifying.get(code, -math.inf)) & qualified & ~done
         out += _counted(c, own, may, code + of) + _within(c, own, may, math.ceil(ratio * vacancies.get(code, 0) - 1e-9),
@@ -163,7 +163,7 @@ def check_reserve(policy: Policy, problem: Problem, alloc: Allocation, listed: l
     may = {policy.open: may_hold(policy, problem, policy.open),
            **{code: may_hold(policy, problem, code) for code in policy.reserved_codes},
            **{t: c.trait(t) & c.fit & ~failed for t in rule.traits}}
-    parts = [policy.open, *policy.reserved_codes, *rule.traits]
+    parts = [*policy.seat_codes, *rule.traits]
     known = set(parts)
     for cid, part, kind, line in listed:
         if part not in known or kind not in ("reserve", "extended"):

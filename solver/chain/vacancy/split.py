@@ -43,7 +43,7 @@ def split_rows(policy: Policy, problem: Problem, state: YearState | None, notes:
                                 if local is not policy else "the State's percentages (the policy gives the district "
                                 "none of its own)"))
             roster_used[row.post] = (start, row.vacancies, cadre)
-            for c in [policy.open, *policy.reserved_codes]:
+            for c in policy.seat_codes:
                 seats[(row.post, c)] = split.get(c, 0)
             notes.append(f"{row.post}: {row.vacancies} vacancies split by the {policy.roster.points}-point "
                          f"roster from point {start}" + (f" (cadre of {cadre})" if cadre else "") + ": "
