@@ -68,7 +68,12 @@ def sweep_cmd(
                 warn(f"scenario {sc.name}: {note}")
         reported = []
 
-        doc = study_summary(load(policy, set_, recruitment), list(set_), engine, found, inputs, result, baseline)
+        base = load(policy, set_, recruitment)
+        if base.slide.unfilled_offered and years is None:
+            warn(f"{base.name} is a counselling of rounds (slide.unfilled_offered): each scenario's figures are of its "
+                 "first round, before anyone answers; the later rounds turn on the candidates' responses, which a "
+                 "sweep does not take (run slide round by round)")
+        doc = study_summary(base, list(set_), engine, found, inputs, result, baseline)
 
         def write_all(tmp: Path) -> None:
             from ..io.staging import write_json

@@ -287,6 +287,7 @@ def test_inputs_one_scenario_s_policy_refuses_refuse_that_scenario_and_the_sweep
         r = CliRunner().invoke(app, [*args, "--grid", "merit.same_rank=supernumerary,refuse", "--out",
                                      str(tmp_path / name), *extra])
         assert r.exit_code == 0, r.output
+        assert "each scenario's figures are of its first round" in r.output   # (a counselling: said, not silent)
         status = {s["scenario"]: s["status"] for s in read_csv(tmp_path / name / "scenarios.csv")}
         assert status["merit.same_rank=supernumerary"] == "solved"
         refused = status["merit.same_rank=refuse"]
