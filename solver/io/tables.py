@@ -127,11 +127,12 @@ def read_table(path: str | Path, required: list[str], optional: list[str], warn=
     data = None
     try:
         if path.suffix == ".parquet":
-            names = pq.read_schema(path).names
+            meta = pq.read_metadata(path)
+            names = meta.schema.to_arrow_schema().names
             # String columns to be encoded come dictionary-encoded from the file: no 19-million-string column.
             # (`ParquetFile`, not `read_table`: that goes through pyarrow.dataset, which imports pandas, 0.7 s.)
             tbl = pq.ParquetFile(path, read_dictionary=[n for n in encode if n in names]).read(
-                use_threads=_threaded(path))
+                use_threads=meta.num_rows >= THREADED_ROWS)
             tbl = _plain(tbl, keep=encode)
             _check_types(path, tbl)
         else:
@@ -201,8 +202,6 @@ THREADED_BYTES, THREADED_ROWS = 64 << 20, 1 << 21
 
 
 def _threaded(path: Path) -> bool:
-    if path.suffix == ".parquet":
-        return pq.read_metadata(path).num_rows >= THREADED_ROWS
     return path.stat().st_size >= THREADED_BYTES
 
 

@@ -158,6 +158,7 @@ class _Standing:
         shown = result.problem.candidates.merit_rank
         self.rank = (np.arange(1, n + 1) if shown is None else shown).tolist()
         self.how_cache: dict = {}
+        self.where_cache: dict = {}
         self.took_cache: dict = {}
         self.held_cache: dict = {}
         self.cutoff_parts: dict = {}
@@ -199,13 +200,16 @@ class _Standing:
                 after += ", on a seat held for a horizontal minimum that no beneficiary took (reverted last)"
             if route == Route.HORIZONTAL_ADJUSTMENT:
                 return self.where(p, r) + after
-            self.how_cache[key] = (self._at(p), self._shows_rank(p), after)
-        at, shows, after = self.how_cache[key]
-        return at + _ranked(r) + after if shows else at + after
+            self.how_cache[key] = after
+        return self.where(self.pools[got], r) + self.how_cache[key]
 
     def where(self, p, r: int) -> str:
-        """At p's post, and where the candidate ranked it (r, from `missed_rank` or `held_rank`)."""
-        return self._at(p) + (_ranked(r) if self._shows_rank(p) else "")
+        """At p's post, and where the candidate ranked it (r, from `missed_rank` or `held_rank`); the post's words
+        made once per pool."""
+        if p.index not in self.where_cache:
+            self.where_cache[p.index] = (self._at(p), self._shows_rank(p))
+        at, shows = self.where_cache[p.index]
+        return at + _ranked(r) if shows else at
 
     def cutoff(self, k: int, r: int) -> str:
         """"the OBC cutoff at ASO (ranked 3rd) (rank 640)": pool k's merit cutoff, missed by one who ranked it
