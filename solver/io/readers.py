@@ -356,7 +356,7 @@ def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=N
                 warn(text)
         ids_by_merit = {cid: i for i, cid in enumerate(cands.ids)}
         prefs, views = read_preferences(preferences, ids_by_merit, programs_of(rows, posts), len(cands), warn,
-                                        table, ranked_by_post=not any(r.pool for r in rows))
+                                        table)
         del table                # (its 300 MB at JoSAA size handed back before the seat pools' expansion allocates)
         release_arrow_memory()
     prefs, views = (choices, {}) if choices is not None else _in_pools(policy, cands, posts, rows, prefs, views)

@@ -163,9 +163,11 @@ def _keys(pools: Pools, who: np.ndarray, levels: bool = False):
     place of the first of the same rank instead (`MeritLists.level`)."""
     if not pools.several_lists:
         return lambda pool, cand: cand
-    lists = np.array([p.merit_list for p in pools.pools], dtype=np.int64)
-    position = pools.lists.level if levels else pools.lists.position
-    return lambda pool, cand: position[lists[pool], who[cand]]
+    # Each list's places of `who` side by side, read at (list of the pool) * len(who) + cand: one gather from
+    # 2 x 172,782 places, where position[list, who[cand]] took two (0.1-0.2 s of a JoSAA round's 0.9 s).
+    lists = np.array([p.merit_list for p in pools.pools], dtype=np.int64) * len(who)
+    place = (pools.lists.level if levels else pools.lists.position)[:, who].reshape(-1)
+    return lambda pool, cand: place[lists[pool] + cand]
 
 
 def _same_rank(level: np.ndarray, first: np.ndarray, size: np.ndarray, cap: np.ndarray) -> np.ndarray:
