@@ -42,12 +42,15 @@ def _lists_by_rows(pools: Pools) -> tuple[np.ndarray, np.ndarray] | None:
     if n_posts * n_types * max(slots.values()) > _TABLE_CELLS:
         return None
     at = _row_cells(kind, cand_row, post_row, n_posts * n_types, n_types)
+    # (the rows come candidate by candidate: each pair's candidate is her run's, repeated for her pairs)
+    first = np.flatnonzero(np.r_[True, cand_row[1:] != cand_row[:-1]]) if len(cand_row) else np.zeros(0, np.int64)
     out_c, out_p = [], []
     for f in phases:
         table, count = _phase_table(pools, f, admitted, n_posts, n_types, slots[f])
-        ci, pi = _phase_pairs(table, count, at, cand_row)
-        out_c.append(ci)
-        out_p.append(pi)
+        per_row = count[at]                                  # pools each ranked row offers
+        out_p.append(_phase_pairs(table, per_row, at))
+        per_run = np.add.reduceat(per_row, first, dtype=np.int64) if len(first) else first
+        out_c.append(np.repeat(cand_row[first], per_run))
     del at
     if len(out_c) == 1:
         return out_c[0], out_p[0]
@@ -79,14 +82,15 @@ def _phase_table(pools: Pools, f: int, admitted: np.ndarray, n_posts: int, n_typ
     return table.reshape(n_posts * n_types, slots), filled.reshape(-1).astype(np.uint8 if slots < 256 else np.int64)
 
 
-def _phase_pairs(table: np.ndarray, count: np.ndarray, at: np.ndarray, cand_row: np.ndarray):
-    """The phase's pairs in order: each ranked row's offered pools, row by row. Block by block of rows, one
-    gather: a row's k pools are its cell's first k slots, so each pair reads its row's cell plus its place among
-    the row's pairs (the rows repeated k times, plus a count): no pass per slot (JoSAA: 23.9 million rows, most
-    offering one or two pools; 1.5-2.2 s a slot at a time, 0.8-1.4 s so)."""
-    per_row = count[at]
+def _phase_pairs(table: np.ndarray, per_row: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The pools of the phase's pairs in order: each ranked row's offered pools (`per_row` of them), row by row.
+    Block by block of rows, one gather: a row's k pools are its cell's first k slots, so each pair reads its
+    row's cell plus its place among the row's pairs (the rows repeated k times, plus a count): no pass per slot
+    (JoSAA: 23.9 million rows, most offering one or two pools; 1.5-2.2 s a slot at a time, 0.8-1.4 s so). The
+    pairs' candidates are their runs' (`_lists_by_rows`: the rows repeated, 0.6 s, where a candidate's run
+    repeated is 0.1 s)."""
     total = int(per_row.sum(dtype=np.int64))
-    ci, pi = np.empty(total, np.int32), np.empty(total, np.int32)
+    pi = np.empty(total, np.int32)
     cells, slots = table.reshape(-1), table.shape[1]
     wide = np.int64 if max(table.size, total) >= 2 ** 31 else np.int32
     done = 0
@@ -95,7 +99,6 @@ def _phase_pairs(table: np.ndarray, count: np.ndarray, at: np.ndarray, cand_row:
         k = per_row[r0:r1]
         ends = np.cumsum(k, dtype=wide)
         found = int(ends[-1]) if len(ends) else 0
-        ci[done:done + found] = np.repeat(cand_row[r0:r1], k)
         start = at[r0:r1].astype(wide)      # the row's first cell, less its first pair's place in the block
         start *= slots
         start -= ends
@@ -104,7 +107,7 @@ def _phase_pairs(table: np.ndarray, count: np.ndarray, at: np.ndarray, cand_row:
         place += np.arange(found, dtype=wide)
         pi[done:done + found] = cells[place]
         done += found
-    return ci, pi
+    return pi
 
 
 def _merged(out_c: list, out_p: list, n: int):
