@@ -178,8 +178,8 @@ def test_preferences_in_any_row_order_read_alike(tmp_path):
 
 
 def test_a_post_ranked_twice_is_named_with_both_lines(tmp_path):
-    """The bitmap check finds it whether the file is written candidate by candidate or not; the error names
-    the later line and the earlier one."""
+    """The check finds it whether the file is written candidate by candidate (run by run) or not (the P x n
+    bitmap); the error names the later line and the earlier one."""
     with pytest.raises(InputError, match="post 'X' ranked twice by 'A'") as e:
         load(tmp_path, prefs=[["A", 1, "X"], ["A", 2, "X"], ["B", 1, "X"]])
     assert e.value.line == 3 and "also line 2" in e.value.problem
