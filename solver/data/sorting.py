@@ -1,5 +1,6 @@
 """Sorting rows by several integer keys fast: the preference lists of millions of (candidate, pool) pairs and
-the checks of a preferences file of tens of millions of rows sort this way."""
+the checks of a preferences file of tens of millions of rows sort this way; grouping candidates by which masks
+hold for them; and the distinct pairs of small integers without a sort."""
 from __future__ import annotations
 
 import numpy as np
@@ -48,3 +49,33 @@ def signatures(masks) -> tuple[np.ndarray, np.ndarray]:
     first, kind = np.unique(rows.view(np.dtype((np.void, max(1, rows.shape[1])))).reshape(-1), return_index=True,
                             return_inverse=True)[1:]
     return first, kind.reshape(-1)
+
+
+def distinct_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct pairs (a[m], b[m]) of two arrays of small non-negative integers: one index of each (`one`),
+    and each pair's distinct one (`back`: (a, b)[m] is (a, b)[one[back[m]]]), by marks in a table of every
+    possible pair (no sort: half a million pairs sorted took 0.1 s here), or `np.unique` where that table would
+    be large.
+
+    Example
+    -------
+    >>> one, back = distinct_pairs(np.array([3, 1, 3, 3]), np.array([0, 2, 0, 1]))
+    >>> sorted(zip(np.array([3, 1, 3, 3])[one].tolist(), np.array([0, 2, 0, 1])[one].tolist())), back.tolist()
+    ([(1, 2), (3, 0), (3, 1)], [1, 0, 1, 2])
+    """
+    if not len(a):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    width = int(b.max()) + 1
+    key = a.astype(np.int64) * width + b
+    cells = (int(a.max()) + 1) * width
+    if cells > max(1 << 22, 8 * len(a)):
+        _, one, back = np.unique(key, return_index=True, return_inverse=True)
+        return one, back.reshape(-1)
+    code = np.zeros(cells, dtype=np.int64)
+    code[key] = 1
+    used = np.flatnonzero(code)
+    code[used] = np.arange(len(used))
+    back = code[key]
+    one = np.empty(len(used), dtype=np.int64)
+    one[back] = np.arange(len(key))
+    return one, back

@@ -15,6 +15,7 @@ from ..chain.pools.lists import pairs_before
 from ..chain.selection import MERGED
 from ..data.routes import NOT_RANKED, Route
 from ..data.lists import ABSENT
+from ..data.sorting import distinct_pairs
 from .bars import barred, unmet_overall
 
 if TYPE_CHECKING:
@@ -171,7 +172,7 @@ class _Standing:
         counselling's 573,048 missed cutoffs are 21,249 such."""
         pools = self.pools
         rank = np.asarray(self.missed_rank, dtype=np.int64)
-        one, back = _distinct(self.missed_pool, rank)
+        one, back = distinct_pairs(self.missed_pool, rank)
         k, r = self.missed_pool[one], rank[one]
         head, tail = np.full(len(pools), "", dtype=object), np.full(len(pools), "", dtype=object)
         worded, shown = np.zeros(len(pools), dtype=bool), np.zeros(len(pools), dtype=bool)
@@ -261,36 +262,6 @@ class _Standing:
                 f"; {m} more held for {t}" for (q, code, t), m in self.result.seats.minimums.items()
                 if q == self.posts[p.post] and code == p.category and m > 0)
         return self.held_cache[p.index]
-
-
-def _distinct(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct pairs (a[m], b[m]) of two arrays of small non-negative integers: one index of each (`one`),
-    and each pair's distinct one (`back`: (a, b)[m] is (a, b)[one[back[m]]]), by marks in a table of every
-    possible pair (no sort: half a million pairs sorted took 0.1 s here), or `np.unique` where that table would
-    be large.
-
-    Example
-    -------
-    >>> one, back = _distinct(np.array([3, 1, 3, 3]), np.array([0, 2, 0, 1]))
-    >>> sorted(zip(np.array([3, 1, 3, 3])[one].tolist(), np.array([0, 2, 0, 1])[one].tolist())), back.tolist()
-    ([(1, 2), (3, 0), (3, 1)], [1, 0, 1, 2])
-    """
-    if not len(a):
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    width = int(b.max()) + 1
-    key = a.astype(np.int64) * width + b
-    cells = (int(a.max()) + 1) * width
-    if cells > max(1 << 22, 8 * len(a)):
-        _, one, back = np.unique(key, return_index=True, return_inverse=True)
-        return one, back.reshape(-1)
-    code = np.zeros(cells, dtype=np.int64)
-    code[key] = 1
-    used = np.flatnonzero(code)
-    code[used] = np.arange(len(used))
-    back = code[key]
-    one = np.empty(len(used), dtype=np.int64)
-    one[back] = np.arange(len(key))
-    return one, back
 
 
 def _rows(result: Result):
