@@ -147,7 +147,8 @@ class _Standing:
         self.post_of = np.array([p.post for p in pools], dtype=np.int64)
         # (where the candidate ranked each post in his own list, though a rule cut it, and a program, not its
         # seat pools: `Problem.places`)
-        self.missed_rank = result.problem.places(ci[idx], self.post_of[pi[idx]]).tolist()
+        missed_rank = result.problem.places(ci[idx], self.post_of[pi[idx]])
+        self.missed_rank = missed_rank.tolist()
         held_rank = np.full(n, -1, dtype=np.int64)
         held_rank[placed] = result.problem.places(placed, self.post_of[a.pool[placed]])
         self.held_rank = held_rank.tolist()
@@ -163,15 +164,14 @@ class _Standing:
         self.took_cache: dict = {}
         self.held_cache: dict = {}
         self.cutoff_parts: dict = {}
-        self.missed_text = self._missed_cutoffs()
+        self.missed_text = self._missed_cutoffs(missed_rank)
 
-    def _missed_cutoffs(self) -> list[str | None]:
+    def _missed_cutoffs(self, rank: np.ndarray) -> list[str | None]:
         """Each missed merit cutoff worded, all at once: head, where the candidate ranked it, tail, joined as object
         arrays (JoSAA's half a million, where a comprehension took 0.6 s); None where the pool has minimums or a
         list of its own, whose wording depends on the candidate (`_missed`). Each (pool, place) worded once: a
-        counselling's 573,048 missed cutoffs are 21,249 such."""
+        counselling's 573,048 missed cutoffs are 21,249 such. `rank`: `missed_rank` as an array."""
         pools = self.pools
-        rank = np.asarray(self.missed_rank, dtype=np.int64)
         one, back = distinct_pairs(self.missed_pool, rank)
         k, r = self.missed_pool[one], rank[one]
         head, tail = np.full(len(pools), "", dtype=object), np.full(len(pools), "", dtype=object)
