@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..errors import AarakshanError, InputError
+from ..errors import AarakshanError, InputError, OptionError
 from .common import say, cells, PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, err, fail, load, optional_report, warn
 from .progress import bar as progress_bar
 
@@ -86,6 +86,10 @@ def sweep_cmd(
                                             lambda: [*sweep_charts(result, baseline, bool(stack_)),
                                                      *provenance_table(doc)]))
         stage(out, write_all, OUTPUTS, reads=[years, candidates, vacancies, preferences, ranks]).publish()
+    except OptionError as e:
+        # (--set's overrides were checked alone first: a bad one found now is a --grid or --stack value's)
+        fail(OptionError("grid" if grid_ else "stack", e.problem) if e.field == "overrides" and (grid_ or stack_)
+             else e)
     except AarakshanError as e:
         fail(e)
     if baseline is not None:

@@ -58,6 +58,21 @@ def test_a_bad_set_line_in_a_scenarios_file_names_the_file_the_line_and_the_scen
     assert Scenario("x").origin is None
 
 
+
+def test_a_bad_grid_or_stack_value_is_told_as_that_flag_not_as_set(tmp_path):
+    # --set's overrides are checked alone before any scenario; a value the policy refuses later is the scenario's
+    # own, and the message names the flag that gave it.
+    c, v = small(tmp_path)
+    for flag, value in (("--grid", "ceiling.share=0.5,2"), ("--stack", "ceiling.share=2")):
+        r = invoke("sweep", "--policy", "central-dopt", "--candidates", c, "--vacancies", v, flag, value,
+                   "--out", tmp_path / "o")
+        assert r.exit_code == 2 and f"error: {flag}: ceiling.share" in r.output, r.output
+        assert "--set" not in r.output
+    r = invoke("sweep", "--policy", "central-dopt", "--candidates", c, "--vacancies", v, "--grid",
+               "ceiling.share=0.5,0.6", "--set", "ceiling.share=2", "--out", tmp_path / "o")
+    assert r.exit_code == 2 and "error: --set: ceiling.share" in r.output, r.output
+    assert not (tmp_path / "o").exists()
+
 # compare ------------------------------------------------------------------------------------------------------
 
 def _solved(tmp_path, name, cands):

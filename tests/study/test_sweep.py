@@ -88,7 +88,7 @@ def test_years_run_each_scenario_against_its_own_register(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["--grid", "ceiling.share"], "expected KEY=V1,V2"),
     (["--grid", "ceiling.share=0.5", "--baseline", "nope"], "no scenario named 'nope'"),
-    (["--grid", "ceiling.share=2"], "--set"),
+    (["--grid", "ceiling.share=2"], "--grid: ceiling.share"),     # (a grid value is told as --grid's)
 ])
 def test_bad_sweeps_are_input_errors_and_write_nothing(tmp_path, args, message):
     r = CliRunner().invoke(app, ["sweep", "--policy", "central-dopt", *_inputs(tmp_path), *args, "--out",
