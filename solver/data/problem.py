@@ -10,7 +10,7 @@ import numpy as np
 from .frozen import freeze_dicts
 from .ranking import Ranking
 from .lists import MeritLists
-from .seat_pools import SeatPool
+from .seat_pools import SeatPool, Unheld
 
 TRAITS = ("women", "pwbd", "ex_serviceman")
 
@@ -183,6 +183,9 @@ class Problem:
     # True where no preferences were given, yet a rule cut `preferences` from every post in the file's order: the
     # candidates ranked nothing, and the reasons name no rank.
     file_order: bool = False
+    # Programs ranked that stand for no seat pool the candidate may hold, left out of his list: counted in the
+    # places his reasons say (`seat_pools.Unheld`). None: none.
+    unheld: Unheld | None = None
 
     @property
     def n(self) -> int:
@@ -219,10 +222,12 @@ class Problem:
         his reasons say it (`stated_ranking`): where posts are seat pools, the place he gave the pool's program
         among the programs he ranked, not the pool's place among the pools they stand for (a woman's first
         program stands for its gender-neutral pool, then its female-only one: both ranked 1st). A program that
-        stands for no pool he may hold is not in his list (`seat_pools.expand`), and not counted."""
+        stands for no pool he may hold is not in his list (`seat_pools.expand`), yet counted: the programs after
+        it are told the place he gave them (`unheld`)."""
         if self.program_of is None or self.preferences is None:
             return self.stated_ranking.ranks(cands, posts)
-        return self.stated_ranking.places(cands, posts, self.program_of)
+        place = self.stated_ranking.places(cands, posts, self.program_of)
+        return place if self.unheld is None else self.unheld.places(cands, place)
 
     @property
     def post_rank(self) -> np.ndarray:
@@ -244,7 +249,9 @@ class Problem:
         prefs = None if self.preferences is None else tuple(self.preferences[k] for k in order)
         lists = None if self.lists is None else self.lists.reordered(order)
         stated = None if self.stated is None else tuple(self.stated[k] for k in order)
-        return replace(self, candidates=replace(c, **moved), preferences=prefs, lists=lists, stated=stated)
+        unheld = None if self.unheld is None else self.unheld.reordered(order, n)
+        return replace(self, candidates=replace(c, **moved), preferences=prefs, lists=lists, stated=stated,
+                       unheld=unheld)
 
     @cached_property
     def post_lists(self) -> tuple[int, ...]:

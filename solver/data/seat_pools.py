@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .routes import NOT_RANKED
 from .sorting import signatures
 
 DEFAULT_QUOTA, DEFAULT_GENDER_POOL = "AI", "neutral"
@@ -79,12 +80,18 @@ class Holders:
 
 
 def expand(prefs: tuple[np.ndarray, ...], programs: tuple[str, ...], pools: tuple[SeatPool, ...], rules,
-           candidates, ranked: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
+           candidates, ranked: np.ndarray | None = None) -> tuple[tuple[np.ndarray, ...], Unheld | None]:
     """Each candidate's ranked programs (indices into `programs`) as ranked posts (indices into `pools`): a
     program's place taken by the pools of it the candidate may hold (`Holders`), in the policy's order
     (`rules.rank`). Vectorised over the pairs, by the candidates' signatures: the kinds of pool they may
     hold. `ranked`: the same choices as one array, candidate after candidate (the reader's rows), where it has
-    them: then the lists are not joined again."""
+    them: then the lists are not joined again.
+
+    Returns
+    -------
+    (the lists, `Unheld`): a program none of whose pools the candidate may hold (an HS seat of another state
+    only) stands for nothing in his list; the second names where each such one stood, so that the places his
+    reasons say count it (`Problem.places`). None where there is none."""
     n = len(candidates)
     key = [rules.rank(p.quota, p.gender_pool, p.trait) for p in pools]
     of = {name: [] for name in programs}
@@ -115,6 +122,7 @@ def expand(prefs: tuple[np.ndarray, ...], programs: tuple[str, ...], pools: tupl
     if len(cell):
         cell += ranked if ranked is not None else np.concatenate(prefs).astype(np.int32, copy=False)
     k = count.astype(np.int32).reshape(-1)[cell]                 # pools each ranked program stands for
+    unheld = _unheld(np.flatnonzero(k == 0), sizes)
     total = int(k.sum(dtype=np.int64))
     # The k pools of a ranked program are its cell's first k places: one gather over the pairs repeated k times,
     # each copy at its offset (int32 where it fits: JoSAA's 24 million places, read once, not per place)
@@ -130,7 +138,62 @@ def expand(prefs: tuple[np.ndarray, ...], programs: tuple[str, ...], pools: tupl
         place[b0:b0 + _BLOCK] += np.arange(b0, min(b0 + _BLOCK, len(place)), dtype=step)
     flat = listed.reshape(-1)[place].astype(np.int32, copy=False)
     bounds = ends[np.r_[0, np.cumsum(sizes)]].tolist()            # (each candidate's first ranked pool's place)
-    return tuple(flat[bounds[i]:bounds[i + 1]] for i in range(n))
+    return tuple(flat[bounds[i]:bounds[i + 1]] for i in range(n)), unheld
+
+
+@dataclass(frozen=True)
+class Unheld:
+    """Programs a candidate ranked none of whose seat pools he may hold, left out of his expanded list
+    (`expand`): `who[k]` ranked one after `kept[k]` programs of his list that stand for pools; sorted by
+    (who, kept). What `Problem.places` counts in the places the reasons say."""
+
+    who: np.ndarray
+    kept: np.ndarray
+
+    def places(self, cands: np.ndarray, place: np.ndarray) -> np.ndarray:
+        """Each candidate's place among the programs he ranked, from `place`, his place among those kept: the
+        programs left out before it counted (NOT_RANKED, or any place past the lists' length, unchanged).
+
+        Example
+        -------
+        >>> u = Unheld(np.array([0, 0, 1]), np.array([0, 2, 1]))   # 0 ranked X, a, b, Y, c; 1 ranked a, X, b
+        >>> u.places(np.array([0, 0, 0, 1, 1]), np.array([0, 1, 2, 0, 1])).tolist()     # a, b, c; a, b
+        [1, 2, 4, 0, 2]
+        """
+        place = np.array(place, dtype=np.int64)
+        ok = np.flatnonzero(place < NOT_RANKED)
+        if not len(ok) or not len(self.who):
+            return place
+        wide = int(max(place[ok].max(), self.kept.max())) + 1
+        key = self.who.astype(np.int64) * wide + self.kept
+        c = np.asarray(cands, dtype=np.int64)[ok] * wide
+        # (one left out after j kept programs comes before the kept one at place p where j <= p)
+        place[ok] += np.searchsorted(key, c + place[ok], side="right") - np.searchsorted(key, c, side="left")
+        return place
+
+    def reordered(self, order: np.ndarray, n: int) -> Unheld | None:
+        """The same for the candidates `order[k]` at k (of `n` before), as `Problem.reordered` moves them."""
+        at = np.full(n, -1, dtype=np.int64)
+        at[np.asarray(order)] = np.arange(len(order))
+        who = at[self.who]
+        keep = who >= 0
+        if not keep.any():
+            return None
+        who, kept = who[keep], self.kept[keep]
+        by = np.lexsort((kept, who))
+        return Unheld(who[by], kept[by])
+
+
+def _unheld(rows: np.ndarray, sizes: np.ndarray) -> Unheld | None:
+    """`Unheld` from the ranked rows (candidate after candidate, `sizes` each) that stand for no pool."""
+    if not len(rows):
+        return None
+    bounds = np.cumsum(sizes)
+    who = np.searchsorted(bounds, rows, side="right")
+    first = np.r_[True, who[1:] != who[:-1]]
+    # (each one's place in his list, less the programs left out before it in his list)
+    before = np.arange(len(rows)) - np.maximum.accumulate(np.where(first, np.arange(len(rows)), 0))
+    return Unheld(who.astype(np.int64), (rows - (bounds[who] - sizes[who]) - before).astype(np.int64))
 
 
 _BLOCK = 1 << 20

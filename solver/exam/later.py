@@ -50,7 +50,7 @@ def later_solution(policy: Policy, problem: Problem, pool: np.ndarray, counts: C
     stated = (sub.stated if sub.stated is not None else sub.preferences) if cut else sub.stated
     sub = Problem(ranks, problem.posts, tuple(sorted(rows, key=lambda r: at[r.post])),
                   tuple(preferences) if cut else sub.preferences, problem.sources, sub.lists, stated=stated,
-                  file_order=problem.file_order or (cut and problem.preferences is None))
+                  file_order=problem.file_order or (cut and problem.preferences is None), unheld=sub.unheld)
     if earlier is not None:
         lists, their_pool = earlier
         earlier = lists, np.searchsorted(their_pool, pool)

@@ -299,17 +299,18 @@ def programs_of(rows, posts: tuple[str, ...]) -> tuple[str, ...]:
 
 def _in_pools(policy: Policy, cands: Candidates, posts, rows, prefs, views):
     """Ranked programs as ranked seat pools (`solver.data.seat_pools.expand`); without a preferences file every
-    candidate ranks every program in file order. As read where no row names a pool."""
+    candidate ranks every program in file order. As read where no row names a pool. Returns (the lists, the
+    programs left out of them: `seat_pools.Unheld` or None, the reader's views)."""
     if not any(r.pool for r in rows):
-        return prefs, views
+        return prefs, None, views
     from ..data.seat_pools import expand
     programs = programs_of(rows, posts)
     pool = {r.post: r.pool for r in rows}
     if prefs is None:
         prefs = (np.arange(len(programs)),) * len(cands)
     read = views.get("rows")      # (the choices candidate after candidate, in merit order, as the read made them)
-    return expand(prefs, programs, tuple(pool[p] for p in posts), policy.seat_pools, cands,
-                  read[1] if read is not None else None), {}
+    return *expand(prefs, programs, tuple(pool[p] for p in posts), policy.seat_pools, cands,
+                   read[1] if read is not None else None), {}
 
 
 def input_sources(candidates, vacancies, preferences=None, ranks=None) -> dict[str, str]:
@@ -359,12 +360,13 @@ def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=N
                                         table)
         del table                # (its 300 MB at JoSAA size handed back before the seat pools' expansion allocates)
         release_arrow_memory()
-    prefs, views = (choices, {}) if choices is not None else _in_pools(policy, cands, posts, rows, prefs, views)
+    prefs, unheld, views = (*choices, {}) if choices is not None else \
+        _in_pools(policy, cands, posts, rows, prefs, views)
     _appointed_elsewhere(cands, posts, candidates, warn)
     ranks = ranks if lists else None
     merit_lists = _lists(ranks, cands, rows, vacancies, policy.merit.same_rank == "supernumerary", warn)
     sources = input_sources(candidates, vacancies, preferences, ranks)
-    problem = Problem(cands, posts, rows, prefs, sources, merit_lists)
+    problem = Problem(cands, posts, rows, prefs, sources, merit_lists, unheld=unheld)
     problem.ranking.seed(**views)   # (what the reader's checks made: no second copy of 19 million rows)
     release_arrow_memory()
     return problem

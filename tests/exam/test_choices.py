@@ -15,6 +15,7 @@ from solver import load_policy
 from solver.cli import app
 from solver.io import readers
 from solver.io.choices import CHOICES, read_choices, write_choices
+from solver.data.seat_pools import Unheld
 from solver.io.readers import read_problem
 from solver.runs.counselling import responses, write_counselling
 
@@ -55,8 +56,8 @@ def test_the_round_is_the_same_with_the_runs_choices_or_without(first, tmp_path,
     that reads the file again writes, byte for byte, its own choices.npy the same."""
     prob = read_problem(load_policy("josaa-2025"), first / "in" / "candidates.csv", first / "in" / "vacancies.csv",
                         first / "in" / "preferences.csv", ranks=first / "in" / "ranks.csv")
-    kept = read_choices(first / "r1" / CHOICES, prob.n, len(prob.posts))
-    assert [x.tolist() for x in kept] == [x.tolist() for x in prob.preferences]
+    kept, unheld = read_choices(first / "r1" / CHOICES, prob.n, len(prob.posts))
+    assert [x.tolist() for x in kept] == [x.tolist() for x in prob.preferences] and unheld == prob.unheld
     shutil.copytree(first / "r1", tmp_path / "r1")
     (tmp_path / "r1" / CHOICES).unlink()
     _slide(tmp_path / "r1", first, tmp_path / "read")
@@ -96,8 +97,13 @@ def test_a_run_of_another_version_is_read_from_its_preferences_file(first, tmp_p
 @pytest.mark.parametrize("made", [
     lambda f: write_choices(f, (np.array([0]),) * 4),                 # another number of candidates
     lambda f: write_choices(f, (np.array([0]), np.array([7]), np.array([1]))),   # a post out of range
-    lambda f: np.save(f, np.array([9, 3, 3, 1, 1, 1, 0, 1, 2], dtype=np.int32)),    # another format
-    lambda f: np.save(f, np.array([1, 3, 4, 1, 1, 1, 0, 1, 2], dtype=np.int32)),    # counts that do not add up
+    lambda f: np.save(f, np.array([9, 3, 3, 1, 1, 1, 0, 1, 2, 0], dtype=np.int32)),    # another format
+    lambda f: np.save(f, np.array([1, 3, 3, 1, 1, 1, 0, 1, 2], dtype=np.int32)),    # an earlier version's format
+    lambda f: np.save(f, np.array([3, 3, 4, 1, 1, 1, 0, 1, 2, 0], dtype=np.int32)),    # counts that do not add up
+    lambda f: np.save(f, np.array([3, 3, 3, 1, 1, 1, 0, 1, 2], dtype=np.int32)),    # no part for the programs left out
+    lambda f: np.save(f, np.array([3, 3, 3, 1, 1, 1, 0, 1, 2, 1, 5, 0], dtype=np.int32)),   # one left out by nobody
+    lambda f: np.save(f, np.array([3, 3, 3, 1, 1, 1, 0, 1, 2, 1, 0, 2], dtype=np.int32)),   # past his list
+    lambda f: np.save(f, np.array([3, 3, 3, 1, 1, 1, 0, 1, 2, 2, 1, 0, 0, 0], dtype=np.int32)),   # out of order
     lambda f: np.save(f, np.array([1.0, 3.0])),                      # not int32
     lambda f: f.write_bytes(b"not a numpy file"),
 ])
@@ -124,9 +130,13 @@ def test_choices_that_do_not_fit_are_not_taken(tmp_path, made):
 ])
 def test_choices_read_back_as_written(tmp_path, lists):
     """Whatever the width of the indices, the lists come back as written, int32, one view each."""
-    write_choices(tmp_path / CHOICES, tuple(np.array(x, dtype=np.int32) for x in lists))
-    got = read_choices(tmp_path / CHOICES, len(lists), 70_001)
+    unheld = Unheld(np.array([0, 0, 1]), np.array([0, 2, 1])) if len(lists[0]) >= 2 and len(lists[1]) else None
+    write_choices(tmp_path / CHOICES, tuple(np.array(x, dtype=np.int32) for x in lists), unheld)
+    got, back = read_choices(tmp_path / CHOICES, len(lists), 70_001)
     assert [x.tolist() for x in got] == lists and all(x.dtype == np.int32 for x in got)
+    assert (back is None) == (unheld is None)
+    if unheld is not None:
+        assert back.who.tolist() == [0, 0, 1] and back.kept.tolist() == [0, 2, 1]
     if top := max((v for x in lists for v in x), default=None):     # (a post index past the posts: refused)
         assert read_choices(tmp_path / CHOICES, len(lists), top) is None
 

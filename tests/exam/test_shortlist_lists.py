@@ -170,7 +170,7 @@ def test_a_sliding_round_read_back_from_the_run_keeps_the_lists(tmp_path):
     called(tmp_path)
     assert final_stage(tmp_path).exit_code == 0
     # (the run keeps the choices as given, C's AAO among them, for the round to cut again)
-    kept = read_choices(tmp_path / "o" / "choices.npy", 3, 2)
+    kept, _ = read_choices(tmp_path / "o" / "choices.npy", 3, 2)
     assert [x.tolist() for x in kept] == [[1, 0], [0, 1], [1, 0]]     # (posts AAO 0, JSO 1; A, C, B)
     write_csv(tmp_path / "r.csv", ["candidate_id", "response"], [["A", "withdraw"], ["C", "freeze"], ["B", "float"]])
     r = CliRunner().invoke(app, ["slide", "--result", str(tmp_path / "o"), "--responses", str(tmp_path / "r.csv"),

@@ -163,6 +163,41 @@ def test_a_program_with_no_pool_a_candidate_may_hold_drops_out_of_his_list(tmp_p
     assert held(solve(pol, prob, engine="greedy").result) == {"M": ("R", "OPEN"), "W": ("R [female]", "OPEN")}
 
 
+def test_a_program_left_out_of_a_list_still_counts_in_the_places_the_reasons_say(tmp_path, monkeypatch):
+    """The reasons' "(ranked 2nd)" is the place the candidate gave the program in preferences.csv, the programs
+    left out of his list counted: M (Maharashtra) ranks Q (a Karnataka HS seat only, which he may not hold), then
+    R, then S; he holds R, his 2nd choice, not his 1st. W (a woman of Karnataka) ranks R, Q, S and holds R's
+    female-only seat, her 1st; X (Maharashtra) ranks Q, S and holds S, his 2nd. The same in a sliding round,
+    which reads the choices the first run kept (choices.npy) instead of the preferences file and takes its
+    candidates afresh (W withdraws: X is the second of the round's): M and X, floating, keep their seats, told
+    each is their 2nd choice.
+    Worked by hand (the allocation: `test_a_program_with_no_pool_a_candidate_may_hold_drops_out_of_his_list`)."""
+    cands = [["M", 1, "OPEN", "M", "", "MH"], ["W", 2, "OPEN", "F", "", "KA"], ["X", 3, "OPEN", "M", "", "MH"]]
+    vacs = [["Q", "OPEN", 1, "HS", "neutral", "", "KA"], ["R", "OPEN", 1, "AI", "neutral", "", ""],
+            ["R", "OPEN", 1, "AI", "female", "", ""], ["S", "OPEN", 1, "AI", "neutral", "", ""]]
+    pol, prob = inputs(tmp_path, cands, vacs, {"M": ["Q", "R", "S"], "W": ["R", "Q", "S"], "X": ["Q", "S"]})
+    from solver.outcome.reasons import decision_rows
+    reasons = {row[0]: row[3] for row in decision_rows(solve(pol, prob, engine="greedy").result)}
+    assert reasons["M"] == "rank 1: selected at R (ranked 2nd) on open merit"
+    assert reasons["W"] == "rank 2: selected at R [female] (ranked 1st) on open merit; below the open cutoff at R " \
+                           "(ranked 1st) (rank 1)"
+    assert reasons["X"] == "rank 3: selected at S (ranked 2nd) on open merit"
+    r = CliRunner().invoke(app, ["solve", "--policy", "josaa-2025", "--candidates", str(tmp_path / "c.csv"),
+                                 "--vacancies", str(tmp_path / "v.csv"), "--preferences", str(tmp_path / "p.csv"),
+                                 "--out", str(tmp_path / "r1")])
+    assert r.exit_code == 0, r.output
+    assert {d["candidate_id"]: d["reason"] for d in read_csv(tmp_path / "r1" / "decisions.csv")} == reasons
+    write_csv(tmp_path / "a2.csv", ["candidate_id", "response"], [["M", "float"], ["W", "withdraw"], ["X", "float"]])
+    from solver.io import readers
+    monkeypatch.setattr(readers, "_in_pools", lambda *a: pytest.fail("the preferences were expanded again"))
+    r = CliRunner().invoke(app, ["slide", "--result", str(tmp_path / "r1"), "--responses", str(tmp_path / "a2.csv"),
+                                 "--out", str(tmp_path / "r2")])
+    assert r.exit_code == 0, r.output
+    said = {d["candidate_id"]: d["reason"] for d in read_csv(tmp_path / "r2" / "decisions.csv")}
+    assert said["M"] == "floated from R (OPEN): rank 1: selected at R (ranked 2nd) on open merit"
+    assert said["X"] == "floated from S (OPEN): rank 3: selected at S (ranked 2nd) on open merit"
+
+
 def test_bad_seat_pool_cells_name_the_file_line_and_column(tmp_path):
     cands = [["A", 1, "OPEN", "M", "", "KA"]]
     for vacs, column, words in (
@@ -210,14 +245,15 @@ def test_the_command_line(tmp_path):
 @st.composite
 def market(draw):
     """Up to 8 candidates (category, gender, PwD, home state), up to 3 programs, each split into pools by quota
-    (AI, or HS and OS of a state), gender pool and PwD, with open and reserved seats; random preferences."""
+    (AI, HS and OS of a state, or HS alone: a program some candidates may hold no seat of), gender pool and PwD,
+    with open and reserved seats; random preferences."""
     n = draw(st.integers(1, 8))
     cands = [[f"C{i}", i + 1, draw(st.sampled_from(["OPEN", "OPEN", "OBC-NCL", "SC"])), draw(st.sampled_from("MF")),
               draw(st.sampled_from(["", "", "a"])), draw(st.sampled_from(["KA", "MH", ""]))] for i in range(n)]
     programs = ["P", "Q", "R"][:draw(st.integers(1, 3))]
     vacs = []
     for p in programs:
-        quotas = [("AI", "")] if draw(st.booleans()) else [("HS", "KA"), ("OS", "KA")]
+        quotas = draw(st.sampled_from([[("AI", "")], [("HS", "KA"), ("OS", "KA")], [("HS", "KA")]]))
         for quota, state in quotas:
             for gender in ("neutral", "female")[:draw(st.integers(1, 2))]:
                 for trait in ("", "pwbd")[:draw(st.integers(1, 2))]:
@@ -253,16 +289,17 @@ def test_engines_agree_and_verify_accepts_on_random_seat_pools(tmp_path_factory,
 @given(m=market())
 def test_a_pool_stands_at_the_place_its_candidate_gave_its_program(tmp_path_factory, m):
     """`Problem.places` (the reasons' "ranked 2nd"): each seat pool in a candidate's list stands at the place he
-    gave its program in preferences.csv, counting only the programs that stand for a pool he may hold (the others
-    drop out of his list: `test_a_program_with_no_pool_a_candidate_may_hold_drops_out_of_his_list`)."""
+    gave its program in preferences.csv, counting every program he ranked, those that stand for no pool he may hold
+    too (they drop out of his list: `test_a_program_with_no_pool_a_candidate_may_hold_drops_out_of_his_list`); so
+    in a problem whose candidates come in another order (`Problem.reordered`, as a later round takes them)."""
     cands, vacs, prefs = m
     pol, prob = inputs(tmp_path_factory.mktemp("places"), cands, vacs, prefs)
-    ids = list(prob.candidates.ids)
-    for i, listed in enumerate(prob.preferences):
-        programs = [prob.posts[j].partition(" [")[0] for j in listed.tolist()]
-        kept = [p for p in (prefs or {}).get(ids[i], sorted({v[0] for v in vacs}, key=[v[0] for v in vacs].index))
-                if p in programs]
-        assert prob.places(np.full(len(listed), i), listed).tolist() == [kept.index(p) for p in programs]
+    for problem in (prob, prob.reordered(np.arange(prob.n)[::-1][::2])):
+        ids = list(problem.candidates.ids)
+        for i, listed in enumerate(problem.preferences):
+            programs = [problem.posts[j].partition(" [")[0] for j in listed.tolist()]
+            ranked = (prefs or {}).get(ids[i], sorted({v[0] for v in vacs}, key=[v[0] for v in vacs].index))
+            assert problem.places(np.full(len(listed), i), listed).tolist() == [ranked.index(p) for p in programs]
 
 
 def test_the_same_rank_rule_admits_everyone_tied_at_the_last_seat(tmp_path):
