@@ -366,7 +366,10 @@ def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=N
     ranks = ranks if lists else None
     merit_lists = _lists(ranks, cands, rows, vacancies, policy.merit.same_rank == "supernumerary", warn)
     sources = input_sources(candidates, vacancies, preferences, ranks)
-    problem = Problem(cands, posts, rows, prefs, sources, merit_lists, unheld=unheld)
+    # (seat pools without a preferences file: each candidate's list is every program in file order, which he did
+    # not rank, so his reasons name no place in it)
+    problem = Problem(cands, posts, rows, prefs, sources, merit_lists, unheld=unheld,
+                      file_order=preferences is None and prefs is not None)
     problem.ranking.seed(**views)   # (what the reader's checks made: no second copy of 19 million rows)
     release_arrow_memory()
     return problem

@@ -198,6 +198,20 @@ def test_a_program_left_out_of_a_list_still_counts_in_the_places_the_reasons_say
     assert said["X"] == "floated from S (OPEN): rank 3: selected at S (ranked 2nd) on open merit"
 
 
+
+def test_without_a_preferences_file_the_reasons_name_no_place_in_a_list(tmp_path):
+    """With no preferences file every candidate's list is every program in the file's order: he ranked nothing,
+    so his reasons say no "(ranked 1st)" (as without seat pools). Q has a Karnataka HS seat, R an AI seat: M1
+    (Maharashtra, 1) may hold only R and takes it; K1 (Karnataka, 2) takes Q's HS seat; K2 (3) is below both.
+    Worked by hand."""
+    cands = [["M1", 1, "OPEN", "M", "", "MH"], ["K1", 2, "OPEN", "M", "", "KA"], ["K2", 3, "OPEN", "M", "", "KA"]]
+    vacs = [["Q", "OPEN", 1, "HS", "neutral", "", "KA"], ["R", "OPEN", 1, "AI", "neutral", "", ""]]
+    pol, prob = inputs(tmp_path, cands, vacs)
+    from solver.outcome.reasons import decision_rows
+    reasons = {row[0]: row[3] for row in decision_rows(solve(pol, prob, engine="greedy").result)}
+    assert reasons == {"M1": "rank 1: selected at R on open merit", "K1": "rank 2: selected at Q [HS] on open merit",
+                       "K2": "rank 3 is below the open cutoff at Q [HS] (rank 2); the open cutoff at R (rank 1)"}
+
 def test_bad_seat_pool_cells_name_the_file_line_and_column(tmp_path):
     cands = [["A", 1, "OPEN", "M", "", "KA"]]
     for vacs, column, words in (
