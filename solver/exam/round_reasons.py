@@ -104,7 +104,7 @@ def unoffered(result, most: int = 3) -> dict[int, str]:
     if not len(idx):
         return {}
     who, k = ci[idx], pi[idx]
-    r = result.problem.places(who, np.array([p.post for p in pools.pools], dtype=np.int64)[k])
+    r = result.problem.places(who, pools.columns[1][k])
     # (worded as object arrays, each pool and each rank once: 262,000 named in a JoSAA-size round)
     head = np.full(len(pools.pools), "", dtype=object)
     for q in np.unique(k).tolist():

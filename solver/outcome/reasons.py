@@ -144,7 +144,7 @@ class _Standing:
         idx = self._full_before(pi, start, at_held)
         self.missed_pool = pi[idx]
         # The rank in her list of each post named: the missed ones, and the one she holds.
-        self.post_of = np.array([p.post for p in pools], dtype=np.int64)
+        self.post_of = result.pools.columns[1]
         # (where the candidate ranked each post in his own list, though a rule cut it, and a program, not its
         # seat pools: `Problem.places`)
         missed_rank = result.problem.places(ci[idx], self.post_of[pi[idx]])

@@ -152,10 +152,9 @@ class Result:
     def selected_by_own_category(self) -> dict[tuple[str, str], int]:
         """(post, the appointees' own category) -> appointees, open merit included."""
         posts, cat = self.problem.posts, self.problem.candidates.category
-        post_of = np.array([p.post for p in self.pools.pools])
         out: dict[tuple[str, str], int] = {}
         for i in np.flatnonzero(self.selected):
-            key = (posts[post_of[self.assignment.pool[i]]], str(cat[i]))
+            key = (posts[self.held_post[i]], str(cat[i]))
             out[key] = out.get(key, 0) + 1
         return out
 
@@ -191,6 +190,11 @@ class Result:
         return out
 
     @cached_property
+    def held_post(self) -> np.ndarray:
+        """Each candidate's post (an index into `problem.posts`), -1 where he holds none."""
+        return np.append(self.pools.columns[1], -1)[self.assignment.pool]
+
+    @cached_property
     def _held(self) -> list[int]:
         """The pool each candidate holds (-1: none), as Python ints: read one at a time, per appointee."""
         return self.assignment.pool.tolist()
@@ -203,7 +207,7 @@ class Result:
         """Per post and seat category: how many filled and the last (worst) merit admitted; for a post ranked by a
         list of its own (`Problem.lists`), the last rank on that list, and no score (the list's own). A pair with
         seats and nobody in them has a row too."""
-        post_of = np.array([p.post for p in self.pools.pools] + [-1])[self.assignment.pool]
+        post_of = self.held_post
         sel = np.flatnonzero(self.selected)
         held = zip(sel.tolist(), post_of[sel].tolist(), np.asarray(self.seat_category, dtype=object)[sel].tolist())
         codes = self.policy.seat_codes

@@ -109,7 +109,7 @@ def _vacancy_groups(result: Result) -> dict[tuple[int, str], list[tuple[bool, in
     a post are one group, filled by everyone whose seat counts against it there (`Result.seat_category`)."""
     pools, seats = result.pools, result.seats
     if pools.selection is not None:
-        post_of = np.array([p.post for p in pools.pools] + [-1])[result.assignment.pool]
+        post_of = result.held_post
         groups = {}
         for j, post in enumerate(seats.posts):
             for code in result.policy.reserved_codes:
@@ -231,7 +231,7 @@ def _horizontal(rec: YearRecord, result: Result, j: int, minimums: list, post: s
     counts against at its post: a phase-0 compartment's in one cadre, a held seat after a recommendation list.
     A trait the policy holds (`horizontal.held`) is carried whatever `horizontal.unfilled` says."""
     policy, seats = result.policy, result.seats
-    post_of = np.array([p.post for p in result.pools.pools] + [-1])[result.assignment.pool]
+    post_of = result.held_post
     label = {}
     for i in np.flatnonzero(post_of == j):
         for t in result.serves(int(i)):

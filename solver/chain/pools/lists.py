@@ -28,7 +28,7 @@ def _lists_by_rows(pools: Pools) -> tuple[np.ndarray, np.ndarray] | None:
     if ranking.preferences is None:
         # Everyone applies to every post in file order: the rows of the posts these pools fill only (a group of
         # pools filled in turn covers one post; the full rows of 5,000 posts read for each made it quadratic).
-        here = np.unique(np.array([p.post for p in pools.pools], dtype=np.int32))
+        here = np.unique(pools.columns[1]).astype(np.int32)
         cand_row, post_row = np.repeat(np.arange(n, dtype=np.int32), len(here)), np.tile(here, n)
     else:
         cand_row, post_row = ranking.rows

@@ -156,8 +156,8 @@ class Pools:
     @cached_property
     def columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Phase, post and precedence of every pool, as arrays (the parts of `order_key` a pool fixes)."""
-        return (np.array([p.phase for p in self.pools]), np.array([p.post for p in self.pools]),
-                np.array([p.precedence for p in self.pools]))
+        return tuple(np.array([getattr(p, name) for p in self.pools], dtype=np.int64)
+                     for name in ("phase", "post", "precedence"))
 
     def order_key(self, pool: Pool, i: int):
         """Preference of candidate i for pool: smaller is better."""
