@@ -122,7 +122,7 @@ def expand(prefs: tuple[np.ndarray, ...], programs: tuple[str, ...], pools: tupl
     if len(cell):
         cell += ranked if ranked is not None else np.concatenate(prefs).astype(np.int32, copy=False)
     k = count.astype(np.int32).reshape(-1)[cell]                 # pools each ranked program stands for
-    unheld = _unheld(np.flatnonzero(k == 0), sizes)
+    unheld = _unheld(np.flatnonzero(k == 0), sizes, cell, len(programs), table[:, 0])
     total = int(k.sum(dtype=np.int64))
     # The k pools of a ranked program are its cell's first k places: one gather over the pairs repeated k times,
     # each copy at its offset (int32 where it fits: JoSAA's 24 million places, read once, not per place)
@@ -145,10 +145,12 @@ def expand(prefs: tuple[np.ndarray, ...], programs: tuple[str, ...], pools: tupl
 class Unheld:
     """Programs a candidate ranked none of whose seat pools he may hold, left out of his expanded list
     (`expand`): `who[k]` ranked one after `kept[k]` programs of his list that stand for pools; sorted by
-    (who, kept). What `Problem.places` counts in the places the reasons say."""
+    (who, kept). What `Problem.places` counts in the places the reasons say; `post[k]`, a seat pool of the
+    program (the reasons name the program by it: `solver.outcome.bars`)."""
 
     who: np.ndarray
     kept: np.ndarray
+    post: np.ndarray
 
     def places(self, cands: np.ndarray, place: np.ndarray) -> np.ndarray:
         """Each candidate's place among the programs he ranked, from `place`, his place among those kept: the
@@ -156,7 +158,7 @@ class Unheld:
 
         Example
         -------
-        >>> u = Unheld(np.array([0, 0, 1]), np.array([0, 2, 1]))   # 0 ranked X, a, b, Y, c; 1 ranked a, X, b
+        >>> u = Unheld(np.array([0, 0, 1]), np.array([0, 2, 1]), np.array([5, 6, 5]))   # 0: X a b Y c; 1: a X b
         >>> u.places(np.array([0, 0, 0, 1, 1]), np.array([0, 1, 2, 0, 1])).tolist()     # a, b, c; a, b
         [1, 2, 4, 0, 2]
         """
@@ -179,13 +181,21 @@ class Unheld:
         keep = who >= 0
         if not keep.any():
             return None
-        who, kept = who[keep], self.kept[keep]
+        who, kept, post = who[keep], self.kept[keep], self.post[keep]
         by = np.lexsort((kept, who))
-        return Unheld(who[by], kept[by])
+        return Unheld(who[by], kept[by], post[by])
+
+    def ranked(self) -> np.ndarray:
+        """The place each program left out has in its candidate's list (0 = first), those before it counted."""
+        first = np.r_[True, self.who[1:] != self.who[:-1]]
+        at = np.arange(len(self.who))
+        return self.kept + at - np.maximum.accumulate(np.where(first, at, 0))
 
 
-def _unheld(rows: np.ndarray, sizes: np.ndarray) -> Unheld | None:
-    """`Unheld` from the ranked rows (candidate after candidate, `sizes` each) that stand for no pool."""
+def _unheld(rows: np.ndarray, sizes: np.ndarray, cell: np.ndarray, programs: int, first_pool: np.ndarray) \
+        -> Unheld | None:
+    """`Unheld` from the ranked rows (candidate after candidate, `sizes` each) that stand for no pool; `cell`:
+    each row's (signature, program) cell, `first_pool`: each program's first pool."""
     if not len(rows):
         return None
     bounds = np.cumsum(sizes)
@@ -193,7 +203,8 @@ def _unheld(rows: np.ndarray, sizes: np.ndarray) -> Unheld | None:
     first = np.r_[True, who[1:] != who[:-1]]
     # (each one's place in his list, less the programs left out before it in his list)
     before = np.arange(len(rows)) - np.maximum.accumulate(np.where(first, np.arange(len(rows)), 0))
-    return Unheld(who.astype(np.int64), (rows - (bounds[who] - sizes[who]) - before).astype(np.int64))
+    return Unheld(who.astype(np.int64), (rows - (bounds[who] - sizes[who]) - before).astype(np.int64),
+                  first_pool[cell[rows] % programs].astype(np.int64))
 
 
 _BLOCK = 1 << 20

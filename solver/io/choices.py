@@ -13,8 +13,8 @@ number, the number of candidates n, the number of ranked posts, each candidate's
 order), then the ranked posts (indices into the problem's posts) candidate after candidate: as int32 (format 3),
 or where every index is below 65,536, as uint16 two to a cell, the last padded (format 4: JoSAA's 23.9 million
 ranked seat pools in 48 MB, written, hashed and read in half the time); then the programs ranked that stand for
-no seat pool the candidate may hold (`solver.data.seat_pools.Unheld`): their number m, the m candidates and, for
-each, the number of his programs kept before it. (Formats 1 and 2, of earlier versions, had no such part: their
+no seat pool the candidate may hold (`solver.data.seat_pools.Unheld`): their number m, the m candidates, for
+each the number of his programs kept before it, and a seat pool of it. (Formats 1 and 2, of earlier versions, had no such part: their
 files are not taken.)
 """
 from __future__ import annotations
@@ -37,10 +37,10 @@ def write_choices(path: str | Path, preferences: tuple[np.ndarray, ...], unheld:
     -------
     >>> import tempfile, numpy as np
     >>> f = Path(tempfile.mkdtemp()) / CHOICES
-    >>> write_choices(f, (np.array([2, 0]), np.array([], int), np.array([1])), Unheld(np.array([2]), np.array([0])))
+    >>> write_choices(f, (np.array([2, 0]), np.array([], int), np.array([1])), Unheld(*np.array([[2], [0], [1]])))
     >>> prefs, unheld = read_choices(f, 3, 3)
-    >>> [x.tolist() for x in prefs], unheld.who.tolist(), unheld.kept.tolist()
-    ([[2, 0], [], [1]], [2], [0])
+    >>> [x.tolist() for x in prefs], unheld.who.tolist(), unheld.kept.tolist(), unheld.post.tolist()
+    ([[2, 0], [], [1]], [2], [0], [1])
     """
     n = len(preferences)
     sizes = np.fromiter((len(p) for p in preferences), dtype=np.int64, count=n)
@@ -51,7 +51,7 @@ def write_choices(path: str | Path, preferences: tuple[np.ndarray, ...], unheld:
     with open(path, "wb") as fh:
         m = 0 if unheld is None else len(unheld.who)
         np.lib.format.write_array_header_1_0(fh, {"descr": np.dtype(np.int32).str, "fortran_order": False,
-                                                  "shape": (3 + n + cells + 1 + 2 * m,)})
+                                                  "shape": (3 + n + cells + 1 + 3 * m,)})
         # (the arrays' own buffers written: a bytes copy of the body was 48 MB of fresh memory at JoSAA size)
         fh.write(np.array([NARROW if narrow else WIDE, n, len(flat)], dtype=np.int32))
         fh.write(sizes.astype(np.int32))
@@ -62,6 +62,7 @@ def write_choices(path: str | Path, preferences: tuple[np.ndarray, ...], unheld:
         if unheld is not None:
             fh.write(unheld.who.astype(np.int32))
             fh.write(unheld.kept.astype(np.int32))
+            fh.write(unheld.post.astype(np.int32))
 
 
 def keep_choices(folder: str | Path, problem) -> None:
@@ -86,7 +87,7 @@ def read_choices(path: str | Path, n: int, posts: int) -> tuple[tuple[np.ndarray
     cells = total if data[0] == WIDE else (total + 1) // 2
     body, rest = data[3 + n:3 + n + cells], data[3 + n + cells:]
     if len(sizes) != n or (sizes < 0).any() or int(sizes.sum(dtype=np.int64)) != total or len(body) != cells \
-            or (unheld := _unheld(rest, sizes)) is False:
+            or (unheld := _unheld(rest, sizes, posts)) is False:
         return None
     flat = body if data[0] == WIDE else body.view(np.uint16)[:total].astype(np.int32)
     if total and (flat.min() < 0 or flat.max() >= posts):
@@ -95,17 +96,18 @@ def read_choices(path: str | Path, n: int, posts: int) -> tuple[tuple[np.ndarray
     return tuple(flat[bounds[i]:bounds[i + 1]] for i in range(n)), unheld
 
 
-def _unheld(rest: np.ndarray, sizes: np.ndarray) -> Unheld | None | bool:
+def _unheld(rest: np.ndarray, sizes: np.ndarray, posts: int) -> Unheld | None | bool:
     """The file's last part (`write_choices`) as `Unheld` (None: none); False where it is not one: a length
-    that does not match, a candidate out of range, a place past his list, or out of order."""
-    if not len(rest) or len(rest) != 1 + 2 * int(rest[0]) or rest[0] < 0:
+    that does not match, a candidate or post out of range, a place past his list, or out of order."""
+    if not len(rest) or rest[0] < 0 or len(rest) != 1 + 3 * int(rest[0]):
         return False
     m = int(rest[0])
     if not m:
         return None
-    who, kept = rest[1:1 + m].astype(np.int64), rest[1 + m:].astype(np.int64)
-    if who.min() < 0 or who.max() >= len(sizes) or (kept < 0).any() or (kept > sizes[who]).any():
+    who, kept, post = (rest[1 + k * m:1 + (k + 1) * m].astype(np.int64) for k in range(3))
+    if who.min() < 0 or who.max() >= len(sizes) or (kept < 0).any() or (kept > sizes[who]).any() or \
+            post.min() < 0 or post.max() >= posts:
         return False
     if ((np.diff(who) < 0) | ((np.diff(who) == 0) & (np.diff(kept) < 0))).any():
         return False
-    return Unheld(who, kept)
+    return Unheld(who, kept, post)

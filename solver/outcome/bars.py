@@ -1,8 +1,9 @@
 """What keeps a candidate from vacancies he might otherwise hold, in plain words for decisions.csv: a bar of
-his own (found unfit, a relaxed standard, the creamy layer, a post held already, a shortlist's call), and under
-overall minimums why a beneficiary was not adjusted in."""
+his own (found unfit, a relaxed standard, the creamy layer, a post held already, a shortlist's call, programs he
+ranked that have no seat open to him), and under overall minimums why a beneficiary was not adjusted in."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -47,7 +48,38 @@ def barred(result: Result) -> dict[int, list[str]]:
         out.setdefault(i, []).append(f"called by the shortlist in the list{'s' * several} {' and '.join(names)} "
                                      f"only, so may hold only {'their' if several else 'its'} posts "
                                      "(shortlist.separate)")
+    for i, why in _unheld_programs(result).items():
+        out.setdefault(i, []).append(why)
     return out
+
+
+def _unheld_programs(result: Result, named: int = 3) -> dict[int, str]:
+    """Per candidate who ranked, above what he holds, programs none of whose seat pools he may hold (left out of
+    his list: `solver.data.seat_pools.Unheld`), those programs, the first `named` by name and place. None said
+    where he ranked nothing (every program in the file's order)."""
+    problem = result.problem
+    u = problem.unheld
+    if u is None or problem.file_order:
+        return {}
+    place = u.ranked()
+    held = result.held_post[u.who] >= 0
+    above = np.ones(len(u.who), dtype=bool)
+    above[held] = place[held] < problem.places(u.who[held], result.held_post[u.who[held]])
+    pools, out = problem.post_pools, {}
+    for i, r, post in zip(u.who[above].tolist(), place[above].tolist(), u.post[above].tolist()):
+        out.setdefault(i, []).append(f"{ordinal(r + 1)} choice {pools[post].program}")
+    for i, said in out.items():
+        parts = said[:named] + ([f"{len(said) - named} more"] if len(said) > named else [])
+        listed = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+        out[i] = f"his {listed} {'has' if len(said) == 1 else 'have'} no seat open to him by quota, gender pool or " \
+            "trait"
+    return out
+
+
+@lru_cache(maxsize=None)
+def ordinal(k: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, ..., 21st."""
+    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
 
 
 def unmet_overall(result: Result) -> list[tuple[np.ndarray, str]]:

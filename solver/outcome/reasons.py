@@ -16,7 +16,7 @@ from ..chain.selection import MERGED
 from ..data.routes import NOT_RANKED, Route
 from ..data.lists import ABSENT
 from ..data.sorting import distinct_pairs
-from .bars import barred, unmet_overall
+from .bars import barred, ordinal, unmet_overall
 
 if TYPE_CHECKING:
     from .result import Result   # (the type only: result imports this module when it writes decisions)
@@ -35,18 +35,13 @@ def _article(code: str) -> str:
 @lru_cache(maxsize=None)
 def _ranked(r: int) -> str:
     """Where a candidate ranked a post (r = 0 for her first choice), as the reasons say it."""
-    return f" (ranked {_ordinal(r + 1)})" if r < NOT_RANKED else " (not ranked)"
+    return f" (ranked {ordinal(r + 1)})" if r < NOT_RANKED else " (not ranked)"
 
 
 def ranked_words(r: np.ndarray) -> np.ndarray:
     """`_ranked` of each of `r` as an object array, every rank below NOT_RANKED worded once."""
     top = int(r[r < NOT_RANKED].max(initial=-1)) + 1
     return np.array([_ranked(x) for x in range(top)] + [_ranked(NOT_RANKED)], dtype=object)[np.minimum(r, top)]
-
-
-@lru_cache(maxsize=None)
-def _ordinal(k: int) -> str:
-    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
 
 
 def seat_kind(p) -> str:
@@ -234,7 +229,7 @@ class _Standing:
         place = self.lists.position[p.merit_list]
         name = self.lists.names[p.merit_list]
         return (f"the {seat_kind(p)} cutoff {self.where(p, r)} (rank {place[self.last[k]] + 1} on list {name}, where "
-                f"this candidate is {'not ranked' if place[i] >= ABSENT else _ordinal(int(place[i]) + 1)})")
+                f"this candidate is {'not ranked' if place[i] >= ABSENT else ordinal(int(place[i]) + 1)})")
 
     def _cutoff_parts(self, k: int) -> tuple[str, bool, str]:
         """Pool k's cutoff wording before and after the rank, and whether it shows one: made once per pool (JoSAA

@@ -101,9 +101,11 @@ def test_a_run_of_another_version_is_read_from_its_preferences_file(first, tmp_p
     lambda f: np.save(f, np.array([1, 3, 3, 1, 1, 1, 0, 1, 2], dtype=np.int32)),    # an earlier version's format
     lambda f: np.save(f, np.array([3, 3, 4, 1, 1, 1, 0, 1, 2, 0], dtype=np.int32)),    # counts that do not add up
     lambda f: np.save(f, np.array([3, 3, 3, 1, 1, 1, 0, 1, 2], dtype=np.int32)),    # no part for the programs left out
-    lambda f: np.save(f, np.array([3, 3, 3, 1, 1, 1, 0, 1, 2, 1, 5, 0], dtype=np.int32)),   # one left out by nobody
-    lambda f: np.save(f, np.array([3, 3, 3, 1, 1, 1, 0, 1, 2, 1, 0, 2], dtype=np.int32)),   # past his list
-    lambda f: np.save(f, np.array([3, 3, 3, 1, 1, 1, 0, 1, 2, 2, 1, 0, 0, 0], dtype=np.int32)),   # out of order
+    lambda f: np.save(f, np.array([3, 3, 3, 1, 1, 1, 0, 1, 2, 1, 5, 0, 0], dtype=np.int32)),   # one left out by nobody
+    lambda f: np.save(f, np.array([3, 3, 3, 1, 1, 1, 0, 1, 2, 1, 0, 2, 0], dtype=np.int32)),   # past his list
+    lambda f: np.save(f, np.array([3, 3, 3, 1, 1, 1, 0, 1, 2, 1, 0, 0, 3], dtype=np.int32)),   # a post out of range
+    lambda f: np.save(f, np.array([3, 3, 3, 1, 1, 1, 0, 1, 2, 1, 0, 0], dtype=np.int32)),   # a part cut short
+    lambda f: np.save(f, np.array([3, 3, 3, 1, 1, 1, 0, 1, 2, 2, 1, 0, 0, 0, 0, 0], dtype=np.int32)),  # out of order
     lambda f: np.save(f, np.array([1.0, 3.0])),                      # not int32
     lambda f: f.write_bytes(b"not a numpy file"),
 ])
@@ -130,13 +132,14 @@ def test_choices_that_do_not_fit_are_not_taken(tmp_path, made):
 ])
 def test_choices_read_back_as_written(tmp_path, lists):
     """Whatever the width of the indices, the lists come back as written, int32, one view each."""
-    unheld = Unheld(np.array([0, 0, 1]), np.array([0, 2, 1])) if len(lists[0]) >= 2 and len(lists[1]) else None
+    unheld = Unheld(np.array([0, 0, 1]), np.array([0, 2, 1]), np.array([3, 1, 0])) \
+        if len(lists[0]) >= 2 and len(lists[1]) else None
     write_choices(tmp_path / CHOICES, tuple(np.array(x, dtype=np.int32) for x in lists), unheld)
     got, back = read_choices(tmp_path / CHOICES, len(lists), 70_001)
     assert [x.tolist() for x in got] == lists and all(x.dtype == np.int32 for x in got)
     assert (back is None) == (unheld is None)
     if unheld is not None:
-        assert back.who.tolist() == [0, 0, 1] and back.kept.tolist() == [0, 2, 1]
+        assert (back.who.tolist(), back.kept.tolist(), back.post.tolist()) == ([0, 0, 1], [0, 2, 1], [3, 1, 0])
     if top := max((v for x in lists for v in x), default=None):     # (a post index past the posts: refused)
         assert read_choices(tmp_path / CHOICES, len(lists), top) is None
 

@@ -167,7 +167,8 @@ def test_a_program_left_out_of_a_list_still_counts_in_the_places_the_reasons_say
     """The reasons' "(ranked 2nd)" is the place the candidate gave the program in preferences.csv, the programs
     left out of his list counted: M (Maharashtra) ranks Q (a Karnataka HS seat only, which he may not hold), then
     R, then S; he holds R, his 2nd choice, not his 1st. W (a woman of Karnataka) ranks R, Q, S and holds R's
-    female-only seat, her 1st; X (Maharashtra) ranks Q, S and holds S, his 2nd. The same in a sliding round,
+    female-only seat, her 1st; X (Maharashtra) ranks Q, S and holds S, his 2nd. Each is told which programs
+    he ranked above his outcome have no seat open to him (Q for M and X; W ranked it below). The same in a sliding round,
     which reads the choices the first run kept (choices.npy) instead of the preferences file and takes its
     candidates afresh (W withdraws: X is the second of the round's): M and X, floating, keep their seats, told
     each is their 2nd choice.
@@ -178,10 +179,11 @@ def test_a_program_left_out_of_a_list_still_counts_in_the_places_the_reasons_say
     pol, prob = inputs(tmp_path, cands, vacs, {"M": ["Q", "R", "S"], "W": ["R", "Q", "S"], "X": ["Q", "S"]})
     from solver.outcome.reasons import decision_rows
     reasons = {row[0]: row[3] for row in decision_rows(solve(pol, prob, engine="greedy").result)}
-    assert reasons["M"] == "rank 1: selected at R (ranked 2nd) on open merit"
+    q = " (his 1st choice Q has no seat open to him by quota, gender pool or trait)"
+    assert reasons["M"] == "rank 1: selected at R (ranked 2nd) on open merit" + q
     assert reasons["W"] == "rank 2: selected at R [female] (ranked 1st) on open merit; below the open cutoff at R " \
-                           "(ranked 1st) (rank 1)"
-    assert reasons["X"] == "rank 3: selected at S (ranked 2nd) on open merit"
+                           "(ranked 1st) (rank 1)"         # (Q, her 2nd, is below what she holds: not named)
+    assert reasons["X"] == "rank 3: selected at S (ranked 2nd) on open merit" + q
     r = CliRunner().invoke(app, ["solve", "--policy", "josaa-2025", "--candidates", str(tmp_path / "c.csv"),
                                  "--vacancies", str(tmp_path / "v.csv"), "--preferences", str(tmp_path / "p.csv"),
                                  "--out", str(tmp_path / "r1")])
@@ -194,10 +196,25 @@ def test_a_program_left_out_of_a_list_still_counts_in_the_places_the_reasons_say
                                  "--out", str(tmp_path / "r2")])
     assert r.exit_code == 0, r.output
     said = {d["candidate_id"]: d["reason"] for d in read_csv(tmp_path / "r2" / "decisions.csv")}
-    assert said["M"] == "floated from R (OPEN): rank 1: selected at R (ranked 2nd) on open merit"
-    assert said["X"] == "floated from S (OPEN): rank 3: selected at S (ranked 2nd) on open merit"
+    assert said["M"] == "floated from R (OPEN): rank 1: selected at R (ranked 2nd) on open merit" + q
+    assert said["X"] == "floated from S (OPEN): rank 3: selected at S (ranked 2nd) on open merit" + q
 
 
+
+
+def test_programs_with_no_seat_open_are_named_the_first_three_and_how_many_more(tmp_path):
+    """Q1-Q4 have Karnataka HS seats only, S an AI seat. K (Karnataka, 1) takes S, his last choice; M (Maharashtra,
+    2) ranks Q1-Q4 then S and gets nothing: his reason names the first three left out by their places and counts
+    the fourth. Worked by hand."""
+    cands = [["K", 1, "OPEN", "M", "", "KA"], ["M", 2, "OPEN", "M", "", "MH"]]
+    vacs = [[f"Q{k}", "OPEN", 0, "HS", "neutral", "", "KA"] for k in range(1, 5)] + \
+        [["S", "OPEN", 1, "AI", "neutral", "", ""]]
+    pol, prob = inputs(tmp_path, cands, vacs, {"K": ["S"], "M": ["Q1", "Q2", "Q3", "Q4", "S"]})
+    from solver.outcome.reasons import decision_rows
+    reasons = {row[0]: row[3] for row in decision_rows(solve(pol, prob, engine="greedy").result)}
+    assert reasons["M"] == "rank 2 is below the open cutoff at S (ranked 5th) (rank 1) (his 1st choice Q1, 2nd " \
+                           "choice Q2, 3rd choice Q3 and 1 more have no seat open to him by quota, gender pool or trait)"
+    assert reasons["K"] == "rank 1: selected at S (ranked 1st) on open merit"
 
 def test_without_a_preferences_file_the_reasons_name_no_place_in_a_list(tmp_path):
     """With no preferences file every candidate's list is every program in the file's order: he ranked nothing,
