@@ -187,9 +187,7 @@ class Unheld:
 
     def ranked(self) -> np.ndarray:
         """The place each program left out has in its candidate's list (0 = first), those before it counted."""
-        first = np.r_[True, self.who[1:] != self.who[:-1]]
-        at = np.arange(len(self.who))
-        return self.kept + at - np.maximum.accumulate(np.where(first, at, 0))
+        return self.kept + _in_run(self.who)
 
 
 def _unheld(rows: np.ndarray, sizes: np.ndarray, cell: np.ndarray, programs: int, first_pool: np.ndarray) \
@@ -200,11 +198,21 @@ def _unheld(rows: np.ndarray, sizes: np.ndarray, cell: np.ndarray, programs: int
         return None
     bounds = np.cumsum(sizes)
     who = np.searchsorted(bounds, rows, side="right")
-    first = np.r_[True, who[1:] != who[:-1]]
     # (each one's place in his list, less the programs left out before it in his list)
-    before = np.arange(len(rows)) - np.maximum.accumulate(np.where(first, np.arange(len(rows)), 0))
-    return Unheld(who.astype(np.int64), (rows - (bounds[who] - sizes[who]) - before).astype(np.int64),
+    return Unheld(who.astype(np.int64), (rows - (bounds[who] - sizes[who]) - _in_run(who)).astype(np.int64),
                   first_pool[cell[rows] % programs].astype(np.int64))
+
+
+def _in_run(who: np.ndarray) -> np.ndarray:
+    """Each entry's index within its run of equal values of `who` (sorted).
+
+    Example
+    -------
+    >>> _in_run(np.array([0, 0, 2, 2, 2, 5])).tolist()
+    [0, 1, 0, 1, 2, 0]
+    """
+    at = np.arange(len(who))
+    return at - np.maximum.accumulate(np.where(np.r_[True, who[1:] != who[:-1]], at, 0))
 
 
 _BLOCK = 1 << 20

@@ -61,10 +61,10 @@ def _unheld_programs(result: Result, named: int = 3) -> dict[int, str]:
     u = problem.unheld
     if u is None or problem.file_order:
         return {}
-    place = u.ranked()
-    held = result.held_post[u.who] >= 0
+    place, post_held = u.ranked(), result.held_post[u.who]
+    held = post_held >= 0
     above = np.ones(len(u.who), dtype=bool)
-    above[held] = place[held] < problem.places(u.who[held], result.held_post[u.who[held]])
+    above[held] = place[held] < problem.places(u.who[held], post_held[held])
     pools, out = problem.post_pools, {}
     for i, r, post in zip(u.who[above].tolist(), place[above].tolist(), u.post[above].tolist()):
         out.setdefault(i, []).append(f"{ordinal(r + 1)} choice {pools[post].program}")
