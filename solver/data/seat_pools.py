@@ -78,6 +78,29 @@ class Holders:
             self.masks[k] = ok
         return self.masks[k]
 
+    def bar(self, pool: SeatPool, i: int) -> str:
+        """What keeps candidate i from `pool`'s seats, in words: the first of its quota, gender pool and trait
+        that he does not meet ("HS (for candidates from KA)", "female-only", "held for pwbd"); "" where none.
+
+        Example
+        -------
+        >>> from types import SimpleNamespace as NS
+        >>> class Candidates(NS):
+        ...     def __len__(self): return 1
+        >>> who = Holders(NS(quotas={"HS": NS(holders="home"), "AI": NS(holders="all")}),
+        ...               Candidates(home_state=np.array(["MH"], dtype=object), female=np.array([False])))
+        >>> who.bar(SeatPool("Q", quota="HS", state="KA"), 0), who.bar(SeatPool("R", gender_pool="female"), 0)
+        ('HS (for candidates from KA)', 'female-only')
+        """
+        # (the masks `__call__` makes, of the pool's quota, then its quota and gender pool, then the whole pool:
+        # the first he fails names the bar)
+        who = self.rules.quotas[pool.quota].holders
+        steps = ((SeatPool(pool.program, pool.quota, state=pool.state),
+                  f"{pool.quota} (for candidates {'from' if who == 'home' else 'not from'} {pool.state})"),
+                 (SeatPool(pool.program, pool.quota, pool.gender_pool, state=pool.state), f"{pool.gender_pool}-only"),
+                 (pool, f"held for {pool.trait}"))
+        return next((words for part, words in steps if not self(part)[i]), "")
+
 
 def expand(prefs: tuple[np.ndarray, ...], programs: tuple[str, ...], pools: tuple[SeatPool, ...], rules,
            candidates, ranked: np.ndarray | None = None) -> tuple[tuple[np.ndarray, ...], Unheld | None]:

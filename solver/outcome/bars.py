@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..chain.eligibility import homes, member_mask
+from ..data.seat_pools import Holders
 
 if TYPE_CHECKING:
     from .result import Result
@@ -65,15 +66,31 @@ def _unheld_programs(result: Result, named: int = 3) -> dict[int, str]:
     held = post_held >= 0
     above = np.ones(len(u.who), dtype=bool)
     above[held] = place[held] < problem.places(u.who[held], post_held[held])
-    pools, out = problem.post_pools, {}
+    pools, out, said = problem.post_pools, {}, {}
     for i, r, post in zip(u.who[above].tolist(), place[above].tolist(), u.post[above].tolist()):
         out.setdefault(i, []).append(f"{ordinal(r + 1)} choice {pools[post].program}")
-    for i, said in out.items():
-        parts = said[:named] + ([f"{len(said) - named} more"] if len(said) > named else [])
+        said.setdefault(i, []).append(pools[post].program)
+    bars = _program_bars(result, {i: programs[:named] for i, programs in said.items()})
+    for i, names in out.items():
+        parts = names[:named] + ([f"{len(names) - named} more"] if len(names) > named else [])
         listed = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
-        out[i] = f"his {listed} {'has' if len(said) == 1 else 'have'} no seat open to him by quota, gender pool or " \
-            "trait"
+        why = "; ".join(f"{q}'s seats are {bars[i, q]}" for q in said[i][:named])
+        out[i] = f"his {listed} {'has' if len(names) == 1 else 'have'} no seat open to him: {why}"
     return out
+
+
+def _program_bars(result: Result, named: dict[int, list[str]]) -> dict[tuple[int, str], str]:
+    """(candidate, program) -> what keeps him from each of the program's seat pools (`Holders.bar`), the kinds
+    of pool in the policy's order, each bar said once: "HS (for candidates from KA) or female-only"."""
+    holders = Holders(result.policy.seat_pools, result.problem.candidates)
+    kinds: dict[str, dict] = {}
+    for p in result.problem.post_pools:
+        if p is not None:
+            kinds.setdefault(p.program, {}).setdefault(holders.key(p), p)
+    rank = result.policy.seat_pools.rank
+    return {(i, q): " or ".join(dict.fromkeys(holders.bar(p, i) for p in sorted(
+        kinds[q].values(), key=lambda p: rank(p.quota, p.gender_pool, p.trait)))) for i, programs in named.items()
+        for q in programs}
 
 
 @lru_cache(maxsize=None)

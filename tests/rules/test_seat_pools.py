@@ -179,7 +179,7 @@ def test_a_program_left_out_of_a_list_still_counts_in_the_places_the_reasons_say
     pol, prob = inputs(tmp_path, cands, vacs, {"M": ["Q", "R", "S"], "W": ["R", "Q", "S"], "X": ["Q", "S"]})
     from solver.outcome.reasons import decision_rows
     reasons = {row[0]: row[3] for row in decision_rows(solve(pol, prob, engine="greedy").result)}
-    q = " (his 1st choice Q has no seat open to him by quota, gender pool or trait)"
+    q = " (his 1st choice Q has no seat open to him: Q's seats are HS (for candidates from KA))"
     assert reasons["M"] == "rank 1: selected at R (ranked 2nd) on open merit" + q
     assert reasons["W"] == "rank 2: selected at R [female] (ranked 1st) on open merit; below the open cutoff at R " \
                            "(ranked 1st) (rank 1)"         # (Q, her 2nd, is below what she holds: not named)
@@ -213,8 +213,36 @@ def test_programs_with_no_seat_open_are_named_the_first_three_and_how_many_more(
     from solver.outcome.reasons import decision_rows
     reasons = {row[0]: row[3] for row in decision_rows(solve(pol, prob, engine="greedy").result)}
     assert reasons["M"] == "rank 2 is below the open cutoff at S (ranked 5th) (rank 1) (his 1st choice Q1, 2nd " \
-                           "choice Q2, 3rd choice Q3 and 1 more have no seat open to him by quota, gender pool or trait)"
+                           "choice Q2, 3rd choice Q3 and 1 more have no seat open to him: Q1's seats are HS (for " \
+                           "candidates from KA); Q2's seats are HS (for candidates from KA); Q3's seats are HS (for " \
+                           "candidates from KA))"
     assert reasons["K"] == "rank 1: selected at S (ranked 1st) on open merit"
+
+def test_a_program_with_no_seat_open_is_told_by_what_bars_each_of_its_pools(tmp_path):
+    """Why not Q? Each program a candidate ranked above his outcome with no seat open to him is told by what bars
+    him from each kind of its seat pools (the first of quota, gender pool and trait he fails, read as
+    `[seat_pools]` reads them), the kinds in the policy's order (quota AI, HS, OS; then gender pool; then trait).
+    Q has a Karnataka HS seat only, F a female-only seat, P a PwD seat, H a Karnataka HS seat and an AI
+    female-only one, S one AI seat. M (Maharashtra, a man without a disability, 1st) ranks Q, F, P, H, S and takes
+    S, his 5th; N (Maharashtra, a man, 2nd) ranks H, S and is below S's cutoff. W (a woman of Karnataka with a
+    disability, 3rd) ranks Q, F, P, H: each has a seat open to her and nothing is said of them. Worked by hand."""
+    cands = [["M", 1, "OPEN", "M", "", "MH"], ["N", 2, "OPEN", "M", "", "MH"], ["W", 3, "OPEN", "F", "b", "KA"]]
+    vacs = [["Q", "OPEN", 1, "HS", "neutral", "", "KA"], ["F", "OPEN", 1, "AI", "female", "", ""],
+            ["P", "OPEN", 1, "AI", "neutral", "pwbd", ""], ["H", "OPEN", 1, "HS", "neutral", "", "KA"],
+            ["H", "OPEN", 1, "AI", "female", "", "KA"], ["S", "OPEN", 1, "AI", "neutral", "", ""]]
+    pol, prob = inputs(tmp_path, cands, vacs, {"M": ["Q", "F", "P", "H", "S"], "N": ["H", "S"],
+                                               "W": ["Q", "F", "P", "H"]})
+    from solver.outcome.reasons import decision_rows
+    result = solve(pol, prob, engine="greedy").result
+    assert held(result) == {"M": ("S", "OPEN"), "W": ("Q [HS]", "OPEN")}
+    reasons = {row[0]: row[3] for row in decision_rows(result)}
+    assert reasons["M"] == "rank 1: selected at S (ranked 5th) on open merit (his 1st choice Q, 2nd choice F, 3rd " \
+                           "choice P and 1 more have no seat open to him: Q's seats are HS (for candidates from KA); " \
+                           "F's seats are female-only; P's seats are held for pwbd)"
+    assert reasons["N"] == "rank 2 is below the open cutoff at S (ranked 2nd) (rank 1) (his 1st choice H has no " \
+                           "seat open to him: H's seats are female-only or HS (for candidates from KA))"
+    assert "no seat open" not in reasons["W"]
+
 
 def test_without_a_preferences_file_the_reasons_name_no_place_in_a_list(tmp_path):
     """With no preferences file every candidate's list is every program in the file's order: he ranked nothing,
