@@ -17,12 +17,14 @@ from ..errors import PolicyConflict, Unsupported
 from ..policy import Policy
 from ..chain.pools import Pools
 from ..data.problem import Problem
+from ..data.seat_pools import Holders
 from ..data.routes import NOT_RANKED
+from ..outcome.bars import unheld_programs
 from ..outcome.result import Result
 from .lawful import lawful_model, relaxable, solution
 from .questions import Question
 from .readings import OpenOption, combinations, sources
-from .explain import explain
+from .explain import above_on_list, explain
 from .houses import extend, houses, truncated
 from .lattice import contested_no, institution_optimal, lattice_answer
 from .stable import lattice_supported, strict
@@ -155,6 +157,7 @@ def _ask(q: Question, readings: list[Reading], time_limit, workers, extremes: di
         return {"question": q.text, "answer": "unknown", "reading": unsettled[0], "blocking": "",
                 "detail": unsettled[1], "minimal": False}, None
     blocking, text, minimal = explained
+    blocking, text = _also_closed(q, readings[0].result, blocking, text)
     return {"question": q.text, "answer": "no", "reading": "; ".join(r.name for r in readings),
             "blocking": blocking, "detail": text, "minimal": minimal}, None
 
@@ -167,16 +170,44 @@ def settled_by_structure(res: Result) -> bool:
         and not res.pools.several_lists
 
 
-def _not_open(problem: Problem, i: int, post: int) -> tuple[str, str, bool]:
-    """Why candidate i may not hold `post`, which is not on his list: he did not rank it, or he did but the
-    shortlist's lists called apart keep him to others' posts (`solver.exam.called`)."""
+def _also_closed(q: Question, res: Result, blocking: str, text: str) -> tuple[str, str]:
+    """A "no" (`blocking`, `text`) with what else closes the seats asked about to the candidate: asked about any
+    seat, the programs he ranked with no seat open to him (`unheld_programs`); asked about a program, those of
+    its seat pools not on his list (`_not_open`), where others are."""
+    i = q.candidate
+    if q.post is None and q.selected and (said := unheld_programs(res).get(i)):
+        return blocking, f"{text}; {said}"
+    closed = [p for p in q.posts or () if not res.problem.ranked[i, p]]
+    if closed and len(closed) < len(q.posts):
+        more, words, _ = _not_open(res, i, tuple(closed))
+        return "; ".join(dict.fromkeys(blocking.split("; ") + more.split("; "))), f"{text}; {words[4:]}"
+    return blocking, text
+
+
+def _not_open(res: Result, i: int, posts: tuple[int, ...]) -> tuple[str, str, bool]:
+    """Why candidate i may hold none of `posts`, none of which is on his list: a seat pool's quota, gender pool
+    or trait bars him (`Holders.bar`), he did not rank it, or he did but the shortlist's lists called apart keep
+    him to others' posts (`solver.exam.called`). Returns (the rules' names, the words, True)."""
+    problem = res.problem
     ids, called = problem.candidates.ids, problem.candidates.called_in
-    if called is not None and called[i] and problem.stated_ranking.rank(i, post) < NOT_RANKED:
-        many = len(called[i]) > 1
-        return ("not called for this post", f"no: {ids[i]} was called by the shortlist in the list{'s' * many} "
-                f"{' and '.join(called[i])} only, and {problem.posts[post]} is not one of "
-                f"{'their' if many else 'its'} posts (shortlist.separate)", True)
-    return "post not applied for", f"no: {ids[i]} did not rank {problem.posts[post]} (SPEC.md preferences.csv)", True
+    holders = Holders(res.policy.seat_pools, problem.candidates)
+    names, barred, parts = [], [], []
+    for post in posts:
+        pool, name = problem.post_pools[post], problem.posts[post]
+        if pool is not None and (bar := holders.bar(pool, i)):
+            names.append("seat pool not open to him")
+            barred.append(f"{name}'s seats are {bar}")
+        elif called is not None and called[i] and problem.stated_ranking.rank(i, post) < NOT_RANKED:
+            many = len(called[i]) > 1
+            names.append("not called for this post")
+            parts.append(f"{ids[i]} was called by the shortlist in the list{'s' * many} {' and '.join(called[i])} "
+                         f"only, and {name} is not one of {'their' if many else 'its'} posts (shortlist.separate)")
+        else:
+            names.append("post not applied for")
+            parts.append(f"{ids[i]} did not rank {name} (SPEC.md preferences.csv)")
+    if barred:
+        parts.insert(0, "; ".join(barred) + " (vacancies.csv quota, gender_pool and trait; the policy's seat_pools)")
+    return "; ".join(dict.fromkeys(names)), "no: " + "; ".join(parts), True
 
 
 def _ask_one(q: Question, res: Result, base: Result, time_limit, workers, model: bool = False,
@@ -190,8 +221,8 @@ def _ask_one(q: Question, res: Result, base: Result, time_limit, workers, model:
     part of it the question can touch (`houses.truncated`)."""
     problem, i = res.problem, q.candidate
     tied = problem.candidates.tie_blocks()
-    if q.post is not None and not problem.ranked[i, q.post]:
-        return "no", _not_open(problem, i, q.post), None
+    if q.post is not None and not problem.ranked[i, list(q.posts)].any():
+        return "no", _not_open(res, i, q.posts), None
     if not model and (found := _read_off(q, res, base, extremes, time_limit, workers)) is not None:
         return found
     h, pools, kept = _scope(res, i, reduce if reduce is not None else not model and too_large(res.pools))
@@ -202,7 +233,7 @@ def _ask_one(q: Question, res: Result, base: Result, time_limit, workers, model:
     pools, why = relaxable(res.policy, problem, pools, i)
     rules = Rules(ties=tied, ineligible=why, capacity=True, waste=True)
     model = lawful_model(pools, problem, rules)
-    mine = [xs[i] for p, xs in enumerate(model.holds) if i in xs and (q.post is None or pools.pools[p].post == q.post)]
+    mine = [xs[i] for p, xs in enumerate(model.holds) if i in xs and q.asks(pools.pools[p].post)]
     model.m.add(cp_model.LinearExpr.sum(mine) == (1 if q.selected else 0))
     status, solver, core = named_core(model, rules, time_limit, workers)
     if status == "time_limit":
@@ -257,7 +288,7 @@ def _among_contested(q: Question, res: Result, base: Result, alt: Result, time_l
             if not free[i]:
                 model.m.add(x == int(held[i] == p))
     mine = [xs[q.candidate] for p, xs in enumerate(model.holds)
-            if q.candidate in xs and (q.post is None or pools.pools[p].post == q.post)]
+            if q.candidate in xs and q.asks(pools.pools[p].post)]
     model.m.add(cp_model.LinearExpr.sum(mine) == (1 if q.selected else 0))
     status, solver, core = named_core(model, rules, time_limit, workers)
     if status == "time_limit":
@@ -304,7 +335,7 @@ def _by_tie_orders(q: Question, res: Result, base: Result, reduced: Pools | None
 def _answers(q: Question, res: Result) -> bool:
     """Whether `res` has the outcome the question asks about."""
     held = int(res.assignment.pool[q.candidate])
-    got = held >= 0 and (q.post is None or res.pools.pools[held].post == q.post)
+    got = held >= 0 and q.asks(res.pools.pools[held].post)
     return got == q.selected
 
 
@@ -319,17 +350,24 @@ def _by_structure(q: Question, res: Result, base: Result):
         return "yes", _yes_detail(q, base, res), res
     if not q.selected:
         return "no", explain(q, res, res.pools, {}, [("waste", int(held))], True), None
-    posts = [q.post] if q.post is not None else [j for j in range(len(res.problem.posts)) if res.problem.ranked[i, j]]
+    posts = q.posts if q.post is not None else [j for j in range(len(res.problem.posts)) if res.problem.ranked[i, j]]
     relaxed, why = relaxable(res.policy, res.problem, res.pools, i)
     # Each pool she could hold at the posts asked about is closed to her by one rule, and opening any one would
     # let her in: its capacity (held by candidates above her, in merit order), or the rule that bars her.
     core = []
+    filled = res.assignment.filled(len(res.pools.pools))
     for p in res.pools.pools:
         if p.post in posts and p.eligible[i]:
-            core.append(("capacity", p.index))
+            # (selected elsewhere, a pool not filled by candidates above her binds nobody: she holds a seat she
+            # ranks higher, whose waste is named below)
+            if held < 0 or len(above_on_list(res, p, i)[0]) >= p.capacity(filled):
+                core.append(("capacity", p.index))
         elif p.post in posts and (p.index, i) in why:
             core.append(("eligibility", p.index, i))
-    if held >= 0:   # (selected elsewhere, asked about another post: she holds one she ranks higher)
+    rank = res.problem.ranking.rank
+    if held >= 0 and all(rank(i, res.pools.pools[held].post) < rank(i, j) for j in posts):
+        # (selected elsewhere, at a post she ranks above those asked about: to move her down would leave a seat
+        # she wants; at one she ranks below them, the capacities above are what keep her out)
         core.append(("waste", held))
     core.sort(key=str)   # (the order the model's core is named in)
     return "no", explain(q, res, relaxed, why, core, bool(held < 0)), None

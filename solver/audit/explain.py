@@ -29,7 +29,7 @@ def explain(q: Question, res: Result, pools, why: dict, core: list, minimal: boo
             names.append(f"eligibility[{where}]")
             parts.append(f"{text} ({source})")
         elif kind == "capacity":
-            above, rank, on = _above_on_list(res, p, i)
+            above, rank, on = above_on_list(res, p, i)
             names.append(f"capacity[{where}]")
             who = ", ".join(f"{ids[h]} ({rank(h)})" for h in above[:5]) + (" and others" if len(above) > 5 else "")
             parts.append(f"the {p.base} vacancies of {where} (vacancies.csv) go to " + (
@@ -62,7 +62,7 @@ def _for_minimums(res: Result, p, above: list[int], rank) -> str:
             f"held for the {' and '.join(p.minimums)} minimum (the minimum guarantee: Rajesh Kumar Daria 2007)" + kept)
 
 
-def _above_on_list(res: Result, p, i: int):
+def above_on_list(res: Result, p, i: int):
     """The holders of pool `p` ranked above candidate i on the list that orders the pool (its own merit list
     under several lists: JoSAA Business Rules, "Rank lists"; else the candidates' own merit), best first; how a
     holder's rank is told; and the words naming that list."""

@@ -27,7 +27,7 @@ def lattice_answer(q, res: Result, alt: Result):
     posts = [res.pools.pools[p].post for p in mine] + [None]    # (the post of each place; None: no seat)
 
     def answers(k: int) -> bool:
-        return (posts[k] is not None and (q.post is None or posts[k] == q.post)) == q.selected
+        return (posts[k] is not None and q.asks(posts[k])) == q.selected
 
     for k, witness in ((b, res), (w, alt)):
         if answers(k):
@@ -62,9 +62,10 @@ def contested_no(q, res: Result, contested: int) -> str:
 
 def _asked(q, posts) -> str:
     """What question `q` asks her outcome to be, in words."""
+    asked = q.named(posts)
     if q.selected:
-        return "a seat" if q.post is None else posts[q.post]
-    return "no seat" if q.post is None else f"a seat other than {posts[q.post]}"
+        return "a seat" if asked is None else asked
+    return "no seat" if asked is None else f"a seat other than {asked}"
 
 
 def institution_optimal(res: Result) -> Result:

@@ -49,12 +49,12 @@ def barred(result: Result) -> dict[int, list[str]]:
         out.setdefault(i, []).append(f"called by the shortlist in the list{'s' * several} {' and '.join(names)} "
                                      f"only, so may hold only {'their' if several else 'its'} posts "
                                      "(shortlist.separate)")
-    for i, why in _unheld_programs(result).items():
+    for i, why in unheld_programs(result).items():
         out.setdefault(i, []).append(why)
     return out
 
 
-def _unheld_programs(result: Result, named: int = 3) -> dict[int, str]:
+def unheld_programs(result: Result, named: int = 3) -> dict[int, str]:
     """Per candidate who ranked, above what he holds, programs none of whose seat pools he may hold (left out of
     his list: `solver.data.seat_pools.Unheld`), those programs, the first `named` by name and place. None said
     where he ranked nothing (every program in the file's order)."""
