@@ -19,6 +19,7 @@ from .cells import _bools, _choice, _first_bad, _is_date, _numbers, _parsed, ord
 from .choices import CHOICES, read_choices
 from .tables import Table, read_table, release_arrow_memory, source_name
 from .preferences import preferences_table, read_preferences
+from .seat_pools import check_home_states
 from .vacancies import read_vacancies
 
 
@@ -342,6 +343,7 @@ def read_problem(policy: Policy, candidates, vacancies, preferences=None, warn=N
         if preferences is not None and choices is None else None
     cands, _ = read_candidates(candidates, policy, warn)
     posts, rows = read_vacancies(vacancies, policy, warn)
+    check_home_states(policy, cands, rows, source_name(candidates), source_name(vacancies), warn)
     rows = _policy_lists(policy, rows, ranks, vacancies, warn) if lists else \
         tuple(replace(r, merit_list="") if r.merit_list else r for r in rows)
     if choices is not None and (choices := read_choices(choices, len(cands), len(posts))) is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import InputError
 from ..data.seat_pools import DEFAULT_GENDER_POOL, DEFAULT_QUOTA, SeatPool
 from ..policy import Policy
 from ..policy.counselling import GENDER_POOLS
@@ -55,3 +56,22 @@ def _one_per_program(t: Table, program: np.ndarray, name: str, values: np.ndarra
         if values[j] != values[k]:
             raise t.error(k, name, f"program {p!r} has {name} {values[j] or 'empty'} on line {t.line[j]}: a "
                           f"program is in one {name}")
+
+
+def check_home_states(policy: Policy, cands, rows, candidates, vacancies, warn) -> None:
+    """Seats held by home state (a quota whose holders are `home` or `other`: JoSAA's HS and OS) are read against
+    each candidate's `home_state`: a candidates file without the column would leave every HS seat to nobody, so
+    it is refused; candidates with none given are said (they may hold no HS seat, and count as from outside every
+    program's state)."""
+    quotas = policy.seat_pools.quotas
+    by_home = next((r for r in rows if r.pool is not None and quotas[r.pool.quota].holders != "all"), None)
+    if by_home is None:
+        return
+    if cands.home_state is None:
+        raise InputError(candidates, 1, "home_state", f"no home_state column, and {vacancies} line {by_home.line} "
+                         f"has {by_home.pool.quota} seats, held by home state: give each candidate's state")
+    none = np.flatnonzero(cands.home_state == "")
+    if len(none) and warn is not None:
+        k = none[np.argmin(cands.line[none])]
+        warn(f"{candidates}: {len(none)} candidates give no home_state (line {cands.line[k]}): they may hold no seat "
+             "of a quota by home state (HS), and count as from outside every program's state (OS)")

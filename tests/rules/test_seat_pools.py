@@ -430,3 +430,29 @@ def test_the_order_of_pools_as_a_what_if_in_a_sweep(tmp_path):
     assert r.exit_code == 0, r.output
     moved = {(w["traits"], w["gains a post"], w["loses the post"]) for w in read_csv(tmp_path / "sw" / "winners.csv")}
     assert ("pwbd", "1", "0") in moved and ("women", "0", "1") in moved
+
+
+def test_seats_by_home_state_need_the_candidates_home_state(tmp_path):
+    """HS and OS seats (JoSAA Business Rules' quotas at NITs, as summarised; josaa-2025's `holders`) are read
+    against each candidate's state: a candidates file with no home_state column would leave every HS seat to
+    nobody, so it is refused (exit 2, naming the file, the column and the vacancies' line), and nothing is
+    written. A candidate who gives none is said, and counts as from outside every state: Z takes Q's OS seat, not
+    its HS seat."""
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category", "gender"], [["A", 1, "OPEN", "M"]])
+    write_csv(tmp_path / "v.csv", ["post", "category", "vacancies", "quota", "state"],
+              [["Q", "OPEN", 1, "HS", "KA"], ["Q", "OPEN", 1, "OS", "KA"]])
+    pol = load_policy("josaa-2025")
+    with pytest.raises(InputError) as e:
+        read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv")
+    assert (e.value.line, e.value.column) == (1, "home_state") and e.value.path.endswith("c.csv")
+    assert "v.csv line 2 has HS seats, held by home state" in e.value.problem
+    r = CliRunner().invoke(app, ["solve", "--policy", "josaa-2025", "--candidates", str(tmp_path / "c.csv"),
+                                 "--vacancies", str(tmp_path / "v.csv"), "--out", str(tmp_path / "out")])
+    assert r.exit_code == 2 and not (tmp_path / "out").exists()
+    write_csv(tmp_path / "c.csv", ["id", "rank", "category", "gender", "home_state"],
+              [["Z", 1, "OPEN", "M", ""], ["K", 2, "OPEN", "M", "KA"]])
+    said = []
+    prob = read_problem(pol, tmp_path / "c.csv", tmp_path / "v.csv", warn=said.append)
+    assert said == [f"{tmp_path / 'c.csv'}: 1 candidates give no home_state (line 2): they may hold no seat of a "
+                    "quota by home state (HS), and count as from outside every program's state (OS)"]
+    assert held(solve(pol, prob, engine="greedy").result) == {"Z": ("Q [OS]", "OPEN"), "K": ("Q [HS]", "OPEN")}
