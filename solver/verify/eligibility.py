@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..data.routes import NOT_RANKED, Route
 from ..data.lists import ABSENT
 from .allocation import Violation
+from .seat_pools import barred_from_ranked_program
 from .reading import OPEN_MERIT, Reading
 
 SRC_RELAXED = "DoPT OM 01.07.1998, 04.04.2018; Deepa E.V. v. Union of India 2017"
@@ -31,8 +32,10 @@ def applied_for(r: Reading) -> list[Violation]:
         return []
     # (each pair read off its candidate's list: the n x P matrix of who ranked what is 950 MB at JoSAA's size)
     unranked = r.problem.ranking.ranks(r.alloc.cand, r.alloc.post) == NOT_RANKED
+    # (a seat pool of a program he ranked, which bars him: the bar is the breach, `pool_holders`)
     return [r.violation("post not applied for", i, j, "the candidate did not rank this post", "SPEC.md preferences.csv")
-            for i, j in zip(r.alloc.cand[unranked].tolist(), r.alloc.post[unranked].tolist())]
+            for i, j in zip(r.alloc.cand[unranked].tolist(), r.alloc.post[unranked].tolist())
+            if not barred_from_ranked_program(r, i, j)]
 
 
 def on_the_list(r: Reading) -> list[Violation]:

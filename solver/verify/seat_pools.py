@@ -3,6 +3,8 @@ Rules, "Division of seats into program-sections"; the policy's `seat_pools`). Re
 and the candidates file, not from `solver.data.seat_pools`."""
 from __future__ import annotations
 
+import numpy as np
+
 from .allocation import Violation
 from .reading import Reading
 
@@ -13,25 +15,56 @@ def pool_holders(r: Reading) -> list[Violation]:
     """A female-only seat is held by a woman; a seat for a trait by one who has it; a quota's seat by one its
     rule admits: `home` those whose home state is the program's state, `other` those whose is not (or who gave
     none), `all` anyone."""
-    c, out = r.problem.candidates, []
-    pool_of = {row.post: row.pool for row in r.problem.vacancy_rows if row.pool is not None}
-    traits = {t: c.trait(t) for t in {p.trait for p in pool_of.values() if p.trait}}    # (once per trait)
-    for i, j in zip(r.alloc.cand.tolist(), r.alloc.post.tolist()):
-        pool = pool_of.get(r.problem.posts[j])
+    bars = _Bars(r)
+    return [r.violation("not eligible for the seat pool", i, j, w, f"{SRC}; {r.policy.seat_pools.source}")
+            for i, j in zip(r.alloc.cand.tolist(), r.alloc.post.tolist()) for w in bars(i, j)]
+
+
+class _Bars:
+    """What bars candidate i from post j's seat pool, in words (none where it has no pool, or nothing does)."""
+
+    def __init__(self, r: Reading):
+        c = r.problem.candidates
+        self.r, self.c = r, c
+        self.pool_of = {row.post: row.pool for row in r.problem.vacancy_rows if row.pool is not None}
+        self.traits = {t: c.trait(t) for t in {p.trait for p in self.pool_of.values() if p.trait}}   # (once each)
+
+    def __call__(self, i: int, j: int) -> list[str]:
+        c, r = self.c, self.r
+        pool = self.pool_of.get(r.problem.posts[j])
         if pool is None:
-            continue
+            return []
         home = str(c.home_state[i]) if c.home_state is not None else ""
         rule = r.policy.seat_pools.quotas[pool.quota].holders
         why = []
         if pool.gender_pool == "female" and not c.female[i]:
             why.append("a female-only seat held by a candidate who is not a woman")
-        if pool.trait and not traits[pool.trait][i]:
+        if pool.trait and not self.traits[pool.trait][i]:
             why.append(f"a seat for {pool.trait} held by a candidate without it")
         if rule == "home" and home != pool.state:
-            why.append(f"a {pool.quota} seat of {pool.state} held by a candidate whose home state is "
+            why.append(f"{_a(pool.quota)} {pool.quota} seat of {pool.state} held by a candidate whose home state is "
                        f"{home or 'not given'}")
         if rule == "other" and home == pool.state:
-            why.append(f"a {pool.quota} seat of {pool.state} held by a candidate of that home state")
-        out += [r.violation("not eligible for the seat pool", i, j, w, f"{SRC}; {r.policy.seat_pools.source}")
-                for w in why]
-    return out
+            why.append(f"{_a(pool.quota)} {pool.quota} seat of {pool.state} held by a candidate of that home state")
+        return why
+
+
+def barred_from_ranked_program(r: Reading, i: int, j: int) -> bool:
+    """Whether candidate i ranked the program of post j, a seat pool whose quota, gender pool or trait bars him
+    (`pool_holders` names that): the pool is off his list for the bar, not because he did not rank it. His
+    program is ranked where his list as he gave it holds another of its pools, or names it among the programs
+    none of whose pools he may hold (`Problem.unheld`)."""
+    problem = r.problem
+    program = problem.program_of
+    if program is None or not _Bars(r)(i, j):
+        return False
+    given = problem.stated if problem.stated is not None else problem.preferences
+    if given is not None and (program[np.asarray(given[i], dtype=np.int64)] == program[j]).any():
+        return True
+    u = problem.unheld
+    return u is not None and bool((program[u.post[u.who == i]] == program[j]).any())
+
+
+def _a(code: str) -> str:
+    # (an HS seat, an OS seat, an AI seat: letters said with a leading vowel sound)
+    return "an" if code[:1].upper() in "AEFHILMNORSX" else "a"

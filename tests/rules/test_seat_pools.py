@@ -456,3 +456,25 @@ def test_seats_by_home_state_need_the_candidates_home_state(tmp_path):
     assert said == [f"{tmp_path / 'c.csv'}: 1 candidates give no home_state (line 2): they may hold no seat of a "
                     "quota by home state (HS), and count as from outside every program's state (OS)"]
     assert held(solve(pol, prob, engine="greedy").result) == {"Z": ("Q [OS]", "OPEN"), "K": ("Q [HS]", "OPEN")}
+
+
+def test_verify_names_the_bar_not_a_post_unranked_where_the_program_was_ranked(tmp_path):
+    """`verify` on planted seats: M (a man of Maharashtra) ranked R and Q and is put in R's female-only seat, N (a
+    man of Maharashtra) ranked Q and S and is put in Q's Karnataka HS seat: each breach is the pool's bar (JoSAA
+    Business Rules, "Division of seats into program-sections", as josaa-2025 reads it), not a post he did not
+    rank (the pool is off his list for the bar; it was told as both). W (a woman) ranked only R and is put at S:
+    a post she did not rank. Worked by hand."""
+    cands = [["M", 1, "OPEN", "M", "", "MH"], ["N", 2, "OPEN", "M", "", "MH"], ["W", 3, "OPEN", "F", "", "MH"]]
+    vacs = [["R", "OPEN", 1, "AI", "neutral", "", ""], ["R", "OPEN", 1, "AI", "female", "", ""],
+            ["Q", "OPEN", 1, "HS", "neutral", "", "KA"], ["S", "OPEN", 1, "AI", "neutral", "", ""]]
+    pol, prob = inputs(tmp_path, cands, vacs, {"M": ["R", "Q"], "N": ["Q", "S"], "W": ["R"]})
+    found = judged(pol, prob, tmp_path, [["M", "R [female]", "OPEN", "OPEN", "", "open_merit"],
+                                         ["N", "Q [HS]", "OPEN", "OPEN", "", "open_merit"],
+                                         ["W", "S", "OPEN", "OPEN", "", "open_merit"]])
+    eligibility = {"not eligible for the seat pool", "post not applied for"}   # (R's neutral seat left empty aside)
+    assert {(v.rule, v.candidate, v.post, v.detail) for v in found if v.rule in eligibility} == {
+        ("not eligible for the seat pool", "M", "R [female]", "a female-only seat held by a candidate who is not a "
+         "woman"),
+        ("not eligible for the seat pool", "N", "Q [HS]", "an HS seat of KA held by a candidate whose home state is "
+         "MH"),
+        ("post not applied for", "W", "S", "the candidate did not rank this post")}
