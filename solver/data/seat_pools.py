@@ -12,6 +12,7 @@ import numpy as np
 
 from .routes import NOT_RANKED
 from .sorting import signatures
+from .walks import first_k
 
 DEFAULT_QUOTA, DEFAULT_GENDER_POOL = "AI", "neutral"
 
@@ -146,21 +147,14 @@ def expand(prefs: tuple[np.ndarray, ...], programs: tuple[str, ...], pools: tupl
         cell += ranked if ranked is not None else np.concatenate(prefs).astype(np.int32, copy=False)
     k = count.astype(np.int32).reshape(-1)[cell]                 # pools each ranked program stands for
     unheld = _unheld(np.flatnonzero(k == 0), sizes, cell, len(programs), table[:, 0])
-    total = int(k.sum(dtype=np.int64))
-    # The k pools of a ranked program are its cell's first k places: one gather over the pairs repeated k times,
-    # each copy at its offset (int32 where it fits: JoSAA's 24 million places, read once, not per place)
-    step = np.int32 if max(listed.size, total) < 2 ** 31 else np.int64
-    ends = np.zeros(len(k) + 1, dtype=step)
-    np.cumsum(k, out=ends[1:])
-    start = cell.astype(step, copy=False)
-    start *= listed.shape[2]
-    start -= ends[:-1]
-    place = np.repeat(start, k)
-    del start, cell
-    for b0 in range(0, len(place), _BLOCK):          # (place += arange, without a 24-million temporary)
-        place[b0:b0 + _BLOCK] += np.arange(b0, min(b0 + _BLOCK, len(place)), dtype=step)
-    flat = listed.reshape(-1)[place].astype(np.int32, copy=False)
-    bounds = ends[np.r_[0, np.cumsum(sizes)]].tolist()            # (each candidate's first ranked pool's place)
+    # (the k pools of a ranked program are its cell's first k places)
+    flat = first_k(listed.reshape(-1, listed.shape[2]), cell, k)
+    del cell
+    # (each candidate's first ranked pool's place: his rows' counts summed, over those who ranked any)
+    per, some = np.zeros(n, dtype=np.int64), sizes > 0
+    if some.any():
+        per[some] = np.add.reduceat(k, (np.cumsum(sizes) - sizes)[some], dtype=np.int64)
+    bounds = np.r_[0, np.cumsum(per)].tolist()
     return tuple(flat[bounds[i]:bounds[i + 1]] for i in range(n)), unheld
 
 
@@ -238,4 +232,3 @@ def _in_run(who: np.ndarray) -> np.ndarray:
     return at - np.maximum.accumulate(np.where(np.r_[True, who[1:] != who[:-1]], at, 0))
 
 
-_BLOCK = 1 << 20

@@ -13,12 +13,14 @@ beneficiaries; never remove anyone for an excess.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..compartment import choose, fill_in_turn, held_vacancies
 from ..pools import Pools, runs
 from ..pools.lists import held_positions
+from ...data.walks import skip_full
 from .assignment import Assignment, mark_adjusted
 from .support import check_supported
 
@@ -90,7 +92,8 @@ def _propose(pools: Pools, members: list[int], pi: np.ndarray, who: np.ndarray, 
     ranked_by = level or key       # (one of the same rank as the worst holder is not turned away)
     cutoff = np.where(~horizontal & (cap <= 0), -1, _OPEN)
     while True:
-        free = _skip_full(pi, np.flatnonzero((held < 0) & (ptr < end)), ptr, end, cutoff, ranked_by)
+        free = skip_full(pi, np.flatnonzero((held < 0) & (ptr < end)), ptr, end, cutoff, ranked_by.lists,
+                         ranked_by.place)
         if not len(free):
             break
         asked = pi[ptr[free]]
@@ -157,17 +160,29 @@ def resume(pools: Pools, assignment: Assignment, cut: np.ndarray) -> Assignment:
     return Assignment(out, np.zeros(len(out), dtype=bool), "greedy", {"resumed": True})
 
 
-def _keys(pools: Pools, who: np.ndarray, levels: bool = False):
+def _keys(pools: Pools, who: np.ndarray, levels: bool = False) -> _Key:
     """key(pool, cand): the place of `who[cand]` in the merit list that orders `pool` (smaller is better). With
     one list the place in `who` itself (candidates in merit order): the order every pool shares. `levels`: the
     place of the first of the same rank instead (`MeritLists.level`)."""
     if not pools.several_lists:
-        return lambda pool, cand: cand
+        return _Key()
     # Each list's places of `who` side by side, read at (list of the pool) * len(who) + cand: one gather from
     # 2 x 172,782 places, where position[list, who[cand]] took two (0.1-0.2 s of a JoSAA round's 0.9 s).
     lists = np.array([p.merit_list for p in pools.pools], dtype=np.int64) * len(who)
     place = (pools.lists.level if levels else pools.lists.position)[:, who].reshape(-1)
-    return lambda pool, cand: place[lists[pool] + cand]
+    return _Key(lists, np.ascontiguousarray(place))
+
+
+@dataclass(frozen=True)
+class _Key:
+    """`_keys`' key, and the arrays it reads (`lists`, `place`; None where one list orders every pool), which
+    the compiled skip past full pools reads too (`solver.data.walks.skip_full`)."""
+
+    lists: np.ndarray | None = None
+    place: np.ndarray | None = None
+
+    def __call__(self, pool, cand):
+        return cand if self.lists is None else self.place[self.lists[pool] + cand]
 
 
 def _same_rank(level: np.ndarray, first: np.ndarray, size: np.ndarray, cap: np.ndarray) -> np.ndarray:
@@ -188,25 +203,6 @@ def _cutoffs(chose: np.ndarray, worst: np.ndarray, full: np.ndarray, horizontal:
     at = np.flatnonzero(full & ~horizontal)
     out[at] = np.where(worst[at] >= 0, key(chose[at], np.maximum(worst[at], 0)), -1)
     return out
-
-
-def _skip_full(pi, free, ptr, end, cutoff, key, ahead: int = 8) -> np.ndarray:
-    """Move each of `free` (positions in `who`, ascending) past the pools on her list that would turn her away
-    unasked: those whose cutoff (`_cutoffs`) is above her place on their list. Returns those left with a pool
-    to propose to, ascending. Reads `ahead` pairs of every list at a time (one pair at a time, JoSAA's
-    unplaced walking their lists took 3,780 numpy steps: 1.3 s)."""
-    done, step = [], np.arange(ahead)
-    last = len(pi) - 1
-    while len(free):
-        at = ptr[free][:, None] + step
-        k = pi[np.minimum(at, last)]
-        skip = (cutoff[k] < key(k, np.broadcast_to(free[:, None], k.shape))) & (at < end[free][:, None])
-        passed = skip.all(axis=1)
-        ptr[free] += np.where(passed, ahead, np.argmin(skip, axis=1))
-        done.append(free[~passed])
-        free = free[passed]
-    free = np.sort(np.concatenate(done)) if done else free
-    return free[ptr[free] < end[free]]
 
 
 _OPEN = np.iinfo(np.int64).max      # the cutoff of a pool nobody is turned away from unasked

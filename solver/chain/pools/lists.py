@@ -10,6 +10,7 @@ import numpy as np
 
 from ...data.ranking import first_match
 from ...data.sorting import signatures, sorted_by
+from ...data.walks import first_k
 
 if TYPE_CHECKING:
     from .types import Pools
@@ -48,7 +49,7 @@ def _lists_by_rows(pools: Pools) -> tuple[np.ndarray, np.ndarray] | None:
     for f in phases:
         table, count = _phase_table(pools, f, admitted, n_posts, n_types, slots[f])
         per_row = count[at]                                  # pools each ranked row offers
-        out_p.append(_phase_pairs(table, per_row, at))
+        out_p.append(first_k(table, at, per_row))         # (a row's k pools: its cell's first k slots)
         per_run = np.add.reduceat(per_row, first, dtype=np.int64) if len(first) else first
         out_c.append(np.repeat(cand_row[first], per_run))
     del at
@@ -73,42 +74,28 @@ def _row_cells(kind: np.ndarray, cand_row: np.ndarray, post_row: np.ndarray, cel
 def _phase_table(pools: Pools, f: int, admitted: np.ndarray, n_posts: int, n_types: int, slots: int):
     """Per (type, post): the phase's pools it offers, in their place (precedence, then index), -1 past them;
     and how many. Type by type, so that one candidate's rows read one type's block (a counselling's 5,493
-    programs in 55 KB, which the processor's cache holds), not cells strewn over the whole table (63 MB)."""
+    programs in 55 KB, which the processor's cache holds), not cells strewn over the whole table (63 MB). Made
+    from the (type, pool) pairs admitted, the pools in (post, precedence, index) order: a pair's slot is its
+    place among its (type, post)'s pairs (a pass per pool took 0.6-0.9 s for a counselling's 27,465)."""
     table = np.full((n_types, n_posts, slots), -1, dtype=np.int16 if len(pools.pools) < 1 << 15 else np.int32)
-    filled = np.zeros((n_types, n_posts), dtype=np.int64)
-    for p in sorted((p for p in pools.pools if p.phase == f), key=lambda p: (p.precedence, p.index)):
-        who = np.flatnonzero(admitted[:, p.index])   # (the types it admits; a type's pools in their place)
-        table[who, p.post, filled[who, p.post]] = p.index
-        filled[who, p.post] += 1
-    return table.reshape(n_posts * n_types, slots), filled.reshape(-1).astype(np.uint8 if slots < 256 else np.int64)
+    mine = [p for p in pools.pools if p.phase == f]
+    post, index = (np.array([getattr(p, a) for p in mine], dtype=np.int64) for a in ("post", "index"))
+    order = np.lexsort((index, [p.precedence for p in mine], post))
+    post, index = post[order], index[order]
+    filled = np.zeros(n_types * n_posts, dtype=np.int64)
+    for t0 in range(0, n_types, _TYPES_AT_ONCE):      # (the pairs of a few types at a time)
+        block = admitted[t0:t0 + _TYPES_AT_ONCE, index]
+        t, m = np.nonzero(block)
+        cell = t * n_posts + post[m]                  # (ascending: by type, then post)
+        first = np.flatnonzero(np.r_[True, cell[1:] != cell[:-1]])
+        slot = np.arange(len(cell)) - np.repeat(first, np.diff(np.r_[first, len(cell)]))
+        base = t0 * n_posts
+        table.reshape(-1, slots)[base + cell, slot] = index[m]
+        filled[base:base + len(block) * n_posts] = np.bincount(cell, minlength=len(block) * n_posts)
+    return table.reshape(n_posts * n_types, slots), filled.astype(np.uint8 if slots < 256 else np.int64)
 
 
-def _phase_pairs(table: np.ndarray, per_row: np.ndarray, at: np.ndarray) -> np.ndarray:
-    """The pools of the phase's pairs in order: each ranked row's offered pools (`per_row` of them), row by row.
-    Block by block of rows, one gather: a row's k pools are its cell's first k slots, so each pair reads its
-    row's cell plus its place among the row's pairs (the rows repeated k times, plus a count): no pass per slot
-    (JoSAA: 23.9 million rows, most offering one or two pools; 1.5-2.2 s a slot at a time, 0.8-1.4 s so). The
-    pairs' candidates are their runs' (`_lists_by_rows`: the rows repeated, 0.6 s, where a candidate's run
-    repeated is 0.1 s)."""
-    total = int(per_row.sum(dtype=np.int64))
-    pi = np.empty(total, np.int32)
-    cells, slots = table.reshape(-1), table.shape[1]
-    wide = np.int64 if max(table.size, total) >= 2 ** 31 else np.int32
-    done = 0
-    for r0 in range(0, len(at), _ROWS_AT_ONCE):
-        r1 = min(r0 + _ROWS_AT_ONCE, len(at))
-        k = per_row[r0:r1]
-        ends = np.cumsum(k, dtype=wide)
-        found = int(ends[-1]) if len(ends) else 0
-        start = at[r0:r1].astype(wide)      # the row's first cell, less its first pair's place in the block
-        start *= slots
-        start -= ends
-        start += k
-        place = np.repeat(start, k)
-        place += np.arange(found, dtype=wide)
-        pi[done:done + found] = cells[place]
-        done += found
-    return pi
+_TYPES_AT_ONCE = 64
 
 
 def _merged(out_c: list, out_p: list, n: int):
