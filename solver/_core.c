@@ -1,12 +1,12 @@
 /* Two loops over the candidates' preference lists that numpy can only write as whole-array passes with
  * temporaries the size of the lists (JoSAA: 19.4 million ranked rows, 37 million candidate-pool pairs), each
  * made here in one pass with no temporary. Arrays come as buffers (numpy arrays, via the buffer protocol) of
- * the integer types the callers hold; the Python side (solver/data/lists_core.py) checks shapes and sizes.
+ * the integer types the callers hold; the Python side is solver/data/walks.py; the loops check every index they read.
  *
  *   first_k(table, slots, at, k, out): for each row r, the first k[r] entries of row at[r] of `table` (a
  *       table of `slots` columns), appended to `out` (int32) in order.
  *   skip_full(pi, free, ptr, end, cutoff, lists, place): for each candidate f of `free`, move ptr[f] past
- *       the pairs whose pool's cutoff is below f's place on that pool's list (key = place[lists[pool] + f],
+ *       the pairs whose pool's cutoff is a better place than f's on that pool's list (key = place[lists[pool] + f],
  *       or f itself where `lists` is None), stopping at end[f]. Returns how many of `free` were moved. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

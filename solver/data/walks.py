@@ -35,8 +35,9 @@ def first_k(table: np.ndarray, at: np.ndarray, k: np.ndarray) -> np.ndarray:
 def skip_full(pi: np.ndarray, free: np.ndarray, ptr: np.ndarray, end: np.ndarray, cutoff: np.ndarray,
               lists: np.ndarray | None = None, place: np.ndarray | None = None) -> np.ndarray:
     """Move each candidate of `free` (positions, ascending) past the pairs of her list (`pi[ptr[f]:end[f]]`,
-    pools) whose pool's `cutoff` is below her place on the pool's list: `place[lists[pool] + f]`, or `f`
-    itself where every pool ranks by one order (`lists` None). `ptr` (int64) is moved in place. Returns those
+    pools) that would turn her away unasked: those whose pool's `cutoff` (the place of its worst holder once it
+    is full) is smaller, a better place, than hers on the pool's list: `place[lists[pool] + f]`, or `f` itself
+    where every pool ranks by one order (`lists` None). `ptr` (int64) is moved in place. Returns those
     of `free` left with a pool to propose to, ascending.
 
     Example
