@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..errors import AarakshanError, InputError, OptionError
-from .common import say, cells, PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, err, fail, load, optional_report, warn
+from .common import say, cells, PolicyOpt, RecruitmentOpt, SetOpt, app, check_engine, fail, load, optional_report, warn
 from .progress import bar as progress_bar
 
 OUTPUTS = ("scenarios.csv", "results.csv", "results.parquet", "changes.csv", "against_baseline.csv", "winners.csv",

@@ -60,7 +60,7 @@ def closes(item: Carried, event: str) -> bool:
 
 
 def year_record(result: Result, year: int) -> YearRecord:
-    policy, seats, pools = result.policy, result.seats, result.pools
+    policy, seats = result.policy, result.seats
     rec = YearRecord(year, dict(seats.roster_used), tuple(seats.posts), recruitment=policy.recruitment)
     _appointments(rec, result)
     _carried_on(rec, policy, seats, year)

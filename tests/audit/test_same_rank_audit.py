@@ -12,14 +12,12 @@ from conftest import write_csv
 from strategies import tied_market as _market
 from strategies import tied_problem as _problem
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from solver import load_policy, solve
 from solver.audit import audit, parse
 from solver.audit import ties as ties_module
 from solver.audit.stable import stable_allocation
 from solver.chain.engines.cpsat.size import pairs
-from solver.io.readers import read_problem
 from solver.verify import read_allocation
 from solver.verify.checks import verify
 

@@ -5,8 +5,6 @@ outsiders in cycles of ranks, PwBD first; one outsider a cadre a cycle. Each ans
 cycles are of two ranks here (`cadre.cycle=2`) so that two cycles fit in four officers."""
 import json
 
-import numpy as np
-import pytest
 from conftest import read_csv, write_csv
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -15,8 +13,8 @@ from typer.testing import CliRunner
 from solver import load_policy
 from solver.cli import app
 from solver.exam.cadres import allocate_cadres
-from solver.io.cadres import CadreProblem, read_cadre_problem
-from solver.verify.state_cadres import check_cadres, read_cadres
+from solver.io.cadres import read_cadre_problem
+from solver.verify.state_cadres import check_cadres
 
 OFFICERS = ["candidate_id", "rank", "category", "home_cadre", "home_opt", "pwbd"]
 

@@ -3,7 +3,6 @@ a ranks file), as SSC CGL ranks the JSO post on Tier-II Paper-II and the others 
 its post's list; candidate-proposing deferred acceptance gives the candidate-optimal stable allocation (Gale and
 Shapley 1962; JoSAA's seat allocation, Baswana et al. 2019). Each answer is worked by hand; with one list the
 allocation is today's, byte for byte."""
-import numpy as np
 import pytest
 from conftest import read_csv, write_csv
 from hypothesis import HealthCheck, given, settings

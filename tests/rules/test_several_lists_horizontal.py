@@ -7,7 +7,6 @@ by hand below."""
 from unittest import mock
 
 import numpy as np
-import pytest
 from conftest import read_csv, write_csv
 from hypothesis import HealthCheck, given, settings, strategies as st
 from typer.testing import CliRunner
