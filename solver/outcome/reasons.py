@@ -16,6 +16,7 @@ from ..chain.selection import MERGED
 from ..data.routes import NOT_RANKED, Route
 from ..data.lists import ABSENT
 from ..data.sorting import distinct_pairs
+from ..data.words import article
 from .bars import barred, ordinal, unmet_overall
 
 if TYPE_CHECKING:
@@ -25,11 +26,6 @@ if TYPE_CHECKING:
 # The reason of one who ranked posts he may hold, none with a vacancy (a later round offers no seat that those
 # who froze or kept theirs hold: `solver.exam.round_reasons` says so after it).
 NO_SEAT = "the posts this candidate ranked have no vacancy he may hold"
-
-
-def _article(code: str) -> str:
-    # Letters said with a leading vowel sound: an EWS, an SC, an OBC, but a BC, a DT-A.
-    return "an" if code[:1].upper() in "AEFHILMNORSX" else "a"
 
 
 @lru_cache(maxsize=None)
@@ -349,20 +345,20 @@ def _how(route: Route, p, seat: str, result: Result, i: int) -> str:
                 f"2010), counted as {result.counted_as(i, route)} (migration.upgraded_counts_as = "
                 f"{result.policy.migration.upgraded_counts_as})")
     if route == Route.RESERVED:
-        return f"against {_article(p.category)} {p.category} vacancy"
+        return f"against {article(p.category)} {p.category} vacancy"
     if route == Route.UPGRADE:
-        return f"under Rule 16(2), against {_article(p.category)} {p.category} vacancy"
+        return f"under Rule 16(2), against {article(p.category)} {p.category} vacancy"
     if route == Route.EXCHANGE:
-        return f"against {_article(seat)} {seat} vacancy passed by exchange"
+        return f"against {article(seat)} {seat} vacancy passed by exchange"
     if route == Route.FALLBACK:
-        return f"against {_article(p.sources[0])} {p.sources[0]} vacancy passed down the fallback chain"
+        return f"against {article(p.sources[0])} {p.sources[0]} vacancy passed down the fallback chain"
     if route == Route.DERESERVED:
         return f"against a de-reserved {seat} vacancy"
     if route == Route.PROBATION:
-        return (f"on probation against {_article(seat)} {seat} vacancy left after every other way of filling it "
+        return (f"on probation against {article(seat)} {seat} vacancy left after every other way of filling it "
                 "(failed the prescribed test; Manipur Act 1976 s.8(3), second proviso)")
     if route == Route.HORIZONTAL_ADJUSTMENT:
-        return (f"against {_article(p.category)} {p.category} vacancy by horizontal adjustment for "
+        return (f"against {article(p.category)} {p.category} vacancy by horizontal adjustment for "
                 f"{' and '.join(result.serves(i))}")
     raise KeyError(route)
 

@@ -9,6 +9,7 @@ from ..data.lists import ABSENT
 from .allocation import Violation
 from .seat_pools import barred_from_ranked_program
 from .reading import OPEN_MERIT, Reading
+from ..data.words import article
 
 SRC_RELAXED = "DoPT OM 01.07.1998, 04.04.2018; Deepa E.V. v. Union of India 2017"
 
@@ -98,7 +99,7 @@ def route_eligibility(r: Reading) -> list[Violation]:
 
 def _open_merit(r: Reading, row: int, i: int, j: int, seat: str) -> list[Violation]:
     if seat != r.policy.open:
-        return [r.violation("wrong category", i, j, f"open_merit route on a {seat} vacancy", r.cite("open_merit", OPEN_MERIT))]
+        return [r.violation("wrong category", i, j, f"open_merit route on {article(seat)} {seat} vacancy", r.cite("open_merit", OPEN_MERIT))]
     if not r.may[r.policy.open][i]:
         return [r.violation("relaxed candidate on an open vacancy", i, j, "availed a relaxed standard", SRC_RELAXED)]
     return []
@@ -119,9 +120,9 @@ def _member(r: Reading, i: int, j: int, seat: str, route: str) -> list[Violation
         return []
     own = r.problem.candidates.category[i]
     if r.problem.candidates.creamy[i] and r.policy.category(seat).creamy_layer_excluded and own == seat:
-        return [r.violation("creamy layer on a reserved vacancy", i, j, f"creamy-layer {own} candidate on a {seat} "
+        return [r.violation("creamy layer on a reserved vacancy", i, j, f"creamy-layer {own} candidate on {article(seat)} {seat} "
                             "vacancy", r.cite("creamy_layer", "Indra Sawhney 1992"))]
-    return [r.violation("wrong category", i, j, f"{own} candidate on a {seat} vacancy by route {route}",
+    return [r.violation("wrong category", i, j, f"{own} candidate on {article(seat)} {seat} vacancy by route {route}",
                         r.cite("reserved_only"))]
 
 
@@ -138,7 +139,7 @@ def _exchange(r: Reading, row: int, i: int, j: int, seat: str) -> list[Violation
     if r.exchange_groups[row]:
         return []
     own = r.problem.candidates.category[i]
-    return [r.violation("exchange not allowed", i, j, f"{own} candidate on a {seat} vacancy: no same-year exchange "
+    return [r.violation("exchange not allowed", i, j, f"{own} candidate on {article(seat)} {seat} vacancy: no same-year exchange "
                         "group and no carried vacancy old enough to exchange", r.cite("exchange"))]
 
 
@@ -167,7 +168,7 @@ def _probation(r: Reading, row: int, i: int, j: int, seat: str) -> list[Violatio
                             "on probation (probation.post_classes)", r.cite("probation"))]
     if not r.on_probation[seat][i]:
         own = r.problem.candidates.category[i]
-        return [r.violation("probation not allowed", i, j, f"{own} candidate on probation against a {seat} vacancy: "
+        return [r.violation("probation not allowed", i, j, f"{own} candidate on probation against {article(seat)} {seat} vacancy: "
                             "only a member of a probation category who failed the test", r.cite("probation"))]
     return []
 
@@ -177,7 +178,7 @@ def _upgrade(r: Reading, row: int, i: int, j: int, seat: str) -> list[Violation]
         return [r.violation("upgrade not allowed", i, j, "the policy has no Rule 16(2) upgrade", "CSE Rule 16(2)")]
     if seat == r.policy.open or not r.may[seat][i]:
         own = r.problem.candidates.category[i]
-        return [r.violation("wrong category", i, j, f"{own} candidate upgraded to a {seat} vacancy", "CSE Rule 16(2)")]
+        return [r.violation("wrong category", i, j, f"{own} candidate upgraded to {article(seat)} {seat} vacancy", "CSE Rule 16(2)")]
     return []
 
 

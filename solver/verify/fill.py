@@ -7,6 +7,7 @@ from ..policy import Policy
 from ..data.problem import Problem
 from ..errors import Unsupported
 from .allocation import Allocation, Broken, held_as, may_hold
+from ..data.words import article
 
 Key = tuple[int, str]   # (post index, seat category)
 
@@ -41,7 +42,7 @@ def check_fill(policy: Policy, problem: Problem, before: Allocation, listed: dic
                               f"{len(vacated.get(key, []))} were left by the declined", post=problem.posts[j]))
         ext = [filled.ids[r] for r in rows if listed.get(filled.ids[r]) == "extended"]
         if len(ext) > extended_ok.get(key, 0):
-            out.append(Broken(f"{ext[0]} of the Extended List fills a {seat} vacancy at {problem.posts[j]} left for a reason "
+            out.append(Broken(f"{ext[0]} of the Extended List fills {article(seat)} {seat} vacancy at {problem.posts[j]} left for a reason "
                        f"only the reserve list serves ({rule.source})", candidate=ext[0], post=problem.posts[j]))
         out += _held_filled(policy, problem, filled, key, rows, vacated.get(key, []))
     out += _passed_over(policy, problem, listed, filled, extended_ok, vacated, taken, parts)
@@ -78,7 +79,7 @@ def _filler(policy: Policy, problem: Problem, had: set, listed: dict, filled: Al
     if problem.preferences is not None and not policy.migration.allocate_unranked and not problem.ranked[i, j]:
         out.append(Broken(f"{cid} fills a vacancy at {problem.posts[j]}, a post he did not rank", candidate=cid, post=problem.posts[j]))
     if not _part_serves(rule, parts, cid, seat, set().union(*vacated.get((j, seat), []))):
-        out.append(Broken(f"{cid} of the list's {parts.get(cid, '')} part fills a {seat} vacancy at {problem.posts[j]}: "
+        out.append(Broken(f"{cid} of the list's {parts.get(cid, '')} part fills {article(seat)} {seat} vacancy at {problem.posts[j]}: "
                    f"a vacancy is filled from its own category's part ({rule.source})", candidate=cid, post=problem.posts[j]))
     return out
 
@@ -104,7 +105,7 @@ def _held_filled(policy: Policy, problem: Problem, filled: Allocation, key: Key,
     for t in sorted(set(policy.horizontal.held) & set().union(*served)):
         others = [r for r in rows if not c.trait(t)[filled.cand[r]]]
         if len(others) > sum(1 for s in served if t not in s):
-            return [Broken(f"{filled.ids[others[-1]]} fills a {seat} vacancy at {problem.posts[j]} that served {t}, held "
+            return [Broken(f"{filled.ids[others[-1]]} fills {article(seat)} {seat} vacancy at {problem.posts[j]} that served {t}, held "
                            f"for its beneficiaries: held horizontal seat filled by another ({policy.horizontal.held_source})",
                            candidate=filled.ids[others[-1]], post=problem.posts[j])]
     return []
@@ -172,6 +173,6 @@ def _left_for(policy: Policy, problem: Problem, who: tuple, key: Key, gone: list
                        f"{filled.cand[below[0]] + 1}) on the {seat} vacancy at {problem.posts[j]}", candidate=u_id,
                        post=problem.posts[j])]
     if free > 0 and (kind == "reserve" or sum(listed.get(filled.ids[r]) == "extended" for r in rows) < extended_ok):
-        return [Broken(f"a {seat} vacancy at {problem.posts[j]} is left unfilled while {u_id} of the {kind} list "
+        return [Broken(f"{article(seat)} {seat} vacancy at {problem.posts[j]} is left unfilled while {u_id} of the {kind} list "
                        "could take it", candidate=u_id, post=problem.posts[j])]
     return []

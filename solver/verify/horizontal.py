@@ -9,6 +9,7 @@ import numpy as np
 
 from ..data.routes import Route
 from .allocation import Violation
+from ..data.words import article
 
 SRC_HORIZONTAL = "Anil Kumar Gupta 1995; Rajesh Kumar Daria 2007"
 
@@ -230,7 +231,7 @@ def horizontal(masks: dict, post, code, holders, routes, want, ids, counts_each:
         for i in adjusted:
             if not incoming[i]:
                 out.append(Violation("horizontal adjustment of a non-beneficiary", ids[i], post,
-                                     f"not a {trait} beneficiary who may be adjusted into {code}", SRC_HORIZONTAL))
+                                     f"not {article(trait)} {trait} beneficiary who may be adjusted into {code}", SRC_HORIZONTAL))
         if len(adjusted) and have > minimum:
             out.append(Violation("removal for excess", ids[adjusted[-1]], post,
                                  f"{have} {trait} beneficiaries exceed the minimum {minimum}, yet "

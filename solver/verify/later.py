@@ -9,6 +9,7 @@ from ..data.routes import LATER_ROUTES, Route
 from .allocation import Violation
 from .horizontal import held_names
 from .reading import Reading
+from ..data.words import article
 
 # Each later route's rule in `Policy.authorities`.
 RULE_OF = {Route.EXCHANGE: "exchange", Route.FALLBACK: "fallback", Route.PROBATION: "probation",
@@ -79,7 +80,7 @@ def merit_within_route(r: Reading) -> list[Violation]:
             better = better[c.category[better] == c.category[i]]
         if len(better):
             out.append(r.violation("justified envy", better[0], j, f"rank {better[0] + 1} not selected while rank "
-                                   f"{i + 1} holds a {route} vacancy", "merit order within the route"))
+                                   f"{i + 1} holds {article(route)} {route} vacancy", "merit order within the route"))
     return out
 
 

@@ -10,6 +10,7 @@ from .allocation import Violation
 from .horizontal import held_names, held_seats_vacant, homes, horizontal, trait_masks
 from ..data.lists import ABSENT
 from .reading import OPEN_MERIT, Reading
+from ..data.words import article
 
 
 def wanted_below(r: Reading, who: np.ndarray, rank: np.ndarray) -> np.ndarray:
@@ -80,7 +81,7 @@ def _post(r: Reading, j: int) -> list[Violation]:
             where = f" of list {listed}" if listed else ""
             for i in wants[place[wants] < place[worst]].tolist():
                 out.append(r.violation("justified envy", i, j, f"rank {place[i] + 1}{where} passed over for rank "
-                                       f"{place[worst] + 1} ({ids[worst]}) on a {code} vacancy",
+                                       f"{place[worst] + 1} ({ids[worst]}) on {article(code)} {code} vacancy",
                                        r.cite("open_merit", OPEN_MERIT) if code == policy.open else "merit within the category"))
             out += _same_rank_left(r, i_want=wants, j=j, worst=worst, code=code)
         if masks:
@@ -130,6 +131,6 @@ def _same_rank_left(r: Reading, i_want: np.ndarray, j: int, worst: int, code: st
         return []
     place, listed = r.place(j, code)
     return [r.violation("same rank left out", i, j, f"rank {place[i] + 1} of list {listed} is of the same rank as "
-                        f"{r.problem.candidates.ids[worst]}, who holds a {code} seat, and wanted it",
+                        f"{r.problem.candidates.ids[worst]}, who holds {article(code)} {code} seat, and wanted it",
                         "JoSAA Business Rules, \"Multiple student - same rank rule\" (as summarised)")
             for i in i_want[(level[i_want] == level[worst]) & (place[i_want] > place[worst])].tolist()]

@@ -15,6 +15,7 @@ from .cadre import verify_cadre
 from .listed import competes_for_list, listed_unplaced
 from .reading import Reading
 from .service_seats import GENERAL, REVERT, SRC_HELD, SRC_SERVICE, ServiceSeats
+from ..data.words import article
 
 
 def held_seats_to_their_beneficiaries(s: ServiceSeats) -> list[Violation]:
@@ -26,7 +27,7 @@ def held_seats_to_their_beneficiaries(s: ServiceSeats) -> list[Violation]:
         if t and t in s.held_for[(j, code)]:
             if not (s.counts(j, code, t)[i] and s.sel[i] == code):
                 out.append(Violation("held horizontal seat of one not recommended for it", ids[i], posts[j],
-                                     f"a {code} seat held for {t}: the candidate is not a {t} beneficiary "
+                                     f"{article(code)} {code} seat held for {t}: the candidate is not {article(t)} {t} beneficiary "
                                      f"recommended against {code}", SRC_HELD))
         elif t:
             out.append(Violation("horizontal seat without a minimum", ids[i], posts[j], f"no {t} minimum in {code} "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..data.words import article
 from .allocation import Violation
 from .reading import Reading
 
@@ -42,10 +43,10 @@ class _Bars:
         if pool.trait and not self.traits[pool.trait][i]:
             why.append(f"a seat for {pool.trait} held by a candidate without it")
         if rule == "home" and home != pool.state:
-            why.append(f"{_a(pool.quota)} {pool.quota} seat of {pool.state} held by a candidate whose home state is "
+            why.append(f"{article(pool.quota)} {pool.quota} seat of {pool.state} held by a candidate whose home state is "
                        f"{home or 'not given'}")
         if rule == "other" and home == pool.state:
-            why.append(f"{_a(pool.quota)} {pool.quota} seat of {pool.state} held by a candidate of that home state")
+            why.append(f"{article(pool.quota)} {pool.quota} seat of {pool.state} held by a candidate of that home state")
         return why
 
 
@@ -63,8 +64,3 @@ def barred_from_ranked_program(r: Reading, i: int, j: int) -> bool:
         return True
     u = problem.unheld
     return u is not None and bool((program[u.post[u.who == i]] == program[j]).any())
-
-
-def _a(code: str) -> str:
-    # (an HS seat, an OS seat, an AI seat: letters said with a leading vowel sound)
-    return "an" if code[:1].upper() in "AEFHILMNORSX" else "a"

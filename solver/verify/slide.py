@@ -15,6 +15,7 @@ from ..data.ranking import first_match
 from .allocation import Allocation, Broken, held_as, may_hold
 from .reading import same_rank_level, tied_past
 from .wanted import Round, wanted_seats
+from ..data.words import article
 
 
 def check_slide(policy: Policy, problem: Problem, before: Allocation, responses: dict[str, str],
@@ -220,7 +221,7 @@ def _seat_breach(problem, cid, u, mine, j, seat, holders, traits, masks, place, 
                        f"{at(after.cand[r]) + 1}) on the {seat} seat at {problem.posts[j]}", candidate=cid,
                        post=problem.posts[j])]
     if held.get((j, seat), 0) < k:
-        return [Broken(f"a {seat} seat at {problem.posts[j]} is left empty while {cid} could take it", candidate=cid,
+        return [Broken(f"{article(seat)} {seat} seat at {problem.posts[j]} is left empty while {cid} could take it", candidate=cid,
                        post=problem.posts[j])]
     return []
 

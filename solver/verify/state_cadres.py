@@ -20,6 +20,7 @@ from ..io.cadres import CadreProblem
 from ..io.tables import read_table
 from ..policy import Policy
 from .allocation import Broken
+from ..data.words import article
 
 SOURCE = "DoPT Cadre Allocation Policy, 23 January 2026 (as reported; the OM's text was not read)"
 
@@ -122,7 +123,7 @@ def outsider_waste(rule, p: CadreProblem, placed) -> list[Broken]:
         own = placed.get(i, (None, ""))[0]
         spare = [j for (j, c), k in empty.items() if c == p.category[i] and j != p.home[i] and k > 0]
         if own is None and spare:
-            out.append(Broken(f"{p.ids[i]} has no cadre, while {p.cadres[min(spare)]} keeps a {p.category[i]} "
+            out.append(Broken(f"{p.ids[i]} has no cadre, while {p.cadres[min(spare)]} keeps {article(p.category[i])} {p.category[i]} "
                               f"outsider vacancy empty ({SOURCE})", p.ids[i], p.cadres[min(spare)]))
             continue
         for j in p.preferences[i]:
@@ -185,7 +186,7 @@ def outsider_turns(rule, p: CadreProblem, placed) -> list[Broken]:
                 continue
             out.append(Broken(f"{p.ids[i]} (rank {p.rank[i]}) ranked {p.cadres[j]} above "
                               f"{p.cadres[own] if own is not None else 'what he got'}, yet {p.ids[y]}, whose turn "
-                              f"came after his, holds a {p.category[i]} outsider vacancy there ({SOURCE})",
+                              f"came after his, holds {article(p.category[i])} {p.category[i]} outsider vacancy there ({SOURCE})",
                               p.ids[i], p.cadres[j]))
             break
     return out

@@ -478,3 +478,6 @@ def test_verify_names_the_bar_not_a_post_unranked_where_the_program_was_ranked(t
         ("not eligible for the seat pool", "N", "Q [HS]", "an HS seat of KA held by a candidate whose home state is "
          "MH"),
         ("post not applied for", "W", "S", "the candidate did not rank this post")}
+    # (W, 3rd, put at S, which N, 2nd, ranked and wanted: an OPEN seat, said as it is read aloud)
+    assert ("justified envy", "N", "S", "rank 2 passed over for rank 3 (W) on an OPEN vacancy") in \
+        {(v.rule, v.candidate, v.post, v.detail) for v in found}
