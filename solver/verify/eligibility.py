@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..data.routes import NOT_RANKED, Route
 from ..data.lists import ABSENT
 from .allocation import Violation
-from .seat_pools import barred_from_ranked_program
+from .seat_pools import ranked_program_bars
 from .reading import OPEN_MERIT, Reading
 from ..data.words import article
 
@@ -36,7 +36,7 @@ def applied_for(r: Reading) -> list[Violation]:
     # (a seat pool of a program he ranked, which bars him: the bar is the breach, `pool_holders`)
     return [r.violation("post not applied for", i, j, "the candidate did not rank this post", "SPEC.md preferences.csv")
             for i, j in zip(r.alloc.cand[unranked].tolist(), r.alloc.post[unranked].tolist())
-            if not barred_from_ranked_program(r, i, j)]
+            if not ranked_program_bars(r.policy, r.problem, i, j)]
 
 
 def on_the_list(r: Reading) -> list[Violation]:

@@ -16,7 +16,7 @@ def pool_holders(r: Reading) -> list[Violation]:
     """A female-only seat is held by a woman; a seat for a trait by one who has it; a quota's seat by one its
     rule admits: `home` those whose home state is the program's state, `other` those whose is not (or who gave
     none), `all` anyone."""
-    bars = _Bars(r)
+    bars = _Bars(r.policy, r.problem)
     return [r.violation("not eligible for the seat pool", i, j, w, f"{SRC}; {r.policy.seat_pools.source}")
             for i, j in zip(r.alloc.cand.tolist(), r.alloc.post.tolist()) for w in bars(i, j)]
 
@@ -24,19 +24,19 @@ def pool_holders(r: Reading) -> list[Violation]:
 class _Bars:
     """What bars candidate i from post j's seat pool, in words (none where it has no pool, or nothing does)."""
 
-    def __init__(self, r: Reading):
-        c = r.problem.candidates
-        self.r, self.c = r, c
-        self.pool_of = {row.post: row.pool for row in r.problem.vacancy_rows if row.pool is not None}
+    def __init__(self, policy, problem):
+        c = problem.candidates
+        self.policy, self.problem, self.c = policy, problem, c
+        self.pool_of = {row.post: row.pool for row in problem.vacancy_rows if row.pool is not None}
         self.traits = {t: c.trait(t) for t in {p.trait for p in self.pool_of.values() if p.trait}}   # (once each)
 
     def __call__(self, i: int, j: int) -> list[str]:
-        c, r = self.c, self.r
-        pool = self.pool_of.get(r.problem.posts[j])
+        c = self.c
+        pool = self.pool_of.get(self.problem.posts[j])
         if pool is None:
             return []
         home = str(c.home_state[i]) if c.home_state is not None else ""
-        rule = r.policy.seat_pools.quotas[pool.quota].holders
+        rule = self.policy.seat_pools.quotas[pool.quota].holders
         why = []
         if pool.gender_pool == "female" and not c.female[i]:
             why.append("a female-only seat held by a candidate who is not a woman")
@@ -50,17 +50,17 @@ class _Bars:
         return why
 
 
-def barred_from_ranked_program(r: Reading, i: int, j: int) -> bool:
-    """Whether candidate i ranked the program of post j, a seat pool whose quota, gender pool or trait bars him
-    (`pool_holders` names that): the pool is off his list for the bar, not because he did not rank it. His
-    program is ranked where his list as he gave it holds another of its pools, or names it among the programs
-    none of whose pools he may hold (`Problem.unheld`)."""
-    problem = r.problem
+def ranked_program_bars(policy, problem, i: int, j: int) -> list[str]:
+    """What bars candidate i from post j's seat pool (`pool_holders`' words), where he ranked its program: the
+    pool is then off his list for the bar, not because he did not rank it; [] where nothing bars him or he did
+    not rank the program. His program is ranked where his list as he gave it holds another of its pools, or
+    names it among the programs none of whose pools he may hold (`Problem.unheld`)."""
     program = problem.program_of
-    if program is None or not _Bars(r)(i, j):
-        return False
+    bars = _Bars(policy, problem)(i, j) if program is not None else []
+    if not bars:
+        return []
     given = problem.stated if problem.stated is not None else problem.preferences
     if given is not None and (program[np.asarray(given[i], dtype=np.int64)] == program[j]).any():
-        return True
+        return bars
     u = problem.unheld
-    return u is not None and bool((program[u.post[u.who == i]] == program[j]).any())
+    return bars if u is not None and (program[u.post[u.who == i]] == program[j]).any() else []

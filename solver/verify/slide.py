@@ -16,6 +16,7 @@ from .allocation import Allocation, Broken, held_as, may_hold
 from .reading import same_rank_level, tied_past
 from .wanted import Round, wanted_seats
 from ..data.words import article
+from .seat_pools import ranked_program_bars
 
 
 def check_slide(policy: Policy, problem: Problem, before: Allocation, responses: dict[str, str],
@@ -193,7 +194,10 @@ def _holders(policy, problem, index, was, now, rank, after, registered) -> list[
         if not masks[kind][i]:
             out.append(Broken(f"{cid} may not hold the {seat} vacancy at {problem.posts[j]}", candidate=cid, post=problem.posts[j]))
         if cid in unranked:
-            out.append(Broken(f"{cid} holds {problem.posts[j]}, a post he did not rank", candidate=cid, post=problem.posts[j]))
+            # (a seat pool of a program he ranked that bars him: the bar is the breach, not his list)
+            bars = ranked_program_bars(policy, problem, i, j)
+            why = "; ".join(bars) if bars else "a post he did not rank"
+            out.append(Broken(f"{cid} holds {problem.posts[j]}, {why}", candidate=cid, post=problem.posts[j]))
     return out
 
 
