@@ -66,16 +66,17 @@ def unheld_programs(result: Result, named: int = 3) -> dict[int, str]:
     held = post_held >= 0
     above = np.ones(len(u.who), dtype=bool)
     above[held] = place[held] < problem.places(u.who[held], post_held[held])
-    pools, out, said = problem.post_pools, {}, {}
+    pools, ranked = problem.post_pools, {}      # (candidate -> (place, program) of each, in his order)
     for i, r, post in zip(u.who[above].tolist(), place[above].tolist(), u.post[above].tolist()):
-        out.setdefault(i, []).append(f"{ordinal(r + 1)} choice {pools[post].program}")
-        said.setdefault(i, []).append(pools[post].program)
-    bars = _program_bars(result, {i: programs[:named] for i, programs in said.items()})
-    for i, names in out.items():
-        parts = names[:named] + ([f"{len(names) - named} more"] if len(names) > named else [])
+        ranked.setdefault(i, []).append((r, pools[post].program))
+    bars = _program_bars(result, {i: [q for _, q in these[:named]] for i, these in ranked.items()})
+    out = {}
+    for i, these in ranked.items():
+        parts = [f"{ordinal(r + 1)} choice {q}" for r, q in these[:named]] + \
+            ([f"{len(these) - named} more"] if len(these) > named else [])
         listed = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
-        why = "; ".join(f"{q}'s seats are {bars[i, q]}" for q in said[i][:named])
-        out[i] = f"his {listed} {'has' if len(names) == 1 else 'have'} no seat open to him: {why}"
+        why = "; ".join(f"{q}'s seats are {bars[i, q]}" for _, q in these[:named])
+        out[i] = f"his {listed} {'has' if len(these) == 1 else 'have'} no seat open to him: {why}"
     return out
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..data.routes import NOT_RANKED, Route
 from ..data.lists import ABSENT
 from .allocation import Violation
-from .seat_pools import ranked_program_bars
+from .seat_pools import PoolBars
 from .reading import OPEN_MERIT, Reading
 from ..data.words import article
 
@@ -34,9 +34,10 @@ def applied_for(r: Reading) -> list[Violation]:
     # (each pair read off its candidate's list: the n x P matrix of who ranked what is 950 MB at JoSAA's size)
     unranked = r.problem.ranking.ranks(r.alloc.cand, r.alloc.post) == NOT_RANKED
     # (a seat pool of a program he ranked, which bars him: the bar is the breach, `pool_holders`)
+    bars = PoolBars(r.policy, r.problem)
     return [r.violation("post not applied for", i, j, "the candidate did not rank this post", "SPEC.md preferences.csv")
             for i, j in zip(r.alloc.cand[unranked].tolist(), r.alloc.post[unranked].tolist())
-            if not ranked_program_bars(r.policy, r.problem, i, j)]
+            if not bars.of_ranked_program(i, j)]
 
 
 def on_the_list(r: Reading) -> list[Violation]:

@@ -16,13 +16,14 @@ def pool_holders(r: Reading) -> list[Violation]:
     """A female-only seat is held by a woman; a seat for a trait by one who has it; a quota's seat by one its
     rule admits: `home` those whose home state is the program's state, `other` those whose is not (or who gave
     none), `all` anyone."""
-    bars = _Bars(r.policy, r.problem)
+    bars = PoolBars(r.policy, r.problem)
     return [r.violation("not eligible for the seat pool", i, j, w, f"{SRC}; {r.policy.seat_pools.source}")
             for i, j in zip(r.alloc.cand.tolist(), r.alloc.post.tolist()) for w in bars(i, j)]
 
 
-class _Bars:
-    """What bars candidate i from post j's seat pool, in words (none where it has no pool, or nothing does)."""
+class PoolBars:
+    """What bars candidate i from post j's seat pool, in words (none where it has no pool, or nothing does): made
+    once per check, read per holder."""
 
     def __init__(self, policy, problem):
         c = problem.candidates
@@ -49,18 +50,17 @@ class _Bars:
             why.append(f"{article(pool.quota)} {pool.quota} seat of {pool.state} held by a candidate of that home state")
         return why
 
-
-def ranked_program_bars(policy, problem, i: int, j: int) -> list[str]:
-    """What bars candidate i from post j's seat pool (`pool_holders`' words), where he ranked its program: the
-    pool is then off his list for the bar, not because he did not rank it; [] where nothing bars him or he did
-    not rank the program. His program is ranked where his list as he gave it holds another of its pools, or
-    names it among the programs none of whose pools he may hold (`Problem.unheld`)."""
-    program = problem.program_of
-    bars = _Bars(policy, problem)(i, j) if program is not None else []
-    if not bars:
-        return []
-    given = problem.stated if problem.stated is not None else problem.preferences
-    if given is not None and (program[np.asarray(given[i], dtype=np.int64)] == program[j]).any():
-        return bars
-    u = problem.unheld
-    return bars if u is not None and (program[u.post[u.who == i]] == program[j]).any() else []
+    def of_ranked_program(self, i: int, j: int) -> list[str]:
+        """What bars candidate i from post j's seat pool, where he ranked its program: the pool is then off his
+        list for the bar, not because he did not rank it; [] where nothing bars him or he did not rank the
+        program. His program is ranked where his list as he gave it holds another of its pools, or names it
+        among the programs none of whose pools he may hold (`Problem.unheld`)."""
+        problem, program = self.problem, self.problem.program_of
+        bars = self(i, j) if program is not None else []
+        if not bars:
+            return []
+        given = problem.stated if problem.stated is not None else problem.preferences
+        if given is not None and (program[np.asarray(given[i], dtype=np.int64)] == program[j]).any():
+            return bars
+        u = problem.unheld
+        return bars if u is not None and (program[u.post[u.who == i]] == program[j]).any() else []

@@ -16,7 +16,7 @@ from .allocation import Allocation, Broken, held_as, may_hold
 from .reading import same_rank_level, tied_past
 from .wanted import Round, wanted_seats
 from ..data.words import article
-from .seat_pools import ranked_program_bars
+from .seat_pools import PoolBars
 
 
 def check_slide(policy: Policy, problem: Problem, before: Allocation, responses: dict[str, str],
@@ -178,6 +178,7 @@ def _holders(policy, problem, index, was, now, rank, after, registered) -> list[
     one who registered), may hold his seat, and, if new, ranked the post."""
     c, out, source = problem.candidates, [], policy.slide.source
     masks: dict[str, np.ndarray] = {}      # (a mask over every candidate per kind of seat, not per holder)
+    pool_bars = PoolBars(policy, problem)
     new = [cid for cid in now if cid not in was]
     unranked = {cid for cid, k in zip(new, rank.places([index[x] for x in new], [now[x][0] for x in new]).tolist())
                 if k >= len(problem.posts)}
@@ -195,7 +196,7 @@ def _holders(policy, problem, index, was, now, rank, after, registered) -> list[
             out.append(Broken(f"{cid} may not hold the {seat} vacancy at {problem.posts[j]}", candidate=cid, post=problem.posts[j]))
         if cid in unranked:
             # (a seat pool of a program he ranked that bars him: the bar is the breach, not his list)
-            bars = ranked_program_bars(policy, problem, i, j)
+            bars = pool_bars.of_ranked_program(i, j)
             why = "; ".join(bars) if bars else "a post he did not rank"
             out.append(Broken(f"{cid} holds {problem.posts[j]}, {why}", candidate=cid, post=problem.posts[j]))
     return out
